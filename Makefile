@@ -1,0 +1,44 @@
+# bench: see README.md. Every target runs from the project root.
+PYTHON ?= python
+SCALE ?= medium
+JOBS ?=
+
+# Use the mirrored datasets next to the checkout when they exist (and BENCH_DATA_DIR is not set).
+SHARED_DATA := $(abspath $(CURDIR)/../shared/datasets)
+ifeq ($(origin BENCH_DATA_DIR), undefined)
+ifneq ($(wildcard $(SHARED_DATA)/MANIFEST.csv),)
+export BENCH_DATA_DIR := $(SHARED_DATA)
+endif
+endif
+
+.PHONY: install demo test test-all smoke paper-tables reports bench-perf clean
+
+install:  ## install bench with its test dependencies
+	$(PYTHON) -m pip install -e ".[dev]"
+
+demo:  ## the default job: Random Forest, 10-fold CV on scikit-learn's digits (no network needed)
+	$(PYTHON) -m bench
+
+test:  ## the fast test suite (slow tests excluded)
+	$(PYTHON) -m pytest -q -m "not slow" -n 2
+
+test-all:  ## every test, including slow ones (real-data agreement, Weka)
+	$(PYTHON) -m pytest -q -n 2
+
+smoke:  ## every registered algorithm on two tiny built-in datasets, 2-fold CV
+	$(PYTHON) -m bench.experiments run smoke --scale smoke $(if $(JOBS),--jobs $(JOBS))
+
+paper-tables:  ## run every paper experiment at SCALE=smoke|medium|full (resuming), then write reports/
+	$(PYTHON) -m bench.experiments run-all --scale $(SCALE) $(if $(JOBS),--jobs $(JOBS))
+	$(PYTHON) -m bench.report
+
+reports:  ## rewrite reports/ from the stored records only
+	$(PYTHON) -m bench.report
+
+bench-perf:  ## speed and memory benchmarks, with peers measured in the same run
+	$(PYTHON) -m bench.perf
+
+clean:  ## remove stored results, caches and build leftovers (keeps reports/)
+	find results -mindepth 1 -not -name .gitkeep -delete 2>/dev/null || true
+	rm -rf .pytest_cache *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,3 @@
+"""bench: reproducible experiments and benchmarks for generative (Bayesian) classifiers."""
+
+__version__ = "0.1.0"

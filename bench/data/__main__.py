@@ -1,0 +1,111 @@
+"""``python -m bench.data list | info NAME | fetch NAME [NAME ...]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .cache import cache_dir, data_dirs
+from .dataset import DataError
+from .registry import (
+    _openml_cache_path,
+    dataset_config,
+    dataset_names,
+    fetch_openml,
+    load,
+    source_available,
+    source_kind,
+)
+
+
+def _availability(cfg: dict) -> tuple[str, str]:
+    for src in cfg.get("sources") or []:
+        if source_available(src):
+            kind = source_kind(src)
+            return "yes", f"{kind}:{src[kind]}" if kind != "synthetic" else f"synthetic:{src['synthetic']}"
+    return "no", ""
+
+
+def cmd_list(args) -> int:
+    rows = []
+    for name in dataset_names():
+        cfg = dataset_config(name)
+        avail, via = _availability(cfg)
+        exp = cfg.get("expected") or {}
+        rows.append((name, exp.get("rows", ""), exp.get("features", ""), exp.get("classes", ""),
+                     avail, via, ",".join(cfg.get("papers") or [])))
+        if args.load and avail == "yes":
+            try:
+                ds = load(name)
+                rows[-1] = (name, ds.n_instances, ds.n_features, ds.n_classes, avail, via, rows[-1][-1])
+            except DataError as exc:
+                rows[-1] = rows[-1][:4] + ("ERROR", str(exc)[:40], rows[-1][-1])
+    header = ("dataset", "rows", "features", "classes", "available", "via", "papers")
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    fmt = "  ".join(f"{{:{'>' if i in (1, 2, 3) else '<'}{w}}}" for i, w in enumerate(widths))
+    print(fmt.format(*header))
+    for r in rows:
+        print(fmt.format(*[str(v) for v in r]))
+    n_av = sum(r[4] == "yes" for r in rows)
+    print(f"\n{n_av} of {len(rows)} datasets available here. Data directories searched: "
+          f"{', '.join(str(d) for d in data_dirs())}")
+    return 0
+
+
+def cmd_info(args) -> int:
+    ds = load(args.name)
+    for k, v in ds.summary().items():
+        print(f"{k:>10}: {v}")
+    counts = ds.class_counts()
+    print(f"{'classes':>10}: " + ", ".join(f"{c}={n}" for c, n in zip(ds.classes, counts)))
+    print(f"{'missing':>10}: {100 * ds.missing_fraction():.2f}% of cells")
+    if ds.meta.get("notes"):
+        print(f"{'notes':>10}: {ds.meta['notes']}")
+    return 0
+
+
+def cmd_fetch(args) -> int:
+    status = 0
+    for name in args.names:
+        cfg = dataset_config(name)
+        ids = [s for s in cfg.get("sources") or [] if "openml" in s]
+        if not ids:
+            print(f"{name}: no OpenML source in conf/data/{name}.yaml; nothing to fetch", file=sys.stderr)
+            status = 1
+            continue
+        src = ids[0]
+        path = _openml_cache_path(src["openml"])
+        try:
+            if path.exists() and not args.force:
+                print(f"{name}: already cached at {path}")
+            else:
+                fetch_openml(int(src["openml"]), expected_name=src.get("openml_name"), dataset=name)
+                print(f"{name}: fetched OpenML {src['openml']} into {path}")
+            ds = load(name, use_memo=False)
+            print(f"{name}: {ds.n_instances} x {ds.n_features}, {ds.n_classes} classes")
+        except DataError as exc:
+            print(f"{name}: {exc}", file=sys.stderr)
+            status = 1
+    return status
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.data", description=__doc__)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    pl = sub.add_parser("list", help="every dataset with shape, classes and availability here")
+    pl.add_argument("--load", action="store_true", help="load each available dataset to check it")
+    pi = sub.add_parser("info", help="load one dataset and describe it")
+    pi.add_argument("name")
+    pf = sub.add_parser("fetch", help=f"download from OpenML into the cache ({cache_dir()})")
+    pf.add_argument("names", nargs="+")
+    pf.add_argument("--force", action="store_true")
+    args = p.parse_args(argv)
+    try:
+        return {"list": cmd_list, "info": cmd_info, "fetch": cmd_fetch}[args.cmd](args)
+    except DataError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,287 @@
+"""Readers for local data files: CSV (optionally gzip), ARFF (dense and sparse,
+optionally gzip) and Parquet.
+
+Each reader returns a :class:`Table`: the raw columns before the dataset config
+picks the target, drops identifiers and declares nominal attributes. Parse
+errors raise :class:`DataError` naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from .dataset import DataError
+
+MISSING_TOKENS = ["?", "", "NA", "nan", "NaN"]
+
+
+@dataclass
+class Table:
+    """Raw columns of a file.
+
+    ``frame`` holds dense columns (object dtype for nominal ones, numbers for
+    numeric ones); ``sparse`` (CSR) is set instead for sparse ARFF, with the
+    nominal class column kept aside in ``sparse_target``. ``declared`` maps a
+    column name to the nominal value list its file declares (ARFF), so codes can
+    follow the file's own order.
+    """
+
+    frame: pd.DataFrame | None
+    declared: dict
+    sparse: sp.csr_matrix | None = None
+    sparse_columns: list | None = None
+    sparse_target: pd.Series | None = None
+    sparse_target_name: str | None = None
+
+
+def _open_text(path: Path):
+    if path.suffix == ".gz":
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
+    return open(path, encoding="utf-8", errors="replace")
+
+
+def read_table(path: Path) -> Table:
+    """Dispatch on the file name: .csv[.gz], .tsv[.gz], .arff[.gz], .parquet."""
+    name = path.name.lower()
+    try:
+        if name.endswith((".csv", ".csv.gz")):
+            return _read_delimited(path, ",")
+        if name.endswith((".tsv", ".tsv.gz")):
+            return _read_delimited(path, "\t")
+        if name.endswith((".arff", ".arff.gz")):
+            return read_arff(path)
+        if name.endswith(".parquet"):
+            return Table(pd.read_parquet(path), {})
+    except DataError:
+        raise
+    except (OSError, EOFError, UnicodeDecodeError, ValueError, pd.errors.ParserError) as exc:
+        raise DataError(
+            f"could not parse data file {path}: {exc}. The file may be truncated or corrupt: "
+            f"delete it and copy or fetch it again (python -m bench.data fetch NAME)"
+        ) from exc
+    raise DataError(f"unsupported data file type: {path} (use csv, csv.gz, arff, arff.gz or parquet)")
+
+
+def _read_delimited(path: Path, sep: str) -> Table:
+    frame = pd.read_csv(
+        path,
+        sep=sep,
+        na_values=MISSING_TOKENS,
+        keep_default_na=False,
+        skipinitialspace=True,
+        low_memory=False,
+    )
+    frame.columns = [str(c).strip() for c in frame.columns]
+    return Table(frame, {})
+
+
+# ---------------------------------------------------------------------- ARFF
+_ATTR_RE = re.compile(r"^@attribute\s+('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)\s+(.*)$", re.I)
+
+
+def _unquote(token: str) -> str:
+    token = token.strip()
+    if len(token) >= 2 and token[0] == token[-1] and token[0] in "'\"":
+        return token[1:-1].replace("\\'", "'").replace('\\"', '"')
+    return token
+
+
+def _split_nominal(spec: str) -> list:
+    body = spec.strip()
+    if not (body.startswith("{") and body.endswith("}")):
+        raise ValueError(f"bad nominal specification {spec!r}")
+    body = body[1:-1]
+    out, cur, quote = [], [], None
+    for ch in body:
+        if quote:
+            if ch == quote:
+                quote = None
+            else:
+                cur.append(ch)
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ",":
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if cur or out:
+        out.append("".join(cur).strip())
+    return out
+
+
+def read_arff(path: Path) -> Table:
+    """Parse an ARFF file, dense or sparse (``{index value, ...}`` rows).
+
+    Nominal attributes keep their declared value lists (``Table.declared``), so
+    codes follow the file's order as Weka's do. Sparse files with only numeric
+    attributes besides the class become a CSR matrix (text data); absent
+    entries are 0 as the ARFF specification says.
+    """
+    names, kinds, declared = [], [], {}
+    with _open_text(path) as fh:
+        lineno = 0
+        for raw in fh:
+            lineno += 1
+            line = raw.strip()
+            if not line or line.startswith("%"):
+                continue
+            low = line.lower()
+            if low.startswith("@relation"):
+                continue
+            if low.startswith("@attribute"):
+                m = _ATTR_RE.match(line)
+                if not m:
+                    raise DataError(f"{path}: line {lineno}: cannot parse attribute declaration {line[:80]!r}")
+                name, spec = _unquote(m.group(1)), m.group(2).strip()
+                names.append(name)
+                if spec.startswith("{"):
+                    declared[name] = _split_nominal(spec)
+                    kinds.append("nominal")
+                else:
+                    kind = spec.split()[0].lower()
+                    if kind in ("numeric", "real", "integer"):
+                        kinds.append("numeric")
+                    elif kind == "string":
+                        kinds.append("string")
+                    elif kind == "date":
+                        kinds.append("string")
+                    else:
+                        raise DataError(f"{path}: line {lineno}: unknown attribute type {spec!r}")
+                continue
+            if low.startswith("@data"):
+                break
+            raise DataError(f"{path}: line {lineno}: unexpected header line {line[:80]!r}")
+        else:
+            raise DataError(f"{path}: no @data section; the file is truncated or not ARFF")
+        body = fh.read()
+    if not names:
+        raise DataError(f"{path}: no @attribute declarations")
+    first = next((ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("%")), "")
+    if first.startswith("{"):
+        return _read_sparse_arff_body(path, body, names, kinds, declared)
+    frame = pd.read_csv(
+        io.StringIO(body),
+        header=None,
+        names=names,
+        na_values=["?"],
+        keep_default_na=False,
+        quotechar="'",
+        skipinitialspace=True,
+        comment="%",
+        dtype={n: object for n, k in zip(names, kinds) if k != "numeric"},
+    )
+    for n, k in zip(names, kinds):
+        if k == "numeric" and frame[n].dtype == object:
+            try:
+                frame[n] = pd.to_numeric(frame[n])
+            except ValueError as exc:
+                raise DataError(f"{path}: numeric attribute {n!r} holds a non-numeric value: {exc}") from exc
+    return Table(frame, declared)
+
+
+def _read_sparse_arff_body(path, body, names, kinds, declared) -> Table:
+    n_attr = len(names)
+    nominal_idx = [i for i, k in enumerate(kinds) if k != "numeric"]
+    rows, cols, vals = [], [], []
+    nominal_values = {i: [] for i in nominal_idx}
+    n_rows = 0
+    for lineno, ln in enumerate(body.splitlines(), 1):
+        ln = ln.strip()
+        if not ln or ln.startswith("%"):
+            continue
+        if not (ln.startswith("{") and ln.endswith("}")):
+            raise DataError(f"{path}: data line {lineno} is not a sparse row: {ln[:60]!r}")
+        seen = {}
+        inner = ln[1:-1].strip()
+        if inner:
+            for item in inner.split(","):
+                parts = item.strip().split(None, 1)
+                if len(parts) != 2:
+                    raise DataError(f"{path}: data line {lineno}: bad sparse entry {item!r}")
+                j = int(parts[0])
+                if not 0 <= j < n_attr:
+                    raise DataError(f"{path}: data line {lineno}: attribute index {j} out of range")
+                seen[j] = parts[1]
+        for j in nominal_idx:
+            v = seen.pop(j, None)
+            if v is None:  # absent nominal entry = its first declared value
+                v = declared.get(names[j], ["0"])[0]
+            nominal_values[j].append(_unquote(v))
+        for j, v in seen.items():
+            rows.append(n_rows)
+            cols.append(j)
+            vals.append(np.nan if v == "?" else float(v))
+        n_rows += 1
+    numeric_idx = [i for i, k in enumerate(kinds) if k == "numeric"]
+    remap = -np.ones(n_attr, dtype=np.int64)
+    remap[numeric_idx] = np.arange(len(numeric_idx))
+    cols_arr = remap[np.asarray(cols, dtype=np.int64)] if cols else np.zeros(0, dtype=np.int64)
+    matrix = sp.csr_matrix(
+        (np.asarray(vals, dtype=np.float64), (np.asarray(rows, dtype=np.int64), cols_arr)),
+        shape=(n_rows, len(numeric_idx)),
+    )
+    matrix.sum_duplicates()
+    if len(nominal_idx) != 1:
+        raise DataError(
+            f"{path}: sparse ARFF with {len(nominal_idx)} nominal attributes is not supported "
+            f"(bench reads sparse ARFF whose only nominal attribute is the class)"
+        )
+    t = nominal_idx[0]
+    return Table(
+        None,
+        declared,
+        sparse=matrix,
+        sparse_columns=[names[i] for i in numeric_idx],
+        sparse_target=pd.Series(nominal_values[t], dtype=object),
+        sparse_target_name=names[t],
+    )
+
+
+def write_arff(path: Path, ds, relation: str | None = None, rows=None) -> None:
+    """Write a (dense) Dataset as ARFF with the full declared value lists.
+
+    Used to hand identical folds to Weka. Nominal values are written by label;
+    numeric values with 17 significant digits so Weka reads the same doubles.
+    """
+    X = ds.X if rows is None else ds.X[rows]
+    y = ds.y if rows is None else ds.y[rows]
+    if sp.issparse(X):
+        X = X.toarray()
+
+    def q(s):
+        s = str(s)
+        return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+    lines = [f"@relation {q(relation or ds.name)}", ""]
+    for j, name in enumerate(ds.feature_names):
+        if ds.categorical[j]:
+            lines.append(f"@attribute {q(name)} {{{','.join(q(c) for c in ds.categories[j])}}}")
+        else:
+            lines.append(f"@attribute {q(name)} numeric")
+    lines.append(f"@attribute class {{{','.join(q(c) for c in ds.classes)}}}")
+    lines += ["", "@data"]
+    cat_labels = [np.asarray(c, dtype=object) if c is not None else None for c in ds.categories]
+    cls = np.asarray([q(c) for c in ds.classes], dtype=object)
+    out = []
+    for i in range(X.shape[0]):
+        cells = []
+        for j in range(X.shape[1]):
+            v = X[i, j]
+            if np.isnan(v):
+                cells.append("?")
+            elif ds.categorical[j]:
+                cells.append(q(cat_labels[j][int(v)]))
+            else:
+                cells.append(repr(float(v)))
+        cells.append(cls[y[i]])
+        out.append(",".join(cells))
+    Path(path).write_text("\n".join(lines + out) + "\n")

@@ -1,0 +1,460 @@
+"""Dataset registry: ``conf/data/<name>.yaml`` -> :class:`Dataset`.
+
+A dataset config lists its ``sources`` in order; the first one that is
+available here wins (see :func:`load`). Source kinds:
+
+``file``
+    a file name looked up in every data directory (``BENCH_DATA_DIR``, then the
+    user cache); optional ``sha256`` pins its content.
+``openml``
+    an OpenML dataset id; downloaded with openml-python into the user cache,
+    stored as Parquet with a checksum record, verified on every load.
+``sklearn``
+    a dataset bundled with scikit-learn (``iris``, ``wine``, ``breast_cancer``, ``digits``).
+``synthetic``
+    a registered generator (:mod:`bench.data.synthetic`) with ``params`` and ``seed``.
+
+After loading, the config may transform the table as the papers did:
+``target`` (default: last column), ``drop`` (identifier columns), ``select``
+(feature columns to keep, by name or index), ``nominal`` / ``all_nominal``
+(integer-coded nominal columns), ``class_groups`` (e.g. abalone's 3 classes),
+``drop_missing_target``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from . import cache
+from .dataset import DataError, Dataset
+from .readers import Table, read_table
+from .synthetic import generate
+
+SKLEARN_SETS = ("iris", "wine", "breast_cancer", "digits")
+
+
+class SourceUnavailable(DataError):
+    """This source cannot provide the data here (file absent, no network)."""
+
+
+# -------------------------------------------------------------- configs
+def conf_dir() -> Path:
+    """The project's ``conf/`` directory (override with ``BENCH_CONF_DIR``)."""
+    env = os.environ.get("BENCH_CONF_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "conf"
+
+
+def dataset_names() -> list[str]:
+    return sorted(p.stem for p in (conf_dir() / "data").glob("*.yaml"))
+
+
+def dataset_config(name: str) -> dict:
+    """The config of dataset ``name`` as a plain dict; DataError if there is none."""
+    from omegaconf import OmegaConf
+
+    path = conf_dir() / "data" / f"{name}.yaml"
+    if not path.exists():
+        names = dataset_names()
+        close = difflib.get_close_matches(name, names, n=3)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        raise DataError(
+            f"unknown dataset {name!r}.{hint} Run `python -m bench.data list` to see all "
+            f"{len(names)} datasets, or add conf/data/{name}.yaml."
+        )
+    cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+    cfg.setdefault("name", name)
+    return cfg
+
+
+_MEMO: dict = {}
+
+
+def load(name_or_cfg: str | dict | Any, *, use_memo: bool = True) -> Dataset:
+    """Load a dataset by registry name or from its config (dict or DictConfig).
+
+    Tries each source in order; raises DataError listing every source tried
+    and why it failed, naming ``BENCH_DATA_DIR`` and the files looked for.
+    """
+    cfg = _as_dict(name_or_cfg)
+    key = repr(sorted((k, repr(v)) for k, v in cfg.items()))
+    if use_memo and key in _MEMO:
+        return _MEMO[key]
+    ds = _load_uncached(cfg)
+    if use_memo:
+        _MEMO[key] = ds
+    return ds
+
+
+def _as_dict(name_or_cfg) -> dict:
+    if isinstance(name_or_cfg, str):
+        return dataset_config(name_or_cfg)
+    try:
+        from omegaconf import DictConfig, OmegaConf
+
+        if isinstance(name_or_cfg, DictConfig):
+            return OmegaConf.to_container(name_or_cfg, resolve=True)
+    except ImportError:  # pragma: no cover
+        pass
+    return dict(name_or_cfg)
+
+
+def _load_uncached(cfg: dict) -> Dataset:
+    name = cfg["name"]
+    sources = cfg.get("sources") or []
+    if not sources:
+        raise DataError(f"dataset {name!r} lists no sources in conf/data/{name}.yaml")
+    tried = []
+    for src in sources:
+        try:
+            raw, meta = _read_source(name, src)
+        except SourceUnavailable as exc:
+            tried.append(str(exc))
+            continue
+        return _build(cfg, raw, meta)
+    raise DataError(
+        f"dataset {name!r} is not available here. Tried:\n  - " + "\n  - ".join(tried)
+        + "\nPut the file in a directory named by BENCH_DATA_DIR, or run "
+        f"`python -m bench.data fetch {name}` on a machine with network access."
+    )
+
+
+# -------------------------------------------------------------- sources
+def source_kind(src: dict) -> str:
+    for kind in ("file", "openml", "sklearn", "synthetic"):
+        if kind in src:
+            return kind
+    raise DataError(f"data source {src!r} has none of the keys file/openml/sklearn/synthetic")
+
+
+def locate_file(filename: str) -> Path | None:
+    for d in cache.data_dirs():
+        p = d / filename
+        if p.exists():
+            return p
+    return None
+
+
+def source_available(src: dict) -> bool:
+    """Whether a source can be read here without network access."""
+    kind = source_kind(src)
+    if kind == "file":
+        return locate_file(src["file"]) is not None
+    if kind == "openml":
+        return _openml_cache_path(src["openml"]).exists()
+    return True
+
+
+def _read_source(name: str, src: dict):
+    kind = source_kind(src)
+    if kind == "file":
+        return _read_file_source(name, src)
+    if kind == "openml":
+        return _read_openml_source(name, src)
+    if kind == "sklearn":
+        return _read_sklearn_source(src)
+    return _read_synthetic_source(src)
+
+
+def _read_file_source(name: str, src: dict):
+    fname = src["file"]
+    path = locate_file(fname)
+    if path is None:
+        dirs = ", ".join(str(d) for d in cache.data_dirs())
+        env = os.environ.get("BENCH_DATA_DIR")
+        state = f"BENCH_DATA_DIR={env}" if env else "BENCH_DATA_DIR is not set"
+        raise SourceUnavailable(f"file {fname}: not found in {dirs} ({state})")
+    digest = cache.sha256_file(path)
+    expected = src.get("sha256")
+    if expected and digest != expected:
+        raise DataError(
+            f"data file {path} has sha256 {digest[:16]}... but conf/data/{name}.yaml expects "
+            f"{expected[:16]}.... The file is corrupt or a different version: replace it with the "
+            f"expected copy, or, if you use another version on purpose, set its sha256 in the config."
+        )
+    table = read_table(path)
+    return table, {"source": str(path), "sha256": digest}
+
+
+def _openml_cache_path(did: int) -> Path:
+    return cache.cache_dir() / "openml" / f"{int(did)}.parquet"
+
+
+def _read_openml_source(name: str, src: dict):
+    did = int(src["openml"])
+    path = _openml_cache_path(did)
+    hint = f"python -m bench.data fetch {name}"
+    if not path.exists():
+        fetch_openml(did, expected_name=src.get("openml_name"), dataset=name)
+    info = cache.verify_checksummed(path, hint)
+    frame = pd.read_parquet(path)
+    declared = {k: list(v) for k, v in (info.get("declared") or {}).items()}
+    table = Table(frame, declared)
+    meta = {"source": f"openml:{did}", "sha256": info["sha256"], "openml_id": did,
+            "openml_version": info.get("version"), "openml_md5": info.get("md5_checksum")}
+    return table, meta
+
+
+def fetch_openml(did: int, expected_name: str | None = None, dataset: str | None = None) -> Path:
+    """Download OpenML dataset ``did`` into the cache as Parquet with a checksum record.
+
+    openml-python verifies the server's MD5 of the file it downloads; bench then
+    keeps its own SHA-256 of the Parquet it writes and checks it on every load.
+    With no network this raises :class:`SourceUnavailable` naming the cache file
+    and BENCH_DATA_DIR.
+    """
+    path = _openml_cache_path(did)
+    env = os.environ.get("BENCH_DATA_DIR")
+    state = f"BENCH_DATA_DIR={env}" if env else "BENCH_DATA_DIR is not set"
+    if os.environ.get("BENCH_OPENML_OFFLINE"):
+        raise SourceUnavailable(f"OpenML dataset {did}: not downloaded, BENCH_OPENML_OFFLINE is set; "
+                                f"it would be cached as {path} ({state})")
+    try:
+        import openml
+
+        openml.config.set_root_cache_directory(str(cache.cache_dir() / "openml" / "raw"))
+        openml.config.connection_n_retries = 1
+        odata = openml.datasets.get_dataset(
+            did, download_data=True, download_qualities=False, download_features_meta_data=False
+        )
+        frame, _, _, _ = odata.get_data(dataset_format="dataframe")
+    except Exception as exc:  # network errors come in many types (requests, urllib3, openml)
+        raise SourceUnavailable(
+            f"OpenML dataset {did}: download failed ({type(exc).__name__}: {str(exc)[:160]}); "
+            f"it would be cached as {path} ({state})"
+        ) from exc
+    if expected_name and odata.name.lower() != str(expected_name).lower():
+        raise DataError(
+            f"OpenML dataset {did} is named {odata.name!r}, but conf/data/{dataset}.yaml expects "
+            f"{expected_name!r}: the id in the config is wrong"
+        )
+    declared = {}
+    for col in frame.columns:
+        if isinstance(frame[col].dtype, pd.CategoricalDtype):
+            declared[col] = [str(c) for c in frame[col].cat.categories]
+            frame[col] = frame[col].astype(object).where(frame[col].notna(), None)
+            frame[col] = frame[col].map(lambda v: None if v is None else str(v)).astype(object)
+    target = odata.default_target_attribute
+    if target and target in frame.columns:  # target last, as in the local files
+        frame = frame[[c for c in frame.columns if c != target] + [target]]
+    buf = io.BytesIO()
+    frame.to_parquet(buf, index=False)
+    cache.write_checksummed(
+        path, buf.getvalue(),
+        {"openml_id": did, "name": odata.name, "version": odata.version,
+         "md5_checksum": getattr(odata, "md5_checksum", None), "target": target,
+         "declared": declared},
+    )
+    return path
+
+
+def _read_sklearn_source(src: dict):
+    from sklearn import datasets as skd
+
+    which = src["sklearn"]
+    if which not in SKLEARN_SETS:
+        raise DataError(f"unknown scikit-learn dataset {which!r}; available: {', '.join(SKLEARN_SETS)}")
+    bunch = getattr(skd, f"load_{which}")()
+    frame = pd.DataFrame(bunch.data, columns=[str(c) for c in bunch.feature_names])
+    frame["class"] = np.asarray(bunch.target_names, dtype=object)[bunch.target]
+    declared = {"class": [str(c) for c in bunch.target_names]}
+    digest = hashlib.sha256(np.ascontiguousarray(bunch.data).tobytes() + bunch.target.tobytes()).hexdigest()
+    return Table(frame, declared), {"source": f"sklearn:{which}", "sha256": digest}
+
+
+def _read_synthetic_source(src: dict):
+    gen = src["synthetic"]
+    params = dict(src.get("params") or {})
+    seed = int(src.get("seed", 0))
+    n = params.pop("n_instances", None)
+    g = generate(gen, n, seed, **params)
+    digest = hashlib.sha256(np.ascontiguousarray(g.X).tobytes() + np.asarray(g.y, np.int64).tobytes()).hexdigest()
+    meta = {"source": f"synthetic:{gen}", "sha256": digest, "generator_params": {**params, "seed": seed,
+            "n_instances": n}}
+    return g, meta
+
+
+# -------------------------------------------------------------- build
+def _build(cfg: dict, raw, meta: dict) -> Dataset:
+    name = cfg["name"]
+    meta = {**meta, "openml_id": meta.get("openml_id", _cfg_openml_id(cfg)), "notes": cfg.get("notes", "")}
+    if not isinstance(raw, Table):  # synthetic generator output
+        ds = Dataset(name, raw.X, raw.y, list(raw.classes), list(raw.feature_names), raw.categorical,
+                     list(raw.categories) if raw.categories else [], meta)
+        return _select(ds, cfg)
+    if raw.sparse is not None:
+        y_raw = raw.sparse_target
+        X = raw.sparse.tocsr()
+        classes, y = _encode_target(name, y_raw, raw.declared.get(raw.sparse_target_name), cfg)
+        ds = Dataset(name, X[np.flatnonzero(y >= 0)] if (y < 0).any() else X, y[y >= 0], classes,
+                     list(raw.sparse_columns), np.zeros(X.shape[1], dtype=bool), [], meta)
+        return _select(ds, cfg)
+
+    frame = raw.frame
+    target = cfg.get("target") or frame.columns[-1]
+    if target not in frame.columns:
+        raise DataError(f"dataset {name!r}: target column {target!r} not in the file's columns "
+                        f"{list(frame.columns)[:8]}...")
+    # identifier columns; a source that lacks them (already dropped) is fine
+    drop = [c for c in (cfg.get("drop") or []) if c in frame.columns]
+    features = [c for c in frame.columns if c != target and c not in drop]
+    classes, y = _encode_target(name, frame[target], raw.declared.get(target), cfg)
+    keep = y >= 0
+    nominal_cols = set(cfg.get("nominal") or [])
+    numeric_cols = set(cfg.get("numeric") or [])
+    unknown = (nominal_cols | numeric_cols) - set(features)
+    if unknown:
+        raise DataError(f"dataset {name!r}: nominal/numeric columns {sorted(unknown)} are not features")
+    all_nominal = bool(cfg.get("all_nominal", False))
+    n = int(keep.sum())
+    X = np.empty((n, len(features)), dtype=np.float64)
+    categorical = np.zeros(len(features), dtype=bool)
+    categories: list = []
+    for j, col in enumerate(features):
+        series = frame[col][keep] if not keep.all() else frame[col]
+        is_nominal = col in nominal_cols or (all_nominal and col not in numeric_cols) or col in raw.declared
+        if not is_nominal and col not in numeric_cols:
+            is_nominal = not pd.api.types.is_numeric_dtype(series.dtype) and not _all_numeric(series)
+        if is_nominal:
+            codes, labels = _encode_nominal(series, raw.declared.get(col))
+            X[:, j] = codes
+            categorical[j] = True
+            categories.append(labels)
+        else:
+            try:
+                X[:, j] = pd.to_numeric(series).to_numpy(dtype=np.float64, na_value=np.nan)
+            except (ValueError, TypeError) as exc:
+                raise DataError(f"dataset {name!r}: column {col!r} is declared numeric but holds "
+                                f"non-numeric values ({exc})") from exc
+            categories.append(None)
+    ds = Dataset(name, X, y[keep], classes, [str(f) for f in features], categorical, categories, meta)
+    return _select(ds, cfg)
+
+
+def _cfg_openml_id(cfg: dict):
+    for src in cfg.get("sources") or []:
+        if "openml" in src:
+            return int(src["openml"])
+    return None
+
+
+def _all_numeric(series: pd.Series) -> bool:
+    vals = series.dropna()
+    if vals.empty:
+        return True
+    return pd.to_numeric(vals, errors="coerce").notna().all()
+
+
+def _sort_labels(values) -> list:
+    """Sort labels numerically when they all parse as numbers, else as strings."""
+    vals = list(values)
+    try:
+        return sorted(vals, key=lambda v: float(v))
+    except (TypeError, ValueError):
+        return sorted(vals, key=str)
+
+
+def _as_label(v) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v).strip()
+
+
+def _encode_nominal(series: pd.Series, declared: list | None):
+    labels_obs = series.dropna().map(_as_label)
+    if declared is not None:
+        labels = [str(d) for d in declared]
+        extra = sorted(set(labels_obs.unique()) - set(labels))
+        if extra:
+            raise DataError(f"column {series.name!r} has values {extra[:5]} not in its declared list")
+    else:
+        labels = [str(v) for v in _sort_labels(labels_obs.unique())]
+    index = {lab: k for k, lab in enumerate(labels)}
+    codes = np.full(len(series), np.nan)
+    mask = series.notna().to_numpy()
+    codes[mask] = labels_obs.map(index).to_numpy(dtype=np.float64)
+    return codes, labels
+
+
+def _encode_target(name: str, series: pd.Series, declared: list | None, cfg: dict):
+    series = series.reset_index(drop=True)
+    missing = series.isna().to_numpy()
+    if missing.any() and not cfg.get("drop_missing_target", False):
+        rows = np.flatnonzero(missing)
+        raise DataError(
+            f"dataset {name!r}: the class label is missing in {rows.size} rows (first rows: "
+            f"{rows[:5].tolist()}); set drop_missing_target: true in conf/data/{name}.yaml to drop them"
+        )
+    labels = series.map(lambda v: None if pd.isna(v) else _as_label(v)).astype(object)
+    groups = cfg.get("class_groups")
+    if groups:
+        labels = _group_classes(name, labels, groups)
+    present = labels.dropna().unique()
+    if declared is not None and not groups and cfg.get("keep_empty_classes", False):
+        classes = [str(d) for d in declared]
+    elif declared is not None and not groups:
+        seen = set(present)
+        classes = [str(d) for d in declared if str(d) in seen]
+    elif groups:
+        classes = [str(k) for k in groups["labels"]] if isinstance(groups, dict) and "labels" in groups else \
+            [str(k) for k in groups]
+        classes = [c for c in classes if c in set(present)]
+    else:
+        classes = [str(c) for c in _sort_labels(present)]
+    index = {c: k for k, c in enumerate(classes)}
+    unknown = set(present) - set(index)
+    if unknown:
+        raise DataError(f"dataset {name!r}: class values {sorted(unknown)[:5]} are not declared")
+    y = labels.map(lambda v: -1 if pd.isna(v) else index[v]).to_numpy(dtype=np.int64)
+    return classes, y
+
+
+def _group_classes(name: str, labels: pd.Series, groups) -> pd.Series:
+    """Group class labels: ``{bins: [...], labels: [...]}`` for numeric labels
+    (right-closed bins, as abalone's 1-8 / 9-10 / 11+), or ``{new: [old, ...]}``."""
+    if isinstance(groups, dict) and "bins" in groups:
+        edges = [-np.inf] + [float(b) for b in groups["bins"]] + [np.inf]
+        out_labels = [str(v) for v in groups["labels"]]
+        vals = pd.to_numeric(labels, errors="raise")
+        cut = pd.cut(vals, bins=edges, labels=out_labels, right=True)
+        return cut.astype(object).where(cut.notna(), None)
+    mapping = {}
+    for new, olds in groups.items():
+        for old in olds:
+            mapping[str(old)] = str(new)
+    unmapped = set(labels.dropna().unique()) - set(mapping)
+    if unmapped:
+        raise DataError(f"dataset {name!r}: class_groups does not place labels {sorted(unmapped)[:5]}")
+    return labels.map(lambda v: None if pd.isna(v) else mapping[v])
+
+
+def _select(ds: Dataset, cfg: dict) -> Dataset:
+    select = cfg.get("select")
+    if select is not None:
+        names = ds.feature_names
+        bad = [c for c in select if (isinstance(c, str) and c not in names) or
+               (not isinstance(c, str) and not 0 <= int(c) < len(names))]
+        if bad:
+            raise DataError(f"dataset {ds.name!r}: selected columns {bad[:5]} do not exist")
+        ds = ds.subset(columns=select)
+    expected = cfg.get("expected") or {}
+    checks = {"rows": ds.n_instances, "features": ds.n_features, "classes": ds.n_classes}
+    for key, actual in checks.items():
+        if key in expected and expected[key] is not None and int(expected[key]) != actual:
+            raise DataError(
+                f"dataset {ds.name!r} from {ds.meta.get('source')} has {actual} {key}, but its config "
+                f"expects {expected[key]}: the file is a different version; check it or fix `expected`"
+            )
+    if sp.issparse(ds.X):
+        ds.X = ds.X.tocsr()
+    return ds

@@ -1,0 +1,104 @@
+"""Registry of synthetic data generators.
+
+A generator is a function ``gen(n_instances, seed, **params)`` returning a
+:class:`Generated` (dense X with NaN for missing values, integer y, names).
+Generators must be deterministic given ``seed`` and should build their data
+with vectorised NumPy. Modules named ``bench/data/synthetic_*.py`` register more generators with
+:func:`register` (the MassBayes synthetic sets, for example); they are imported
+on first use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .dataset import DataError
+
+
+@dataclass
+class Generated:
+    X: np.ndarray
+    y: np.ndarray
+    feature_names: list
+    classes: list
+    categorical: np.ndarray
+    categories: list = field(default_factory=list)
+
+
+GENERATORS: dict[str, Callable[..., Generated]] = {}
+
+
+def register(name: str):
+    """Decorator: register ``fn`` as synthetic generator ``name``."""
+
+    def deco(fn):
+        if name in GENERATORS and GENERATORS[name] is not fn:
+            raise ValueError(f"synthetic generator {name!r} registered twice")
+        GENERATORS[name] = fn
+        return fn
+
+    return deco
+
+
+def generate(name: str, n_instances: int | None, seed: int, **params) -> Generated:
+    _import_plugins()
+    if name not in GENERATORS:
+        raise DataError(
+            f"unknown synthetic generator {name!r}; available: {', '.join(sorted(GENERATORS))}"
+        )
+    fn = GENERATORS[name]
+    return fn(n_instances, seed, **params) if n_instances is not None else fn(seed=seed, **params)
+
+
+def _import_plugins() -> None:
+    """Import every ``bench/data/synthetic_*.py`` module so its generators register."""
+    import importlib
+    import pkgutil
+
+    import bench.data as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name.startswith("synthetic_"):
+            importlib.import_module(f"bench.data.{info.name}")
+
+
+@register("mixed")
+def mixed(n_instances: int = 600, seed: int = 0, n_numeric: int = 3, n_nominal: int = 3,
+          n_classes: int = 3, missing_rate: float = 0.05) -> Generated:
+    """A small mixed nominal/numeric problem with missing values, for smoke tests.
+
+    Class y is uniform on ``n_classes``. Numeric attribute j ~ N(mu_{y,j}, 1) with
+    mu_{y,j} = 1.5 * ((y + j) mod n_classes); nominal attribute j has 4 values and
+    takes value (y + j) mod 4 with probability 0.6, otherwise a uniform value.
+    Each cell is missing (NaN) with probability ``missing_rate``.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n_instances)
+    cols = []
+    for j in range(n_numeric):
+        cols.append(rng.normal(1.5 * ((y + j) % n_classes), 1.0))
+    for j in range(n_nominal):
+        informative = rng.random(n_instances) < 0.6
+        cols.append(np.where(informative, (y + j) % 4, rng.integers(0, 4, n_instances)).astype(float))
+    X = np.column_stack(cols)
+    X[rng.random(X.shape) < missing_rate] = np.nan
+    names = [f"num{j}" for j in range(n_numeric)] + [f"nom{j}" for j in range(n_nominal)]
+    categorical = np.array([False] * n_numeric + [True] * n_nominal)
+    categories = [None] * n_numeric + [["a", "b", "c", "d"]] * n_nominal
+    return Generated(X, y, names, [f"c{k}" for k in range(n_classes)], categorical, categories)
+
+
+@register("gaussians")
+def gaussians(n_instances: int = 1000, seed: int = 0, n_features: int = 5, n_classes: int = 2,
+              separation: float = 1.0) -> Generated:
+    """Isotropic Gaussian classes: class k has mean ``separation * e_(k mod d)``, unit variance."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n_instances)
+    means = np.zeros((n_classes, n_features))
+    means[np.arange(n_classes), np.arange(n_classes) % n_features] = separation
+    X = means[y] + rng.normal(size=(n_instances, n_features))
+    return Generated(X, y, [f"x{j}" for j in range(n_features)], [f"c{k}" for k in range(n_classes)],
+                     np.zeros(n_features, dtype=bool))

@@ -1,0 +1,214 @@
+"""Experiments: ``conf/experiment/<name>.yaml`` = algorithms x datasets x protocol.
+
+An experiment config lists what to run at each scale::
+
+    name: massbayes_table3
+    paper: massbayes            # experiments with a paper are run by `make paper-tables`
+    description: ...
+    algos: [massbayes, a1de]    # or "all" (every conf/algo/*.yaml)
+    datasets:                   # a list, or one list per scale
+      smoke: [magic]
+      medium: [magic, letter]
+      full: [magic, letter, covtype_numeric]
+    protocol: {smoke: cv2, medium: cv10, full: cv10}   # or one name
+    seeds: [0]
+    overrides: []               # extra Hydra overrides for every job
+    sweep: {}                   # extra swept keys, e.g. {algo.estimator.psi: [500, 5000]}
+
+``python -m bench.experiments run NAME --scale medium`` launches one Hydra
+multirun over the available datasets (jobs in parallel, finished splits reused)
+and records the plan, including the datasets missing here, in
+``results/<name>/_plan.json`` for the reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .data import DataError
+from .data.registry import conf_dir, dataset_config, source_available
+
+SCALES = ("smoke", "medium", "full")
+DEFAULT_SCALE = "medium"
+
+
+def experiment_names(paper_only: bool = False) -> list[str]:
+    names = sorted(p.stem for p in (conf_dir() / "experiment").glob("*.yaml"))
+    if paper_only:
+        names = [n for n in names if experiment_config(n).get("paper")]
+    return names
+
+
+def experiment_config(name: str) -> dict:
+    from omegaconf import OmegaConf
+
+    path = conf_dir() / "experiment" / f"{name}.yaml"
+    if not path.exists():
+        raise SystemExit(f"unknown experiment {name!r}; available: {', '.join(experiment_names())}")
+    cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=False)
+    cfg.setdefault("name", name)
+    return cfg
+
+
+def algo_names() -> list[str]:
+    return sorted(p.stem for p in (conf_dir() / "algo").glob("*.yaml"))
+
+
+def _at_scale(value, scale: str):
+    if isinstance(value, dict) and value and set(value) <= set(SCALES):
+        if scale in value:
+            return value[scale]
+        for s in SCALES[SCALES.index(scale)::-1]:  # fall back to the next smaller scale
+            if s in value:
+                return value[s]
+        raise SystemExit(f"no setting for scale {scale!r} in {value}")
+    return value
+
+
+def plan(name: str, scale: str = DEFAULT_SCALE) -> dict:
+    """What ``run`` would launch: algorithms, available and missing datasets, protocol, seeds."""
+    cfg = experiment_config(name)
+    algos = _at_scale(cfg.get("algos", []), scale)
+    if algos == "all":
+        algos = algo_names()
+    unknown = sorted(set(algos) - set(algo_names()))
+    if unknown:
+        raise SystemExit(f"experiment {name}: unknown algorithms {unknown}; see conf/algo/")
+    datasets = _at_scale(cfg.get("datasets", []), scale)
+    available, missing = [], {}
+    for ds in datasets:
+        try:
+            dcfg = dataset_config(ds)
+        except DataError as exc:
+            raise SystemExit(f"experiment {name}: {exc}") from None
+        if any(source_available(s) for s in dcfg.get("sources") or []):
+            available.append(ds)
+        else:
+            missing[ds] = "not available here (no local file in BENCH_DATA_DIR, not in the cache)"
+    return {
+        "experiment": name,
+        "paper": cfg.get("paper"),
+        "scale": scale,
+        "algos": list(algos),
+        "datasets": available,
+        "missing_datasets": missing,
+        "protocol": _at_scale(cfg.get("protocol", "cv10"), scale),
+        "seeds": [int(s) for s in _at_scale(cfg.get("seeds", [0]), scale)],
+        "overrides": list(_at_scale(cfg.get("overrides", []), scale) or []),
+        "sweep": dict(_at_scale(cfg.get("sweep", {}), scale) or {}),
+    }
+
+
+def command(p: dict, jobs: int | None, results_dir: str | None = None) -> list[str]:
+    cmd = [sys.executable, "-m", "bench", "-m", f"+experiment={p['experiment']}",
+           f"algo={','.join(p['algos'])}", f"data={','.join(p['datasets'])}",
+           f"protocol={p['protocol']}", f"seed={','.join(str(s) for s in p['seeds'])}",
+           "progress=false"]
+    for key, values in p["sweep"].items():
+        vals = values if isinstance(values, list) else [values]
+        cmd.append(f"{key}={','.join(str(v) for v in vals)}")
+    cmd += p["overrides"]
+    if jobs:
+        cmd.append(f"hydra.launcher.n_jobs={jobs}")
+    if results_dir:
+        cmd.append(f"results_dir={results_dir}")
+    return cmd
+
+
+def results_root(results_dir: str | None) -> Path:
+    return Path(results_dir or os.environ.get("BENCH_RESULTS_DIR", "results"))
+
+
+def run(name: str, scale: str = DEFAULT_SCALE, jobs: int | None = None, results_dir: str | None = None,
+        dry_run: bool = False, allow_failures: bool = False) -> int:
+    p = plan(name, scale)
+    cmd = command(p, jobs, results_dir)
+    print(f"[{name}] scale={scale}: {len(p['algos'])} algorithms x {len(p['datasets'])} datasets, "
+          f"protocol {p['protocol']}, seeds {p['seeds']}", flush=True)
+    if p["missing_datasets"]:
+        print(f"[{name}] missing here: {', '.join(p['missing_datasets'])}", flush=True)
+    if dry_run:
+        print(" ".join(cmd))
+        return 0
+    root = results_root(results_dir)
+    if not p["datasets"] or not p["algos"]:
+        print(f"[{name}] nothing to run", flush=True)
+        _write_plan(root, p, 0.0, 0)
+        return 0
+    t0 = time.perf_counter()
+    rc = subprocess.call(cmd)
+    _write_plan(root, p, time.perf_counter() - t0, rc)
+    if rc != 0:
+        print(f"[{name}] the sweep exited with status {rc}", file=sys.stderr)
+        return rc
+    failures = failed_records(root, p)
+    if failures:
+        print(f"[{name}] {len(failures)} failed splits:", file=sys.stderr)
+        for f in failures[:20]:
+            print(f"  {f}", file=sys.stderr)
+        return 0 if allow_failures else 1
+    return 0
+
+
+def failed_records(root: Path, p: dict) -> list[str]:
+    from .store import load
+
+    df = load(root, experiment=p["experiment"])
+    if df.empty:
+        return []
+    df = df[df["dataset"].isin(p["datasets"]) & df["algo"].isin(p["algos"])]
+    bad = df[df["status"] != "ok"]
+    return [f"{r.algo} on {r.dataset} r{r.repeat} f{r.fold}: {str(r.error)[:160]}" for r in bad.itertuples()]
+
+
+def _write_plan(root: Path, p: dict, seconds: float, rc: int) -> None:
+    from .data.cache import atomic_write_bytes
+    from .provenance import provenance
+
+    out = {**p, "seconds": seconds, "exit_status": rc, "finished_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+           **{k: v for k, v in provenance().items() if k in ("git_commit", "host", "cpu", "n_cpus")}}
+    atomic_write_bytes(root / p["experiment"] / "_plan.json", json.dumps(out, indent=1).encode())
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench.experiments", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("list", help="every experiment, with its paper")
+    for cmd in ("run", "plan"):
+        sp = sub.add_parser(cmd, help=f"{cmd} one experiment")
+        sp.add_argument("name")
+        sp.add_argument("--scale", default=os.environ.get("SCALE", DEFAULT_SCALE), choices=SCALES)
+        sp.add_argument("--jobs", type=int, default=None)
+        sp.add_argument("--results-dir", default=None)
+        sp.add_argument("--allow-failures", action="store_true")
+    ra = sub.add_parser("run-all", help="run every experiment that reproduces a paper")
+    ra.add_argument("--scale", default=os.environ.get("SCALE", DEFAULT_SCALE), choices=SCALES)
+    ra.add_argument("--jobs", type=int, default=None)
+    ra.add_argument("--results-dir", default=None)
+    args = ap.parse_args(argv)
+    if args.cmd == "list":
+        for n in experiment_names():
+            c = experiment_config(n)
+            print(f"{n:<34} {c.get('paper') or '-':<10} {c.get('description', '')}")
+        return 0
+    if args.cmd == "plan":
+        print(json.dumps(plan(args.name, args.scale), indent=1))
+        return 0
+    if args.cmd == "run":
+        return run(args.name, args.scale, args.jobs, args.results_dir, allow_failures=args.allow_failures)
+    status = 0
+    for n in experiment_names(paper_only=True):
+        rc = run(n, args.scale, args.jobs, args.results_dir, allow_failures=True)
+        status = status or rc
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Reports: tables (Markdown, LaTeX, CSV) and figures (PNG, PDF) from stored records."""

@@ -1,0 +1,316 @@
+"""Run one job: an algorithm config on a dataset under a protocol and seed.
+
+Per split: build a fresh estimator from its config (Hydra ``_target_``), inject
+``categorical_features`` / ``n_categories`` / ``random_state`` where a step has
+them, time preprocessing, fitting and prediction separately (process CPU and
+wall seconds), measure the pickled model size and the peak memory of the
+split, and store the record with per-instance class probabilities. A split that
+raises is stored as ``failed`` with its traceback; the job goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+import pickle
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import numpy as np
+
+from . import metrics as M
+from .data import Dataset, load
+from .protocols import Split, resolve, splits
+from .provenance import provenance
+from .resources import Timing, limit_threads, peak_rss_mb, reset_peak_rss, rss_mb, timed
+from .store import RunKey, Store, config_hash
+
+log = logging.getLogger("bench")
+
+#: algorithm config keys that describe, not define, the algorithm (left out of its hash)
+DESCRIPTIVE_KEYS = ("name", "description", "paper", "family", "notes", "tags", "peers")
+ESTIMATOR_SALT = 0xA160
+
+
+class SplitError(ValueError):
+    """A split cannot be evaluated (e.g. its training fold has a single class)."""
+
+
+@dataclass
+class JobResult:
+    key: RunKey
+    directory: str
+    n_splits: int
+    reused: int = 0
+    computed: int = 0
+    failed: list = field(default_factory=list)
+    records: list = field(default_factory=list)
+
+
+# ------------------------------------------------------------------ estimators
+def algo_identity(algo_cfg: dict) -> tuple[str, str]:
+    """(name, hash) of an algorithm config; the hash covers what defines the algorithm."""
+    name = algo_cfg.get("name") or "algo"
+    defining = {k: v for k, v in algo_cfg.items() if k not in DESCRIPTIVE_KEYS}
+    return name, config_hash(defining)
+
+
+def build_estimator(algo_cfg: dict, ds: Dataset, random_state: int | None):
+    """Instantiate the configured steps: ``preprocess`` (list, optional) then ``estimator``.
+
+    Returns ``(steps, estimator)`` where ``steps`` are the unfitted preprocessing steps.
+    """
+    from hydra.utils import instantiate
+
+    if "estimator" not in algo_cfg:
+        raise ValueError(f"algorithm config {algo_cfg.get('name')!r} has no `estimator` entry")
+    steps = [instantiate(s, _convert_="all") for s in (algo_cfg.get("preprocess") or [])]
+    est = instantiate(algo_cfg["estimator"], _convert_="all")
+    for obj in steps + [est]:
+        inject(obj, ds, random_state)
+    return steps, est
+
+
+def inject(obj, ds: Dataset, random_state: int | None) -> None:
+    """Set the dataset-aware parameters an estimator (or any nested step) declares."""
+    try:
+        params = obj.get_params(deep=True)
+    except AttributeError:
+        return
+    updates = {}
+    for name in params:
+        leaf = name.rsplit("__", 1)[-1]
+        if leaf == "categorical_features":
+            updates[name] = ds.categorical.copy()
+        elif leaf == "n_categories":
+            updates[name] = ds.n_categories.copy()
+        elif leaf == "random_state" and params[name] is None and random_state is not None:
+            updates[name] = int(random_state)
+    if updates:
+        obj.set_params(**updates)
+
+
+def estimator_seed(seed: int, repeat: int, fold: int) -> int:
+    ss = np.random.SeedSequence([int(seed), int(repeat), int(fold), ESTIMATOR_SALT])
+    return int(ss.generate_state(1)[0] & 0x7FFFFFFF)
+
+
+# ------------------------------------------------------------------ one split
+def run_split(algo_cfg: dict, ds: Dataset, split: Split, seed: int) -> tuple[dict, dict]:
+    """Fit and evaluate one split. Returns (record fields, per-instance predictions)."""
+    from sklearn.pipeline import Pipeline
+
+    X, y = ds.X, ds.y
+    ytr = y[split.train]
+    present = np.unique(ytr)
+    if present.size < 2:
+        only = ds.classes[int(present[0])] if present.size else "none"
+        raise SplitError(
+            f"training fold {split.fold} of repeat {split.repeat} holds a single class ({only!r}); "
+            f"a classifier cannot be trained on it. Use fewer folds or a dataset with more instances per class."
+        )
+    rs = estimator_seed(seed, split.repeat, split.fold)
+    steps, est = build_estimator(algo_cfg, ds, rs)
+    Xtr, Xte = X[split.train], X[split.test]
+
+    t_prep_fit, t_fit, t_prep_pred, t_pred = Timing(), Timing(), Timing(), Timing()
+    reset_peak_rss()
+    base_rss = rss_mb()
+    with timed(t_prep_fit):
+        for s in steps:
+            Xtr = s.fit_transform(Xtr, ytr)
+    with timed(t_fit):
+        est.fit(Xtr, ytr)
+    with timed(t_prep_pred):
+        for s in steps:
+            Xte = s.transform(Xte)
+    with timed(t_pred):
+        proba_est = est.predict_proba(Xte)
+    peak = peak_rss_mb()
+
+    proba = _full_proba(est, proba_est, ds.n_classes, len(split.test))
+    model = Pipeline([(f"step{i}", s) for i, s in enumerate(steps)] + [("model", est)]) if steps else est
+    try:
+        model_bytes = len(pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL))
+    except Exception:  # an unpicklable model is not an evaluation failure
+        model_bytes = None
+    yte = y[split.test]
+    rec = {
+        "metrics": M.all_metrics(yte, proba),
+        "times": {
+            "preprocess_fit_cpu_s": t_prep_fit.cpu_s, "preprocess_fit_wall_s": t_prep_fit.wall_s,
+            "fit_cpu_s": t_fit.cpu_s, "fit_wall_s": t_fit.wall_s,
+            "preprocess_predict_cpu_s": t_prep_pred.cpu_s, "preprocess_predict_wall_s": t_prep_pred.wall_s,
+            "predict_cpu_s": t_pred.cpu_s, "predict_wall_s": t_pred.wall_s,
+            "train_cpu_s": t_prep_fit.cpu_s + t_fit.cpu_s,
+            "test_cpu_s": t_prep_pred.cpu_s + t_pred.cpu_s,
+        },
+        "memory": {"peak_rss_mb": peak, "start_rss_mb": base_rss, "peak_increase_mb": peak - base_rss},
+        "model_bytes": model_bytes,
+        "estimator_random_state": rs,
+    }
+    extra = getattr(est, "bench_extra_", None)  # optional per-fit diagnostics of an estimator
+    if isinstance(extra, dict):
+        rec["extra"] = extra
+    preds = {
+        "test_index": split.test.astype(np.int64),
+        "y_true": yte.astype(np.int32),
+        "proba": proba.astype(np.float32),
+    }
+    return rec, preds
+
+
+def _full_proba(est, proba: np.ndarray, n_classes: int, n_test: int) -> np.ndarray:
+    """Class probabilities over all dataset classes (columns ordered by class code)."""
+    proba = np.asarray(proba, dtype=np.float64)
+    if proba.shape[0] != n_test:
+        raise ValueError(f"predict_proba returned {proba.shape[0]} rows for {n_test} test instances")
+    if not np.all(np.isfinite(proba)):
+        raise ValueError("predict_proba returned non-finite probabilities (NaN or inf)")
+    classes = np.asarray(getattr(est, "classes_", np.arange(proba.shape[1])))
+    if proba.shape[1] != classes.size:
+        raise ValueError(f"predict_proba has {proba.shape[1]} columns but classes_ has {classes.size}")
+    full = np.zeros((n_test, n_classes))
+    full[:, classes.astype(np.int64)] = proba
+    return full
+
+
+# ------------------------------------------------------------------ a job
+def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experiment: str,
+            results_dir: str, rerun: bool = False, retry_failed: bool = True, progress: bool = True,
+            threads: int | None = 1) -> JobResult:
+    """Run (or resume) every split of one job and return what happened."""
+    limit_threads(threads)
+    ds = load(data_cfg)
+    protocol = resolve(protocol_cfg, ds.name)
+    name, ahash = algo_identity(algo_cfg)
+    key = RunKey(experiment, ds.name, name, ahash, protocol.get("name", "protocol"), int(seed))
+    store = Store(results_dir, key)
+    todo = list(splits(ds.y, protocol, seed))
+    result = JobResult(key, str(store.dir), len(todo))
+    context = _job_context(algo_cfg, ds, protocol, key)
+
+    bar = _progress(len(todo), f"{name} on {ds.name}", progress)
+    deferred = []
+    for split in todo:
+        rec = _reusable(store.get(split.repeat, split.fold), context, rerun, retry_failed)
+        if rec is not None:
+            result.reused += 1
+            _collect(result, rec)
+            bar.update(1)
+            continue
+        with store.claim(split.repeat, split.fold, wait=False) as held:
+            if not held:  # another worker is computing this split; come back to it
+                deferred.append(split)
+                continue
+            rec = _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_failed, result)
+        _collect(result, rec)
+        bar.update(1)
+        bar.set_postfix_str(_postfix(result))
+    for split in deferred:
+        with store.claim(split.repeat, split.fold, wait=True):
+            rec = _compute_or_reuse(store, split, algo_cfg, ds, seed, context, False, retry_failed, result)
+        _collect(result, rec)
+        bar.update(1)
+    bar.close()
+    return result
+
+
+def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_failed, result):
+    rec = _reusable(store.get(split.repeat, split.fold), context, rerun, retry_failed)
+    if rec is not None:
+        result.reused += 1
+        return rec
+    rec, preds = _evaluate(algo_cfg, ds, split, seed, context)
+    store.put(rec, preds)
+    result.computed += 1
+    return store.get(split.repeat, split.fold) or rec
+
+
+def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
+    started = datetime.now(timezone.utc)
+    t0 = time.perf_counter()
+    rec = {**context, "repeat": split.repeat, "fold": split.fold, "n_train": int(split.train.size),
+           "n_test": int(split.test.size), "train_size": split.train_size,
+           "started_at": started.isoformat(timespec="seconds")}
+    try:
+        fields, preds = run_split(algo_cfg, ds, split, seed)
+        rec.update(fields)
+        rec["status"] = "ok"
+    except Exception as exc:  # any failure is recorded, never fatal to the job
+        preds = None
+        rec["status"] = "failed"
+        rec["error"] = f"{type(exc).__name__}: {exc}"
+        rec["traceback"] = traceback.format_exc()
+        log.warning("split r%d f%d of %s on %s failed: %s", split.repeat, split.fold,
+                    context["algo"], context["dataset"], rec["error"])
+    rec["duration_s"] = time.perf_counter() - t0
+    rec["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return rec, preds
+
+
+def _job_context(algo_cfg, ds, protocol, key) -> dict:
+    return {
+        "record_version": 1,
+        "experiment": key.experiment,
+        "dataset": ds.name,
+        "dataset_sha256": ds.meta.get("sha256"),
+        "dataset_source": ds.meta.get("source"),
+        "n_instances": ds.n_instances,
+        "n_features": ds.n_features,
+        "n_classes": ds.n_classes,
+        "algo": key.algo,
+        "algo_hash": key.algo_hash,
+        "algo_config": algo_cfg,
+        "protocol": key.protocol,
+        "protocol_config": protocol,
+        "seed": key.seed,
+        **provenance(),
+    }
+
+
+def _reusable(rec: dict | None, context: dict, rerun: bool, retry_failed: bool) -> dict | None:
+    """A stored record that may stand for this split, or None to compute it."""
+    if rec is None or rerun:
+        return None
+    if rec.get("status") != "ok" and retry_failed:
+        return None
+    if rec.get("dataset_sha256") != context["dataset_sha256"]:
+        log.warning("stored record %s was made from different data (sha256 %s); recomputing",
+                    rec.get("path"), str(rec.get("dataset_sha256"))[:12])
+        return None
+    if rec.get("protocol_config") != context["protocol_config"]:
+        log.warning("stored record %s was made under other protocol settings; recomputing", rec.get("path"))
+        return None
+    return rec
+
+
+def _collect(result: JobResult, rec: dict) -> None:
+    result.records.append(rec)
+    if rec.get("status") != "ok":
+        result.failed.append(rec)
+
+
+def _postfix(result: JobResult) -> str:
+    errs = [r["metrics"]["error"] for r in result.records if r.get("status") == "ok"]
+    s = f"error={np.mean(errs):.4f}" if errs else ""
+    if result.failed:
+        s += f" failed={len(result.failed)}"
+    return s
+
+
+class _NoBar:
+    def update(self, n=1): pass
+    def set_postfix_str(self, s): pass
+    def close(self): pass
+
+
+def _progress(total: int, desc: str, enabled: bool):
+    if not enabled:
+        return _NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="split", file=sys.stderr, dynamic_ncols=True, leave=True)

@@ -1,0 +1,96 @@
+"""Console tables: the per-job summary and the summary of a sweep."""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .metrics import mean_se
+
+JOB_ROWS = [
+    ("error rate", "metrics", "error", "{:.4f}"),
+    ("RMSE", "metrics", "rmse", "{:.4f}"),
+    ("log-loss", "metrics", "log_loss", "{:.4f}"),
+    ("train CPU s", "times", "train_cpu_s", "{:.3f}"),
+    ("  preprocess s", "times", "preprocess_fit_cpu_s", "{:.3f}"),
+    ("test CPU s", "times", "test_cpu_s", "{:.3f}"),
+    ("model size MB", None, "model_bytes", "{:.3f}"),
+    ("peak memory MB", "memory", "peak_rss_mb", "{:.1f}"),
+]
+
+
+def _value(rec: dict, group: str | None, key: str):
+    if group is None:
+        v = rec.get(key)
+        return v / 2**20 if (v is not None and key == "model_bytes") else v
+    return (rec.get(group) or {}).get(key)
+
+
+def format_table(header: Sequence[str], rows: Iterable[Sequence], align: str | None = None) -> str:
+    rows = [[str(c) for c in r] for r in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
+    align = align or "<" + ">" * (len(header) - 1)
+    fmt = "  ".join(f"{{:{a}{w}}}" for a, w in zip(align, widths))
+    lines = [fmt.format(*header), "  ".join("-" * w for w in widths)]
+    lines += [fmt.format(*r) for r in rows]
+    return "\n".join(lines)
+
+
+def job_table(result) -> str:
+    ok = [r for r in result.records if r.get("status") == "ok"]
+    k = result.key
+    head = (f"{k.algo} on {k.dataset} | protocol {k.protocol} | seed {k.seed} | {result.n_splits} splits: "
+            f"{result.computed} computed, {result.reused} reused, {len(result.failed)} failed")
+    rows = []
+    for label, group, key, fmt in JOB_ROWS:
+        vals = [_value(r, group, key) for r in ok]
+        vals = [v for v in vals if v is not None]
+        if not vals:
+            continue
+        m, se = mean_se(vals)
+        rows.append([label, fmt.format(m), fmt.format(se)])
+    out = [head, format_table(["", "mean", "+- s.e."], rows)]
+    if result.failed:
+        out.append("failed splits:")
+        for r in result.failed[:10]:
+            out.append(f"  repeat {r['repeat']} fold {r['fold']}: {r.get('error', '')[:200]}")
+    out.append(f"records: {result.directory}")
+    return "\n".join(out)
+
+
+def sweep_table(summaries: list[dict]) -> str:
+    """One line per job of a sweep (dataset, algorithm): error, RMSE, times, failures."""
+    rows = []
+    for s in sorted(summaries, key=lambda s: (s["dataset"], s["algo"])):
+        rows.append([
+            s["dataset"], s["algo"], s["protocol"], s["n_ok"],
+            _pm(s.get("error")), _pm(s.get("rmse")),
+            _fmt(s.get("train_cpu_s"), "{:.3f}"), _fmt(s.get("test_cpu_s"), "{:.3f}"),
+            s["n_failed"] or "",
+        ])
+    return format_table(["dataset", "algorithm", "protocol", "splits", "error", "RMSE",
+                         "train s", "test s", "failed"], rows, align="<<<>>>>>>")
+
+
+def job_summary_dict(result) -> dict:
+    ok = [r for r in result.records if r.get("status") == "ok"]
+    out = {"dataset": result.key.dataset, "algo": result.key.algo, "protocol": result.key.protocol,
+           "seed": result.key.seed, "directory": result.directory, "n_ok": len(ok),
+           "n_failed": len(result.failed), "errors": [r.get("error") for r in result.failed][:5]}
+    for label, group, key, _ in JOB_ROWS:
+        vals = [v for v in (_value(r, group, key) for r in ok) if v is not None]
+        out[key] = list(mean_se(vals)) if vals else None
+    return out
+
+
+def _pm(v) -> str:
+    if not v or v[0] is None or not np.isfinite(v[0]):
+        return "-"
+    return f"{v[0]:.4f} +- {v[1]:.4f}"
+
+
+def _fmt(v, fmt) -> str:
+    if not v or v[0] is None or not np.isfinite(v[0]):
+        return "-"
+    return fmt.format(v[0])

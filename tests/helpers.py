@@ -1,0 +1,49 @@
+"""Estimators used only by tests (importable by subprocesses with the project root on PYTHONPATH)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.naive_bayes import GaussianNB
+
+
+class SlowGaussianNB(GaussianNB):
+    """GaussianNB that sleeps ``delay`` seconds in fit (for kill/resume tests)."""
+
+    def __init__(self, delay=0.3, priors=None, var_smoothing=1e-9):
+        super().__init__(priors=priors, var_smoothing=var_smoothing)
+        self.delay = delay
+
+    def fit(self, X, y, sample_weight=None):
+        time.sleep(self.delay)
+        return super().fit(X, y, sample_weight)
+
+
+class RecordingClassifier(ClassifierMixin, BaseEstimator):
+    """Predicts class frequencies; remembers what the runner injected."""
+
+    def __init__(self, categorical_features=None, n_categories=None, random_state=None, fail_on_fold=None):
+        self.categorical_features = categorical_features
+        self.n_categories = n_categories
+        self.random_state = random_state
+        self.fail_on_fold = fail_on_fold
+
+    def fit(self, X, y):
+        if self.fail_on_fold is not None and len(y) % 7 == self.fail_on_fold:
+            raise RuntimeError("deliberate failure")
+        self.classes_, counts = np.unique(y, return_counts=True)
+        rng = np.random.default_rng(self.random_state)
+        self.prior_ = counts / counts.sum()
+        self.noise_ = rng.random()
+        self.bench_extra_ = {"categorical_seen": None if self.categorical_features is None
+                             else [bool(v) for v in self.categorical_features],
+                             "random_state": self.random_state}
+        return self
+
+    def predict_proba(self, X):
+        return np.tile(self.prior_, (X.shape[0], 1))
+
+    def predict(self, X):
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]

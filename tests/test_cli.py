@@ -1,0 +1,92 @@
+"""End-to-end: `python -m bench` as a user runs it, in subprocesses, on tiny data."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from bench.store import load
+from tests.conftest import ROOT, run_bench
+
+
+def test_single_job_stores_records_and_resumes(tmp_path):
+    res = tmp_path / "res"
+    out = run_bench(["algo=gnb", "data=sk_iris", "protocol=cv4", "progress=false"], res)
+    assert "gnb on sk_iris" in out.stdout and "error rate" in out.stdout and "4 computed" in out.stdout
+    df = load(res)
+    assert len(df) == 4 and (df["status"] == "ok").all()
+    assert df["experiment"].unique().tolist() == ["default"]
+    again = run_bench(["algo=gnb", "data=sk_iris", "protocol=cv4", "progress=false"], res)
+    assert "0 computed, 4 reused" in again.stdout
+
+
+def test_unknown_algorithm_lists_the_available_ones(tmp_path):
+    out = run_bench(["algo=nope", "data=sk_iris"], tmp_path, check=False)
+    assert out.returncode != 0
+    assert "Could not find 'algo/nope'" in out.stderr and "rf100" in out.stderr and "gnb" in out.stderr
+
+
+def test_unavailable_dataset_fails_clearly(tmp_path):
+    out = run_bench(["algo=gnb", "data=covtype"], tmp_path, check=False,
+                    env_extra={"BENCH_DATA_DIR": str(tmp_path / "empty"), "BENCH_OPENML_OFFLINE": "1"})
+    assert out.returncode == 2
+    assert "covtype.csv.gz" in out.stderr and "BENCH_DATA_DIR" in out.stderr
+
+
+def test_two_worker_multirun_joblib(tmp_path):
+    res = tmp_path / "res"
+    out = run_bench(["-m", "algo=gnb,rf10", "data=sk_iris,synth_mixed", "protocol=cv2", "progress=false",
+                     "hydra.launcher.n_jobs=2"], res)
+    assert "sweep summary: 4 jobs" in out.stdout
+    df = load(res)
+    assert len(df) == 8 and (df["status"] == "ok").all()
+    assert df.groupby(["algo", "dataset", "fold"]).size().eq(1).all()
+
+
+def test_submitit_local_launcher_runs_the_same_sweep(tmp_path):
+    res = tmp_path / "res"
+    out = run_bench(["-m", "hydra/launcher=cluster_local", "algo=gnb,rf10", "data=sk_iris", "protocol=cv2",
+                     "progress=false"], res, timeout=600)
+    assert "sweep summary: 2 jobs" in out.stdout
+    df = load(res)
+    assert len(df) == 4 and (df["status"] == "ok").all()
+
+
+def test_sigkill_mid_sweep_then_resume_gives_one_record_per_split(tmp_path):
+    res = tmp_path / "res"
+    args = ["-m", "algo=gnb", "algo.estimator._target_=tests.helpers.SlowGaussianNB", "+algo.estimator.delay=0.4",
+            "data=sk_iris,sk_wine", "protocol=cv10", "progress=false", "hydra.launcher.n_jobs=2"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "BENCH_RESULTS_DIR": str(res)}
+    proc = subprocess.Popen([sys.executable, "-m", "bench", *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        n = len(list(res.rglob("r*-f*.json"))) if res.exists() else 0
+        if n >= 6:
+            break
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGKILL)  # the sweep and its workers die at once
+    proc.wait()
+    killed_at = len(list(res.rglob("r*-f*.json")))
+    assert 0 < killed_at < 20
+    out = run_bench(args, res, timeout=300)
+    assert "sweep summary: 2 jobs" in out.stdout
+    df = load(res)
+    assert len(df) == 20 and (df["status"] == "ok").all()
+    assert df.groupby(["dataset", "fold"]).size().eq(1).all()
+    assert len(list(res.rglob("r*-f*.json"))) == 20
+
+
+def test_smoke_experiment_driver(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-m", "bench.experiments", "run", "smoke", "--scale", "smoke",
+                          "--jobs", "2", "--results-dir", str(tmp_path)], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    df = load(tmp_path, experiment="smoke")
+    assert set(df["dataset"]) == {"sk_iris", "synth_mixed"}
+    assert (df["status"] == "ok").all()
+    assert (tmp_path / "smoke" / "_plan.json").exists()
