@@ -1,0 +1,86 @@
+"""Bridge to Weka 3.6 (Debian package ``weka``) for agreement tests and same-run speed peers.
+
+:func:`run` writes the training and test rows of a Dataset as ARFF (declaring
+every nominal value list of the whole file, as Weka users do), trains a Weka
+classifier on the first and returns its class distributions on the second at
+full double precision, with Weka's own training and testing times. A small Java
+driver (``WekaProba.java``) is compiled on first use into the bench cache.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..data.cache import cache_dir
+from ..data.dataset import Dataset
+from ..data.readers import write_arff
+
+WEKA_JAR_CANDIDATES = ("/usr/share/java/weka.jar", "/usr/share/java/weka-3.6.14.jar")
+
+
+@dataclass
+class WekaResult:
+    proba: np.ndarray
+    filter_s: float
+    train_s: float
+    test_s: float
+
+
+def weka_jar() -> str | None:
+    env = os.environ.get("WEKA_JAR")
+    for p in ([env] if env else []) + list(WEKA_JAR_CANDIDATES):
+        if p and Path(p).exists():
+            return p
+    return None
+
+
+def available() -> bool:
+    return weka_jar() is not None and shutil.which("java") is not None and shutil.which("javac") is not None
+
+
+def _driver_dir() -> Path:
+    jar = weka_jar()
+    if jar is None:
+        raise RuntimeError("Weka is not installed: apt-get install weka (or set WEKA_JAR)")
+    out = cache_dir() / "weka"
+    cls = out / "WekaProba.class"
+    src = Path(__file__).with_name("WekaProba.java")
+    if not cls.exists() or cls.stat().st_mtime < src.stat().st_mtime:
+        out.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["javac", "-nowarn", "-cp", jar, "-d", str(out), str(src)], check=True,
+                       capture_output=True, text=True)
+    return out
+
+
+def run(ds: Dataset, train: np.ndarray, test: np.ndarray, classifier: str, options: list[str] | None = None,
+        filter: tuple[str, list[str]] | None = None, heap: str = "4g", workdir: str | None = None) -> WekaResult:
+    """Train Weka ``classifier`` (class name) with ``options`` on ``ds`` rows ``train``; return
+    its class distributions on rows ``test`` (columns = ``ds.classes``). ``filter`` = (filter
+    class, options) applies a batch filter fitted on the training rows (e.g. supervised
+    ``weka.filters.supervised.attribute.Discretize``)."""
+    driver = _driver_dir()
+    tmp = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="bench-weka-"))
+    try:
+        tr, te = tmp / "train.arff", tmp / "test.arff"
+        write_arff(tr, ds, rows=train)
+        write_arff(te, ds, rows=test)
+        cmd = ["java", f"-Xmx{heap}", "-cp", f"{weka_jar()}{os.pathsep}{driver}", "WekaProba", str(tr), str(te)]
+        if filter is not None:
+            cmd += [f"filter:{filter[0]}", *filter[1], "--"]
+        cmd += [classifier, *(options or [])]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"Weka {classifier} failed:\n{proc.stderr[-2000:]}")
+        proba = np.loadtxt(proc.stdout.splitlines(), delimiter=",", ndmin=2)
+        times = dict(kv.split("=") for kv in proc.stderr.strip().splitlines()[-1].lstrip("#").split())
+        return WekaResult(proba, float(times["filter_s"]), float(times["train_s"]), float(times["test_s"]))
+    finally:
+        if workdir is None:
+            shutil.rmtree(tmp, ignore_errors=True)
