@@ -74,23 +74,48 @@ def build_estimator(algo_cfg: dict, ds: Dataset, random_state: int | None):
     return steps, est
 
 
-def inject(obj, ds: Dataset, random_state: int | None) -> None:
-    """Set the dataset-aware parameters an estimator (or any nested step) declares."""
+def inject(obj, ds: Dataset, random_state: int | None, categorical=None, n_categories=None) -> None:
+    """Set the dataset-aware parameters an estimator (or any nested step) declares:
+    ``categorical_features`` (bool mask), ``n_categories`` (declared number of values
+    per column, 0 for numeric) and ``random_state`` (when configured as None).
+    ``categorical`` / ``n_categories`` override the dataset's own (see :func:`feature_metadata`)."""
     try:
         params = obj.get_params(deep=True)
     except AttributeError:
         return
+    cat = ds.categorical if categorical is None else categorical
+    ncat = ds.n_categories if n_categories is None else n_categories
     updates = {}
     for name in params:
         leaf = name.rsplit("__", 1)[-1]
         if leaf == "categorical_features":
-            updates[name] = ds.categorical.copy()
+            updates[name] = np.asarray(cat, dtype=bool).copy()
         elif leaf == "n_categories":
-            updates[name] = ds.n_categories.copy()
+            updates[name] = np.asarray(ncat, dtype=np.int64).copy()
         elif leaf == "random_state" and params[name] is None and random_state is not None:
             updates[name] = int(random_state)
     if updates:
         obj.set_params(**updates)
+
+
+def feature_metadata(step, categorical, n_categories):
+    """Column metadata after a fitted preprocessing step.
+
+    A step that changes which columns are nominal (a discretiser) exposes
+    ``categorical_features_out_`` (bool mask) and ``n_categories_out_`` (number of
+    values per output column, 0 for numeric); the steps after it receive those in
+    their ``categorical_features`` / ``n_categories``. Other steps pass the
+    metadata through unchanged.
+    """
+    cat = getattr(step, "categorical_features_out_", None)
+    ncat = getattr(step, "n_categories_out_", None)
+    if cat is None and ncat is None:
+        return categorical, n_categories
+    if cat is None:
+        cat = np.asarray(ncat) > 0
+    if ncat is None:
+        ncat = np.zeros(len(cat), dtype=np.int64)
+    return np.asarray(cat, dtype=bool), np.asarray(ncat, dtype=np.int64)
 
 
 def estimator_seed(seed: int, repeat: int, fold: int) -> int:
@@ -119,9 +144,13 @@ def run_split(algo_cfg: dict, ds: Dataset, split: Split, seed: int) -> tuple[dic
     t_prep_fit, t_fit, t_prep_pred, t_pred = Timing(), Timing(), Timing(), Timing()
     reset_peak_rss()
     base_rss = rss_mb()
+    cat, ncat = ds.categorical, ds.n_categories
     with timed(t_prep_fit):
-        for s in steps:
+        for i, s in enumerate(steps):
             Xtr = s.fit_transform(Xtr, ytr)
+            cat, ncat = feature_metadata(s, cat, ncat)
+            for later in steps[i + 1:] + [est]:  # what the following steps now receive
+                inject(later, ds, None, cat, ncat)
     with timed(t_fit):
         est.fit(Xtr, ytr)
     with timed(t_prep_pred):

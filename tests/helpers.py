@@ -47,3 +47,26 @@ class RecordingClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+
+class BinAll:
+    """A stand-in discretiser: every column becomes nominal with 3 values (for runner tests)."""
+
+    def __init__(self, categorical_features=None):
+        self.categorical_features = categorical_features
+
+    def get_params(self, deep=True):
+        return {"categorical_features": self.categorical_features}
+
+    def set_params(self, **p):
+        for k, v in p.items():
+            setattr(self, k, v)
+        return self
+
+    def fit_transform(self, X, y=None):
+        self.categorical_features_out_ = np.ones(X.shape[1], dtype=bool)
+        self.n_categories_out_ = np.full(X.shape[1], 3)
+        return self.transform(X)
+
+    def transform(self, X):
+        return np.clip(np.floor(X), 0, 2)

@@ -85,3 +85,11 @@ def test_xgboost_handles_a_missing_class_in_training():
     y = np.array([0, 2] * 15)  # class 1 absent
     m = XGBoost(n_estimators=3).fit(X, y)
     assert list(m.classes_) == [0, 2] and m.predict_proba(X).shape == (30, 2)
+
+
+def test_discretiser_metadata_reaches_the_next_step():
+    ds = _toy([0, 1, 0, 1, 2, 2])
+    algo = {"name": "x", "preprocess": [{"_target_": "tests.helpers.BinAll"}],
+            "estimator": {"_target_": "tests.helpers.RecordingClassifier"}}
+    rec, _ = run_split(algo, ds, Split(0, 0, np.array([0, 1, 2, 3]), np.array([4, 5])), seed=0)
+    assert rec["extra"]["categorical_seen"] == [True, True]  # not the dataset's [False, True]
