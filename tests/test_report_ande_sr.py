@@ -110,7 +110,9 @@ def test_conclusions_and_missing_cells(full_run):
     cats = {(m.dataset, m.algorithm): m.category for m in res.missing}
     assert cats[("Census-Income (KDD)", "RF10")] == "dataset not in the data directory"
     assert ("Letter Recognition", "A2DE-SW") not in cats          # complete run: not missing
-    assert cats[("Sonar Classification", "NB")] in {"not run at this scale", "dataset not available here"}
+    assert cats[("Sonar Classification", "RF10")] in {"not run at this scale", "dataset not available here"}
+    assert cats[("Sonar Classification", "NB")] in {"not run at this scale", "dataset not available here",
+                                                    "algorithm not implemented yet"}
 
 
 def test_only_rf10_stored_still_builds(tmp_path):

@@ -149,6 +149,8 @@ def _write_missing(result: PaperResult, out: Path) -> list[Path]:
 def _experiment_line(ctx: ReportContext, name: str) -> str:
     view = ctx.experiment(name)
     plan = view.plan
+    if not view.defined and view.n_records == 0:
+        return f"  - experiment `{name}`: not defined yet (no conf/experiment/{name}.yaml), nothing stored"
     hosts = ", ".join(view.hosts()) or "-"
     when = plan.get("finished_at", "-")
     run = "planned, not run" if plan.get("not_run") else f"last run finished {when}"
@@ -246,8 +248,9 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         missing = plan.get("missing_datasets") or {}
         if missing:
             index.append("- missing datasets: " + "; ".join(f"{k} ({v})" for k, v in missing.items()))
-        for a, why in (plan.get("missing_algos") or {}).items():
-            index.append(f"- missing algorithm: {a} ({why})")
+        ma = plan.get("missing_algos") or {}
+        if ma:
+            index.append(f"- skipped, not implemented yet (no conf/algo/<name>.yaml): {', '.join(ma)}")
         if n_failed:
             bad = df[df["status"] != "ok"]
             for (a, d), g in bad.groupby(["algo", "dataset"]):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..stats.pairwise import WDL, outcomes, sign_test, wdl_from_outcomes
+from ..stats.pairwise import LOWER_IS_BETTER, WDL, outcomes, sign_test, wdl_from_outcomes, wdl_two_se
 
 KEYS = ["paper", "table", "dataset", "algorithm", "measure"]
 
@@ -93,6 +93,25 @@ def our_wdl(values: pd.DataFrame, row: str, col: str, datasets=None, lower_is_be
     return wdl_from_outcomes(outcomes(both[row].to_numpy(), both[col].to_numpy(), lower_is_better), test, alpha)
 
 
+def our_wdl_two_se(splits: pd.DataFrame, row: str, col: str, datasets=None, lower_is_better: bool = True,
+                   se: str = "paired") -> WDL | None:
+    """Our WDL by seed 000's two-standard-error test, from split values (index (dataset, seed, repeat,
+    fold), one column per algo), over the datasets where both have every split."""
+    if splits is None or splits.empty or row not in splits.columns or col not in splits.columns:
+        return None
+    a_list, b_list = [], []
+    for ds, g in splits[[row, col]].groupby(level="dataset"):
+        if datasets is not None and ds not in set(datasets):
+            continue
+        g = g.dropna()
+        if len(g) >= 2:
+            a_list.append(g[row].to_numpy())
+            b_list.append(g[col].to_numpy())
+    if not a_list:
+        return None
+    return wdl_two_se(a_list, b_list, lower_is_better, se)
+
+
 def published_significance(wins: int, losses: int, test: str, alpha: float = 0.05) -> tuple[float, bool]:
     """The sign-test p-value and significance of a published record (recomputed; bold is lost)."""
     if test == "sign2":
@@ -107,15 +126,19 @@ def published_significance(wins: int, losses: int, test: str, alpha: float = 0.0
 def wdl_vs_published(published_wdl: pd.DataFrame, values: dict[str, pd.DataFrame], algo_map: dict[str, str],
                      measure_map: dict[str, str], subsets: dict[str, list | None], test: str = "sign2",
                      alpha: float = 0.05, lower_is_better: dict[str, bool] | None = None,
-                     algo_reasons: dict[str, str] | None = None) -> pd.DataFrame:
+                     algo_reasons: dict[str, str] | None = None,
+                     splits: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
     """Our WDL for every row of a published WDL table, beside the published record.
 
     ``values[measure]`` are our per-dataset means (our dataset names x our algo names);
     ``algo_map`` maps the paper's algorithm names to ours; ``measure_map`` the published measure
     strings to the keys of ``values``; ``subsets`` the published subset strings to lists of our
-    datasets (None = all). ``algo_reasons`` says why an algorithm has no values at all.
+    datasets (None = all). ``algo_reasons`` says why an algorithm has no values at all. With
+    ``test="two_se"`` (seed 000) the records come from ``splits[measure]`` (split values, see
+    :func:`our_wdl_two_se`) and the published counts are taken as printed (their draws already are
+    the non-significant differences).
     """
-    lower_is_better = lower_is_better or {}
+    lower_is_better = {**LOWER_IS_BETTER, **(lower_is_better or {})}
     algo_reasons = algo_reasons or {}
     rows = []
     for r in published_wdl.to_dict("records"):
@@ -123,7 +146,12 @@ def wdl_vs_published(published_wdl: pd.DataFrame, values: dict[str, pd.DataFrame
         vals = values.get(measure)
         ra, ca = algo_map.get(r["row_algorithm"]), algo_map.get(r["col_algorithm"])
         datasets = subsets.get(r["subset"])
-        ours = our_wdl(vals, ra, ca, datasets, lower_is_better.get(measure, True), test, alpha) if ra and ca else None
+        lib = lower_is_better.get(measure, True)
+        if test == "two_se":
+            vals = (splits or {}).get(measure)
+            ours = our_wdl_two_se(vals, ra, ca, datasets, lib) if ra and ca else None
+        else:
+            ours = our_wdl(vals, ra, ca, datasets, lib, test, alpha) if ra and ca else None
         p_pub, sig_pub = published_significance(int(r["wins"]), int(r["losses"]), test, alpha)
         pub = WDL(int(r["wins"]), int(r["draws"]), int(r["losses"]), test, p_pub, sig_pub, alpha)
         note = ""

@@ -25,9 +25,10 @@ def friedman_report(values: pd.DataFrame, stem: Path, title: str, lower_is_bette
     labels = labels or {}
     v = values.dropna(axis=0, how="any")
     notes: list[str] = []
-    if v.shape[1] < 2 or v.shape[0] < 2:
-        notes.append(f"{title}: no rank analysis ({v.shape[0]} datasets with every one of "
-                     f"{v.shape[1]} learners; needs >= 2 of each)")
+    if v.shape[1] < 2:
+        return [], notes          # a single learner: nothing to rank
+    if v.shape[0] < 2:
+        notes.append(f"{title}: no rank analysis (only {v.shape[0]} dataset with all {v.shape[1]} learners)")
         return [], notes
     res = friedman(v.to_numpy(), lower_is_better=lower_is_better)
     cd = critical_difference(res.n_learners, res.n_datasets, alpha)
