@@ -105,3 +105,45 @@ def test_latex_bold_and_escapes():
     assert latex_escape("a_b 5% ± –") == r"a\_b 5\% $\pm$ --"
     tex = to_latex(pd.DataFrame({"x": ["**1/2/3**"]}), caption="c_d")
     assert r"\textbf{1/2/3}" in tex and r"\caption{c\_d}" in tex
+
+
+def test_failed_and_incomplete_runs_are_named(tmp_path):
+    from bench.report.context import ReportContext
+
+    res = tmp_path / "res"
+    write_fake_run(res, "ande_sr", "iris", "rf10", n=40, protocol="cv5x2", quality=0.8)
+    every = [(r, f) for r in range(5) for f in range(2)]
+    write_fake_run(res, "ande_sr", "zoo", "rf10", n=40, protocol="cv5x2", fail_splits=every)
+    write_fake_run(res, "ande_sr", "car", "rf10", n=40, protocol="cv5x2", fail_splits=[(2, 1)])
+    view = ReportContext(res).experiment("ande_sr")
+    assert view.reason("iris", "rf10") is None
+    assert view.reason("zoo", "rf10").startswith("run failed: RuntimeError: deliberate fake failure")
+    assert view.reason("car", "rf10").startswith("incomplete: 9 of 10 splits; 1 failed")
+    assert view.reason("wine", "rf10") in ("not run yet", "not run at this scale: wine is not in the medium list") \
+        or view.reason("wine", "rf10").startswith("dataset not available here")
+    means = view.means("error")
+    assert list(means.index) == ["iris"]          # only complete runs enter the comparisons
+
+
+@pytest.mark.slow
+def test_make_paper_tables_smoke_end_to_end(tmp_path):
+    """`make paper-tables SCALE=smoke` in a private results and reports directory."""
+    import os
+    import subprocess
+    import sys
+
+    from bench.report.context import ReportContext
+
+    if ReportContext.dataset_reason("iris"):
+        pytest.skip("the mirrored datasets are not available (set BENCH_DATA_DIR)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "BENCH_RESULTS_DIR": str(tmp_path / "res")}
+    run = subprocess.run([sys.executable, "-m", "bench.experiments", "run-all", "--scale", "smoke", "--jobs", "2"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
+    assert run.returncode == 0, run.stderr[-2000:]
+    rep = subprocess.run([sys.executable, "-m", "bench.report", "--scale", "smoke", "--out", str(tmp_path / "rep")],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert rep.returncode == 0, rep.stderr[-2000:]
+    index = (tmp_path / "rep" / "index.md").read_text()
+    assert "experiment `ande_sr`: scale smoke, protocol cv5x2" in index
+    bv = pd.read_csv(tmp_path / "rep" / "ande_sr" / "bias_variance_per_dataset.csv")
+    assert len(bv) >= 5 and (bv["bias + variance - loss"].abs() < 1e-12).all()

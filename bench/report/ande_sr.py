@@ -33,12 +33,12 @@ import pandas as pd
 from .. import published
 from ..stats.biasvar import bias_variance_table
 from ..stats.pairwise import SIZE_LABELS, WDL
-from ..stats.ttests import corrected_resampled_ttest
-from .registry import PAPER_MODULES
+from ..stats.ttests import corrected_resampled_ttest, paired_5x2cv_ttest
 from .compare import fmt, long_display, wdl_matrix_display, wdl_vs_published
 from .context import PaperResult, ReportContext
 from .figures import normalised_bars
 from .ranking import friedman_report
+from .registry import PAPER_MODULES
 from .tables import write_table
 
 PAPER = "ande_sr"
@@ -160,6 +160,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     # per-dataset values with the corrected resampled t-test against NB (Weka Experimenter style)
     for m, name in (("error", "0-1 loss"), ("rmse", "RMSE")):
         res.files += _per_dataset(exp, m, name, mapped, paper_name, label, out)
+    res.files += _paired_tests(exp, mapped, paper_name, out)
     bv = vals.get("_bv")
     if bv is not None and not bv.empty:
         res.files += _bias_variance_values(bv, paper_name, label, out)
@@ -266,6 +267,48 @@ def _per_dataset(exp, measure: str, name: str, datasets: list[str], paper_name: 
            f"lower than {BASELINE}, * = significantly higher than {BASELINE}"
            + ("" if base in sv.columns else f" ({BASELINE} not run: no marks)"))
     return write_table(pd.DataFrame(rows), out / f"per_dataset_{measure}", caption=cap, index=False)
+
+
+#: pairs whose per-dataset differences get the split-level tests (beyond the paper)
+PAIRED = [("A2DE-SW", "RF10"), ("A2DE-SW", "A2DE"), ("A2DE-S", "A2DE"), ("A2DE-W", "A2DE"), ("A1DE-SW", "A1DE")]
+
+
+def _paired_tests(exp, datasets: list[str], paper_name: dict, out: Path) -> list[Path]:
+    """Per dataset and pair: the corrected resampled t-test on the split errors and, when the
+    protocol is 5x2 CV, Dietterich's 5x2cv t-test."""
+    sv = exp.splits("error")
+    if sv.empty:
+        return []
+    recs = exp.records[exp.records["status"] == "ok"]
+    ratio = float((recs["n_test"] / recs["n_train"]).mean())
+    pc = recs["protocol_config"].iloc[0] or {}
+    five_by_two = int(pc.get("n_splits", 0)) == 2 and int(pc.get("n_repeats", 0)) == 5 \
+        and len(exp.plan.get("seeds") or [0]) == 1
+    rows = []
+    for a_name, b_name in PAIRED:
+        a, b = ALGOS[a_name], ALGOS[b_name]
+        if a not in sv.columns or b not in sv.columns:
+            continue
+        for ds in [d for d in datasets if d in sv.index.get_level_values("dataset")]:
+            g = sv.xs(ds, level="dataset")[[a, b]].dropna()
+            if len(g) < 2:
+                continue
+            t = corrected_resampled_ttest(g[a].to_numpy(), g[b].to_numpy(), ratio)
+            row = {"pair": f"{a_name} vs {b_name}", "dataset": paper_name.get(ds, ds),
+                   "mean difference": fmt(float((g[a] - g[b]).mean()), 4),
+                   "corrected t": fmt(t.statistic, 3), "p (corrected t)": fmt(t.p, 4)}
+            if five_by_two and len(g) == 10:
+                d = (g[a] - g[b]).to_numpy().reshape(5, 2)   # index order: repeat, fold
+                f = paired_5x2cv_ttest(d)
+                row.update({"5x2cv t": fmt(f.statistic, 3), "p (5x2cv t)": fmt(f.p, 4)})
+            rows.append(row)
+    if not rows:
+        return []
+    return write_table(pd.DataFrame(rows), out / "paired_tests_error", index=False,
+                       caption=f"0-1 loss differences (A - B) per dataset: corrected resampled t-test (Nadeau and "
+                               f"Bengio; test/train ratio {ratio:.2f})" + (" and Dietterich's 5x2cv paired t-test"
+                                                                           if five_by_two else "")
+                               + "; negative = A has the lower error")
 
 
 def _bias_variance_values(bv: pd.DataFrame, paper_name: dict, label: dict, out: Path) -> list[Path]:

@@ -198,4 +198,8 @@ def long_display(long: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
         df[c] = df[c].map(lambda v: fmt(v, 4))
     for c in ("published_win_share", "ours_win_share", "diff_win_share"):
         df[c] = df[c].map(lambda v: fmt(v, digits))
+    none = df["ours"] == ""
+    for c in ("ours_significant", "same_direction"):
+        df[c] = ["" if (n or v is None) else ("yes" if bool(v) else "no") for v, n in zip(df[c], none)]
+    df["published_significant"] = ["yes" if r["_published"].significant else "no" for r in long.to_dict("records")]
     return df

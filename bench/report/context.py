@@ -97,27 +97,28 @@ class ExperimentView:
         return bool(st is not None and st.complete)
 
     def reason(self, dataset: str | None, algo: str) -> str | None:
-        """None when (dataset, algo) has a complete stored run, else why not."""
+        """None when (dataset, algo) has a complete stored run, else why not. Stored runs speak first
+        (failed, incomplete); without any, the registries say why (dataset, algorithm, experiment,
+        scale)."""
         st = self._status_index.get((dataset, algo)) if dataset else None
-        if st is not None and st.complete:
-            return None
+        if st is not None:
+            if st.complete:
+                return None
+            if st.n_ok == 0:
+                return f"run failed: {st.error[:160]}"
+            extra = f"; {st.n_failed} failed: {st.error[:120]}" if st.n_failed else ""
+            return f"incomplete: {st.n_ok} of {st.n_expected} splits{extra}"
         why = self.ctx.dataset_reason(dataset)
         if why:
             return why
         if not self.ctx.algo_registered(collect.base_algo(algo)):
             return f"algorithm not implemented yet: no conf/algo/{collect.base_algo(algo)}.yaml"
-        if st is None:
-            if not self.defined:
-                return f"experiment not defined yet: no conf/experiment/{self.name}.yaml"
-            planned = self.plan.get("datasets")
-            if planned is not None and dataset not in planned:
-                return f"not run at this scale: {dataset} is not in the {self.plan.get('scale')} list"
-            return "not run yet"
-        if st.n_ok == 0:
-            return f"run failed: {st.error[:160]}"
-        if not st.complete:
-            extra = f"; {st.n_failed} failed: {st.error[:120]}" if st.n_failed else ""
-        return f"incomplete: {st.n_ok} of {st.n_expected} splits{extra}"
+        if not self.defined:
+            return f"experiment not defined yet: no conf/experiment/{self.name}.yaml"
+        planned = self.plan.get("datasets")
+        if planned is not None and dataset not in planned:
+            return f"not run at this scale: {dataset} is not in the {self.plan.get('scale')} list"
+        return "not run yet"
 
     def algo_reason(self, algo: str) -> str | None:
         """None when ``algo`` has at least one complete run here, else why not (for whole figures)."""

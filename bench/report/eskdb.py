@@ -37,7 +37,7 @@ import pandas as pd
 
 from .. import published
 from ..stats.collect import variant_params
-from .compare import beside_published, display_beside, fmt, long_display, wdl_vs_published
+from .compare import beside_published, display_beside, long_display, wdl_vs_published
 from .context import PaperResult, ReportContext
 from .figures import lines, plt, save, scatter_vs
 from .registry import PAPER_MODULES
