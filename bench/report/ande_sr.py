@@ -136,7 +136,9 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
                    f"(row vs column; a win = lower {pub_measure}). Each cell: ours (published). Bold: two-tailed "
                    f"binomial sign test p < {ALPHA} (published bold recomputed from the published counts). "
                    f"Ours over {n_ds} datasets; scale {exp.plan.get('scale', '?')}, protocol "
-                   f"{exp.plan.get('protocol', '?')}.")
+                   f"{exp.plan.get('protocol', '?')}" + (f" (Kohavi-Wolpert {pub_measure} from {_rounds(exp)} "
+                                                         f"rounds; the paper used 20)" if number in (2, 3) else "")
+                   + ".")
             res.files += write_table(m, out / f"table{number}_wdl_{flabel}_{subset}", caption=cap)
         res.files += write_table(long_display(long), out / f"table{number}_wdl_{flabel}_long", index=False,
                                  caption=f"Table {number} ({pub_measure}): every cell, ours beside published; "
@@ -169,6 +171,14 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     long = pd.concat(long_all, ignore_index=True) if long_all else pd.DataFrame()
     res.files += _conclusions(long, vals, coll, exp, out, res)
     return res
+
+
+def _rounds(exp) -> str:
+    """Rounds of cross-validation behind the bias-variance estimates ('?' without records)."""
+    if exp.records.empty:
+        return "?"
+    pc = exp.records["protocol_config"].iloc[0] or {}
+    return str(int(pc.get("n_repeats", 1)) * max(1, len(exp.plan.get("seeds") or [0])))
 
 
 def _n_compared(long: pd.DataFrame, subset: str, measure: str) -> str:

@@ -30,6 +30,10 @@ the matching unbiased estimate of variance (the plug-in variance times L / (L - 
 two terms still sum to the loss. (Weka corrects the bias term only, so its bias and
 variance do not sum to its error.) The default is the plug-in estimate.
 
+Webb (2000) also defines bias and variance through the central tendency of the predictions (as
+Weka's BVDecomposeSegCVSub reports beside Kohavi and Wolpert's); seed 003 uses Kohavi and
+Wolpert's definitions, so only those are computed here.
+
 Predictions are the argmax of the stored class probabilities, ties to the lowest class
 code (as :func:`bench.metrics.predict_from_proba`).
 """
