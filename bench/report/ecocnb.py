@@ -13,9 +13,12 @@ are then listed as missing):
 * in each, algorithms whose names start with the prefixes of :data:`ROLES`: ``nb...`` (plain
   naive Bayes with that estimator), ``ecocnb...`` (ECOC-NB, one pass), ``ecoc_sf...``
   (the straightforward ECOC: one NB per code bit);
-* the code length of an ECOC run is read from the estimator parameter ``code_length``
-  (:data:`CODE_LENGTH_PARAM`; e.g. swept with ``sweep: {algo.estimator.code_length: [15, 31, ...]}``)
-  or, failing that, from trailing digits of the algorithm name (``ecocnb_normal_b127``).
+* the code length of an ECOC run is read from trailing digits of the algorithm name
+  (``ecocnb_normal_b127``, ``ecoc_sf_normal_b15``: one config per length, the simplest way since
+  all roles share one experiment) or from the estimator parameter ``code_length``
+  (:data:`CODE_LENGTH_PARAM`) of a run swept with ``sweep: {algo.estimator.code_length: [...]}``,
+  which the report tells apart by the experiment's ``sweep`` keys. (A Hydra sweep of
+  ``algo.estimator.code_length`` would also be applied to the NB config, which lacks that key.)
 
 Training time is the mean over the folds of ``times.train_cpu_s`` (preprocessing included).
 The diversity of Table 1 is computed from the data: the number of distinct values summed over the
