@@ -213,7 +213,7 @@ class KernelDensityTreeBase(ClassifierMixin, BaseEstimator):
         srt = np.argsort(arr, kind="stable")
         m = self.model_
         post, units, secs = anytime_posteriors(
-            Z, arr[srt], use_clock, self.class_prior_.astype(np.float64), m["n_roots"],
+            Z, arr[srt], use_clock, self.class_prior_.astype(np.float64), m["n_roots"], m["root_cost"],
             *[m[k] for k in ENGINE_KEYS], STRATEGIES[self.strategy],
             1 if self.strategy == "first-best" else int(self.k), float(self.alpha))
         inv = np.empty_like(srt)

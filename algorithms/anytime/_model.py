@@ -119,15 +119,22 @@ def build_model(Z: np.ndarray, y: np.ndarray, n_classes: int, tree: dict, class_
     ig = np.maximum(ig, 0.0) / math.log(n_classes) if n_classes > 1 else np.zeros_like(ig)
     strongest = np.argmax(counts, axis=1).astype(np.int64)  # ties: the lowest class code
     single = (counts > 0).sum(axis=1) == 1
+    # Gaussians evaluated when an entry enters the frontier: one per class present, plus the
+    # overall Gaussian of a mixed entry; refining e costs the sum over its child entries
+    unit_cost = np.where(single, 1.0, (counts > 0).sum(axis=1) + 1.0)
+    unit_prefix = np.concatenate([[0.0], np.cumsum(unit_cost)])
+    refine_cost = np.zeros(len(n_e))
+    refine_cost[inner] = unit_prefix[hi] - unit_prefix[lo]
+    root_cost = float(unit_prefix[int(tree["n_roots"])])
     cand_off = np.zeros(n_classes + 1, dtype=np.int64)
     cand_off[1:] = np.cumsum(np.bincount(strongest[inner], minlength=n_classes))
     return {
-        "n_roots": int(tree["n_roots"]),
+        "n_roots": int(tree["n_roots"]), "root_cost": root_cost,
         "ent_child_lo": tree["ent_child_lo"], "ent_child_hi": tree["ent_child_hi"],
         "ent_comp_lo": comp_lo, "comp_class": comp_class, "comp_logw": comp_logw, "comp_mean": comp_mean,
         "comp_ivar": comp_ivar, "comp_lognorm": comp_lognorm, "ent_logw": ent_logw, "ent_mean": ent_mean,
         "ent_ivar": ent_ivar, "ent_lognorm": ent_lognorm, "ent_single": single, "ent_ig": ig,
-        "ent_strong": strongest, "cand_off": cand_off,
+        "ent_strong": strongest, "ent_refine_cost": refine_cost, "cand_off": cand_off,
         # kept for inspection and tests (not read by the engine)
         "order": order, "ent_lo": tree["ent_lo"], "ent_hi": tree["ent_hi"], "ent_depth": tree["ent_depth"],
         "ent_counts": counts.astype(np.int32),
@@ -136,7 +143,7 @@ def build_model(Z: np.ndarray, y: np.ndarray, n_classes: int, tree: dict, class_
 
 ENGINE_KEYS = ("ent_child_lo", "ent_child_hi", "ent_comp_lo", "comp_class", "comp_logw", "comp_mean", "comp_ivar",
                "comp_lognorm", "ent_logw", "ent_mean", "ent_ivar", "ent_lognorm", "ent_single", "ent_ig",
-               "ent_strong", "cand_off")
+               "ent_strong", "ent_refine_cost", "cand_off")
 
 
 def tree_stats(model: dict) -> dict:
