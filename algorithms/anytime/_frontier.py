@@ -205,8 +205,33 @@ def anytime_posteriors(Xq, budgets, use_clock, prior, n_roots, root_cost,
     S = np.zeros(C + 1)  # per-class sums; index C holds their total
     Sc = np.zeros(C + 1)  # compensation terms
     order_c = np.empty(C, dtype=np.int64)
-
+    pos_c = np.empty(C, dtype=np.int64)
+    ent_c = np.empty(C, dtype=np.int64)
+    q_c = np.empty(C)
     x = np.empty(Xq.shape[1])
+    _run_queries(Xq, budgets, use_clock, prior, n_roots, root_cost, ent_child_lo, ent_child_hi, ent_comp_lo,
+                 comp_class, comp_logw, comp_mean, comp_ivar, comp_lognorm, ent_logw, ent_mean, ent_ivar, ent_lognorm,
+                 ent_single, ent_ig, ent_strong, ent_refine_cost, cand_off, strategy, k, alpha,
+                 post, units_at, secs_at, active, logdens, comp_logt, touched, cand_ent, cand_key, cand_size, tt,
+                 disabled, marked, S, Sc, order_c, pos_c, ent_c, q_c, x)
+    return post, units_at, secs_at
+
+
+@njit(cache=True, _nrt=False)
+def _run_queries(Xq, budgets, use_clock, prior, n_roots, root_cost, ent_child_lo, ent_child_hi, ent_comp_lo,
+                 comp_class, comp_logw, comp_mean, comp_ivar, comp_lognorm, ent_logw, ent_mean, ent_ivar, ent_lognorm,
+                 ent_single, ent_ig, ent_strong, ent_refine_cost, cand_off, strategy, k, alpha,
+                 post, units_at, secs_at, active, logdens, comp_logt, touched, cand_ent, cand_key, cand_size, tt,
+                 disabled, marked, S, Sc, order_c, pos_c, ent_c, q_c, x):
+    """The query loop, compiled without reference counting (every buffer comes from the caller),
+    so the many small helpers it inlines cost no atomic operations."""
+    nq = Xq.shape[0]
+    B = budgets.shape[0]
+    C = prior.shape[0]
+    heap_mode = alpha == 0.0
+    P = tt.shape[0] // 2
+    kk = max(1, k)
+
     for q in range(nq):
         for j in range(Xq.shape[1]):
             x[j] = Xq[q, j]
@@ -251,7 +276,8 @@ def anytime_posteriors(Xq, budgets, use_clock, prior, n_roots, root_cost,
                                          cand_size, heap_mode, logdens, ent_ig, alpha, logM, tt, P, disabled)
                 elif strategy == K_CLASS:
                     n_marked = _mark_k_class(min(kk, C), marked, cand_off, cand_ent, cand_key, cand_size,
-                                             heap_mode, logdens, ent_ig, alpha, logM, tt, P, disabled)
+                                             heap_mode, logdens, ent_ig, alpha, logM, tt, P, disabled, pos_c, ent_c,
+                                             q_c)
                 else:
                     n_marked = _mark_k_best(kk, marked, cand_off, cand_ent, cand_key, cand_size, heap_mode,
                                             logdens, ent_ig, alpha, logM, tt, P, disabled)
@@ -323,7 +349,6 @@ def anytime_posteriors(Xq, budgets, use_clock, prior, n_roots, root_cost,
                 bi += 1
         for t in range(n_touched):
             active[touched[t]] = False
-    return post, units_at, secs_at
 
 
 @njit(cache=True, inline="always")
@@ -422,7 +447,7 @@ def _take_at(c, pos, cand_off, cand_ent, cand_size):
     return e
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mark_k_best(k, marked, cand_off, cand_ent, cand_key, cand_size, heap_mode, logdens, ent_ig, alpha, logM,
                  tt, P, disabled):
     """k-best (Sec. 3.4): mark the k best entries of the frontier (k = 1: first-best)."""
@@ -449,9 +474,9 @@ def _mark_k_best(k, marked, cand_off, cand_ent, cand_key, cand_size, heap_mode, 
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mark_k_class(k, marked, cand_off, cand_ent, cand_key, cand_size, heap_mode, logdens, ent_ig, alpha, logM,
-                  tt, P, disabled):
+                  tt, P, disabled, pos_c, ent_c, q_c):
     """k-class (Sec. 3.4): e*_c = the best entry whose strongest class is c; mark the k best
     of {e*_c} (so the k marked entries have k different strongest classes)."""
     C = cand_size.shape[0]
@@ -469,10 +494,8 @@ def _mark_k_class(k, marked, cand_off, cand_ent, cand_key, cand_size, heap_mode,
                 disabled[c] = False
                 _tt_update(c, tt, P, cand_off, cand_ent, cand_key, cand_size, disabled)
         return n
-    pos_c = np.full(C, -1, dtype=np.int64)
-    ent_c = np.full(C, -1, dtype=np.int64)
-    q_c = np.full(C, -np.inf)
     for c in range(C):
+        pos_c[c], ent_c[c], q_c[c] = -1, -1, -np.inf
         if cand_size[c] > 0:
             pos_c[c], ent_c[c], q_c[c] = _scan_best(c, cand_off, cand_ent, cand_size, logdens, ent_ig, alpha, logM)
     for r in range(k):
@@ -490,7 +513,7 @@ def _mark_k_class(k, marked, cand_off, cand_ent, cand_key, cand_size, heap_mode,
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _mark_qbk(S, Sc, k, order_c, marked, cand_off, cand_ent, cand_key, cand_size, heap_mode, logdens, ent_ig, alpha,
               logM, tt, P, disabled):
     """qbk (Seidl et al. 2009): the k classes with the highest current posterior (among those

@@ -122,8 +122,11 @@ def simple_rank_order(Z, y, n_classes, tie_priority, rerank):
 @njit(cache=True)
 def anytime_nn_predictions(Xq, ranked, ranked_class, budgets, use_clock):
     """For every query, the class of the nearest object among the first b ranked objects
-    (b = instances compared) or among those compared within b seconds; -1 before the first
-    comparison. Returns (classes (B, n), compared (B, n), seconds (B, n))."""
+    (b = instances compared; exact) or among those compared before b seconds passed (checked
+    before each comparison); -1 before the first comparison.
+
+    Returns (classes (B, n), compared (B, n), seconds (B, n)): the answer at each budget, the
+    objects compared and the seconds elapsed when it was given."""
     nq = Xq.shape[0]
     B = budgets.shape[0]
     n = ranked.shape[0]
@@ -134,19 +137,20 @@ def anytime_nn_predictions(Xq, ranked, ranked_class, budgets, use_clock):
     for q in range(nq):
         t0 = monotonic_ns()
         best_c, best_d = -1, np.inf
-        last_c, last_t = -1, 0.0
         bi = 0
-        done = 0
-        while True:
-            now = (monotonic_ns() - t0) * 1e-9 if use_clock else 0.0
-            clock = now if use_clock else float(done)
-            while bi < B and budgets[bi] < clock:
-                out[bi, q] = last_c
-                cmp_at[bi, q] = done - 1 if done > 0 else 0
-                secs_at[bi, q] = last_t
-                bi += 1
-            last_c, last_t = best_c, now
-            if bi >= B or done >= n:
+        for done in range(n + 1):
+            # ``done`` objects compared: the budgets that cannot afford one more get this answer
+            if use_clock:
+                now = (monotonic_ns() - t0) * 1e-9
+                while bi < B and budgets[bi] < now:
+                    out[bi, q], cmp_at[bi, q], secs_at[bi, q] = best_c, done, now
+                    bi += 1
+            elif bi < B and (budgets[bi] < done + 1 or done == n):
+                now = (monotonic_ns() - t0) * 1e-9
+                while bi < B and (budgets[bi] < done + 1 or done == n):
+                    out[bi, q], cmp_at[bi, q], secs_at[bi, q] = best_c, done, now
+                    bi += 1
+            if bi >= B or done == n:
                 break
             s = 0.0
             for j in range(d):
@@ -154,12 +158,11 @@ def anytime_nn_predictions(Xq, ranked, ranked_class, budgets, use_clock):
                 s += t * t
             if s < best_d:
                 best_d, best_c = s, ranked_class[done]
-            done += 1
-        while bi < B:
-            out[bi, q] = last_c
-            cmp_at[bi, q] = done
-            secs_at[bi, q] = last_t
-            bi += 1
+        if bi < B:
+            now = (monotonic_ns() - t0) * 1e-9
+            while bi < B:
+                out[bi, q], cmp_at[bi, q], secs_at[bi, q] = best_c, n, now
+                bi += 1
     return out, cmp_at, secs_at
 
 

@@ -24,6 +24,19 @@ from .tables import write_table
 PAPER_REPORTS: dict[str, Callable] = {}
 
 
+def load_paper_reports() -> dict[str, Callable]:
+    """Import every module of ``bench.report`` so that paper reports register themselves."""
+    import importlib
+    import pkgutil
+
+    from .. import report as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name not in ("build", "tables", "__main__") and not info.name.startswith("_"):
+            importlib.import_module(f"{pkg.__name__}.{info.name}")
+    return PAPER_REPORTS
+
+
 def summarise(df: pd.DataFrame) -> pd.DataFrame:
     """Mean and standard error over splits per (dataset, algo, protocol)."""
     ok = df[df["status"] == "ok"]
@@ -73,6 +86,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports",
     names = experiments or sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")) \
         if root.exists() else []
     written: list[Path] = []
+    load_paper_reports()
     index = ["# bench reports", "",
              f"Generated {time.strftime('%Y-%m-%d %H:%M:%S')} on {provenance()['host']} "
              f"({provenance()['cpu']}, {provenance()['n_cpus']} CPUs), bench {provenance()['bench_version']} "
