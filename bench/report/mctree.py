@@ -27,7 +27,8 @@ from .build import PAPER_REPORTS
 from .tables import write_table
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "published" / "mctree"
-EXPERIMENTS = ("mctree_fig4_alpha", "mctree_fig4_delta", "mctree_fig5", "mctree_fig6", "mctree_vowel")
+EXPERIMENTS = ("mctree_fig4_alpha", "mctree_fig4_delta", "mctree_fig5", "mctree_fig5_pages32", "mctree_fig6",
+               "mctree_vowel")
 #: the static decision tree: the placeholder until J48 lands, then j48
 STATIC_TREES = ("j48", "tree_placeholder")
 TABLE_BUDGETS = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000)
