@@ -106,7 +106,6 @@ def test_same_full_model_as_mctree():
                                rtol=1e-9, atol=1e-12)
 
 
-@pytest.mark.slow
 def test_check_estimator():
     from sklearn.utils.estimator_checks import check_estimator
 

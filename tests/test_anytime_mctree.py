@@ -274,7 +274,6 @@ def test_clear_errors():
         MCTree().fit(X, np.r_[np.zeros(19), np.nan])
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("make", [lambda: MCTree(random_state=0), lambda: MCTree(delta=2, fanout=3, random_state=0)])
 def test_check_estimator(make):
     from sklearn.utils.estimator_checks import check_estimator

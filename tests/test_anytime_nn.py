@@ -104,7 +104,6 @@ def test_determinism_and_time_budgets():
     np.testing.assert_array_equal(P[1].argmax(1), a.predict(X[:10]))
 
 
-@pytest.mark.slow
 def test_check_estimator():
     from sklearn.utils.estimator_checks import check_estimator
 
