@@ -138,63 +138,64 @@ def _static_name(algo: str) -> str | None:
 
 def _plot(name: str, ds: str, summ: pd.DataFrame, static: pd.DataFrame, full: pd.DataFrame, paper: dict,
           xaxis: str, out: Path, plan: dict) -> list[Path]:
+    """One figure, two panels: the whole accuracy range and a zoom on the upper range where the
+    static classifiers and the paper's reference levels lie."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7.2, 4.6))
+    fig, axes = plt.subplots(1, 2, figsize=(11.5, 4.6), gridspec_kw={"width_ratios": [1, 1]})
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     s = summ[summ["dataset"] == ds]
-    variants = sorted(s["variant"].unique())
-    xmax = 0.0
-    for i, var in enumerate(variants):
-        c = s[s["variant"] == var].sort_values("budget")
-        x = c["budget"] if xaxis == "budget" else c["seconds"]
-        keep = (x > 0) & np.isfinite(x)
-        col = colours[i % len(colours)]
-        ax.plot(x[keep], c["accuracy"][keep], marker=".", color=col, label=var)
-        ax.fill_between(x[keep], (c["accuracy"] - c["accuracy_se"])[keep], (c["accuracy"] + c["accuracy_se"])[keep],
-                        color=col, alpha=0.15, linewidth=0)
-        if keep.any():
-            xmax = max(xmax, float(x[keep].max()))
-        f = full[(full["dataset"] == ds) & (full["variant"] == var)]
-        if len(f):
-            fx = f["seconds_per_query"].iloc[0] if xaxis == "time" else None
-            if xaxis == "time" and fx and fx > 0:
-                ax.plot([fx], [f["accuracy"].iloc[0]], marker="*", markersize=10, color=col, linestyle="none")
-            elif xaxis == "budget" and keep.any():
-                ax.annotate(f"full {f['accuracy'].iloc[0]:.1f}", xy=(float(x[keep].max()), f["accuracy"].iloc[0]),
-                            xytext=(4, 0), textcoords="offset points", fontsize=7, color=col, va="center")
     st = static[static["dataset"] == ds]
-    for j, r in enumerate(st.itertuples()):
-        col = colours[(len(variants) + j) % len(colours)]
-        ax.axhline(r.accuracy, color=col, linestyle="--", linewidth=1.2,
-                   label=f"{r.algo} (static, ours) {r.accuracy:.1f}%")
-        if xaxis == "time" and r.seconds_per_query > 0:
-            ax.plot([r.seconds_per_query], [r.accuracy], marker="D", color=col, linestyle="none")
-    for (pds, palgo), val in paper.items():
-        if pds != ds.lower():
-            continue
-        ax.axhline(val, color="0.35", linestyle=":", linewidth=1.2)
-        ax.annotate(f"paper {palgo} {val}%", xy=(1.0, val), xycoords=("axes fraction", "data"), xytext=(-4, 2),
-                    textcoords="offset points", ha="right", fontsize=7, color="0.3")
-    ax.set_xscale("log")
-    ax.set_xlabel("Gaussians evaluated per query (instances compared for anytime NN)" if xaxis == "budget"
-                  else "wall-clock seconds per query (mean time at which the budget's state was reached)")
-    ax.set_ylabel("accuracy (%)")
-    lows = list(s["accuracy"]) + list(st["accuracy"])
-    lo = max(0.0, min(lows) - 5) if lows else 0.0
-    ax.set_ylim(max(lo, float(np.percentile(lows, 10)) - 25) if lows else 0, 100.5)
-    title = f"{name}: {ds}"
-    if ds in STANDINS:
-        title += " (stand-in)"
-    ax.set_title(title, fontsize=10)
-    ax.grid(True, which="both", alpha=0.25)
-    ax.legend(fontsize=7, loc="lower right")
-    note = f"scale {plan.get('scale', 'ad hoc')}, protocol {plan.get('protocol', '?')}"
-    fig.text(0.01, 0.01, note, fontsize=6, color="0.4")
-    fig.tight_layout()
+    variants = sorted(s["variant"].unique())
+    refs = [(palgo, val) for (pds, palgo), val in paper.items() if pds == ds.lower()]
+    levels = list(st["accuracy"]) + [v for _, v in refs]
+    fulls = full[full["dataset"] == ds]
+    top_curve = float(s["accuracy"].max()) if len(s) else 100.0
+    zoom_lo = max(0.0, min(levels + [top_curve]) - 10.0)
+    for panel, ax in enumerate(axes):
+        for i, var in enumerate(variants):
+            c = s[s["variant"] == var].sort_values("budget")
+            x = c["budget"] if xaxis == "budget" else c["seconds"]
+            keep = ((x > 0) & np.isfinite(x)).to_numpy()
+            col = colours[i % len(colours)]
+            f = fulls[fulls["variant"] == var]
+            label = var + (f" (full model {f['accuracy'].iloc[0]:.1f}%)" if len(f) else "")
+            ax.plot(x[keep], c["accuracy"][keep], marker=".", color=col, label=label)
+            ax.fill_between(x[keep], (c["accuracy"] - c["accuracy_se"])[keep],
+                            (c["accuracy"] + c["accuracy_se"])[keep], color=col, alpha=0.15, linewidth=0)
+            if xaxis == "time" and len(f) and f["seconds_per_query"].iloc[0] > 0:
+                ax.plot([f["seconds_per_query"].iloc[0]], [f["accuracy"].iloc[0]], marker="*", markersize=10,
+                        color=col, linestyle="none")
+        for j, r in enumerate(st.itertuples()):
+            col = colours[(len(variants) + j) % len(colours)]
+            ax.axhline(r.accuracy, color=col, linestyle="--", linewidth=1.2,
+                       label=f"{r.algo} (static, ours) {r.accuracy:.1f}%")
+            if xaxis == "time" and r.seconds_per_query > 0:
+                ax.plot([r.seconds_per_query], [r.accuracy], marker="D", color=col, linestyle="none")
+        for palgo, val in refs:
+            ax.axhline(val, color="0.35", linestyle=":", linewidth=1.2)
+            if panel == 1:
+                ax.annotate(f"paper {palgo} {val}%", xy=(0.0, val), xycoords=("axes fraction", "data"),
+                            xytext=(4, 2), textcoords="offset points", ha="left", fontsize=7, color="0.3")
+        ax.set_xscale("log")
+        ax.grid(True, which="both", alpha=0.25)
+        ax.set_xlabel("Gaussians evaluated per query (instances compared for anytime NN)" if xaxis == "budget"
+                      else "seconds per query (mean time at which each budget's state was reached)", fontsize=8)
+        if panel == 0:
+            ax.set_ylabel("accuracy (%)")
+            ax.set_ylim(0, 101)
+            ax.set_title(f"{name}: {ds}" + (" (stand-in)" if ds in STANDINS else ""), fontsize=10)
+        else:
+            ax.set_ylim(zoom_lo, 100.5)
+            ax.set_title("zoom on the upper range", fontsize=9)
+            ax.legend(fontsize=7, loc="lower right")
+    fig.text(0.01, 0.01, f"scale {plan.get('scale', 'ad hoc')}, protocol {plan.get('protocol', '?')}; "
+             "stars: full model (time axis), diamonds: static classifiers' time per query", fontsize=6,
+             color="0.4")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
     stem = out / f"{name}_{ds}_{xaxis}"
     paths = []
     for ext in ("png", "pdf"):
