@@ -64,3 +64,15 @@ def test_lead_is_the_fold_paired_difference(stored):
         acc = lambda recs: np.mean([100 * m["accuracy"] for rec in recs for m in rec if m["budget"] == budget])  # noqa
         got = float(lead.loc[lead.budget == budget, "lead_points"].iloc[0])
         assert got == pytest.approx(acc(a) - acc(b))
+
+
+def test_sweep_without_static_classifiers(tmp_path):
+    """Fig. 4 experiments: one algorithm swept over a parameter, no static lines."""
+    root = tmp_path / "results"
+    for alpha in (0.0, 1.0):
+        algo = _algo("mctree", "algorithms.anytime.MCTree", TREES, fanout=3, delta=1, alpha=alpha)
+        assert not run_job(algo, "sk_iris", CV2, 0, "mctree_fig4_alpha", str(root), progress=False).failed
+    written = build_reports(str(root), str(tmp_path / "reports"), ["mctree_fig4_alpha"])
+    acc = pd.read_csv(tmp_path / "reports" / "mctree_fig4_alpha" / "mctree_fig4_alpha_accuracy_at_budgets.csv")
+    assert {"mctree (alpha=0.0)", "mctree (alpha=1.0)"} <= set(acc.columns)
+    assert any(p.name == "mctree_fig4_alpha_sk_iris_budget.pdf" for p in written)

@@ -114,7 +114,7 @@ def _static(ok: pd.DataFrame) -> pd.DataFrame:
         per_query = float((g["times.predict_wall_s"] / g["n_test"]).mean())
         rows.append({"dataset": ds, "algo": algo, "accuracy": acc, "accuracy_se": se, "folds": len(g),
                      "seconds_per_query": per_query})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["dataset", "algo", "accuracy", "accuracy_se", "folds", "seconds_per_query"])
 
 
 def _full_models(ok: pd.DataFrame) -> pd.DataFrame:
@@ -125,7 +125,7 @@ def _full_models(ok: pd.DataFrame) -> pd.DataFrame:
         acc, se = _mean_se(100 * g["metrics.accuracy"])
         rows.append({"dataset": ds, "variant": var, "accuracy": acc, "accuracy_se": se,
                      "seconds_per_query": float((g["times.predict_wall_s"] / g["n_test"]).mean())})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["dataset", "variant", "accuracy", "accuracy_se", "seconds_per_query"])
 
 
 def _static_name(algo: str) -> str | None:
