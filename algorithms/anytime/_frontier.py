@@ -19,10 +19,18 @@ below its peak (or a new term would overflow), the sums are re-added from the st
 terms of the current frontier under a new reference. No Gaussian is re-evaluated, so the
 budget count is unaffected; the result equals Def. 6 up to rounding.
 
+Speed: the query loop (:func:`_run_queries`) is compiled without Numba's reference counting and
+receives every buffer from its caller; its helpers are inlined. A step costs the Gaussians of
+the new entries plus O(log) heap and tournament updates (the tournament over classes finds the
+best candidate in O(1)); nothing per step is proportional to the frontier size, and the
+number of classes enters once per round of k steps (k-class, qbk). With alpha > 0 the
+normaliser of Def. 7 (the frontier maximum) changes from step to step, so the candidates are
+scanned instead (O(frontier) per step).
+
 Budgets: each query records, for every budget b, the posterior of the last complete frontier
-whose cost (Gaussians/kernels evaluated, ``use_clock=False``) or elapsed wall time
-(``use_clock=True``, seconds since the query started) does not exceed b. Before the root
-entries are evaluated the posterior is the class prior.
+whose cost (Gaussians/kernels evaluated, ``use_clock=False``) does not exceed b, or, with
+``use_clock=True``, the frontier complete when b seconds (since the query started) had passed,
+checked between steps. Before the root entries are evaluated the posterior is the class prior.
 """
 
 from __future__ import annotations
