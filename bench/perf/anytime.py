@@ -14,7 +14,6 @@ else a synthetic 26-class, 16-attribute Gaussian mixture of the same size.
 
 from __future__ import annotations
 
-import time
 
 import numpy as np
 
