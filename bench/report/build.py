@@ -63,6 +63,12 @@ def discover() -> dict[str, str]:
     return dict(_IMPORT_ERRORS)
 
 
+def load_paper_reports() -> dict[str, Callable]:
+    """Import every paper module (see :func:`discover`) and return the experiment-keyed hooks."""
+    discover()
+    return PAPER_REPORTS
+
+
 def summarise(df: pd.DataFrame) -> pd.DataFrame:
     """Mean and standard error over splits per (dataset, algo, protocol)."""
     ok = df[df["status"] == "ok"]
