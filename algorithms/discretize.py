@@ -306,6 +306,31 @@ def _equal_frequency_kernel(values, value_counts, n_bins):
     return cuts[:n_cuts]
 
 
+@njit(cache=True)
+def _bin_codes_kernel(X, columns, cut_values, cut_offsets, out):
+    """out[i, columns[k]] = number of cut points of column k below X[i, columns[k]] (NaN stays NaN).
+
+    ``cut_values[cut_offsets[k]:cut_offsets[k + 1]]`` are column k's ascending cut points;
+    a value equal to a cut point goes to the lower bin (Weka: ``value <= cut``)."""
+    for i in range(X.shape[0]):
+        for k in range(columns.shape[0]):
+            j = columns[k]
+            v = X[i, j]
+            if v != v:  # NaN: missing stays missing
+                out[i, j] = v
+                continue
+            lo = cut_offsets[k]
+            hi = cut_offsets[k + 1]
+            start = lo
+            while lo < hi:  # first cut >= v
+                mid = (lo + hi) >> 1
+                if cut_values[mid] < v:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            out[i, j] = lo - start
+
+
 # ====================================================================== reusable core (Python API)
 def class_counts_by_value(x, y, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
     """Sorted distinct non-missing values of ``x`` and their class counts.
@@ -571,10 +596,14 @@ class _Discretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         columns unchanged."""
         check_is_fitted(self, "cut_points_")
         X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
-        out = np.array(X, dtype=np.float64, copy=True)
-        for j, cuts in enumerate(self.cut_points_):
-            if cuts is not None:
-                out[:, j] = bin_codes(X[:, j], cuts)
+        X = np.ascontiguousarray(X)
+        out = X.copy()
+        columns = np.array([j for j, c in enumerate(self.cut_points_) if c is not None], dtype=np.int64)
+        if columns.size:
+            cuts = [self.cut_points_[j] for j in columns]
+            offsets = np.zeros(columns.size + 1, dtype=np.int64)
+            offsets[1:] = np.cumsum([c.size for c in cuts])
+            _bin_codes_kernel(X, columns, np.concatenate(cuts).astype(np.float64), offsets, out)
         return out
 
 
@@ -590,6 +619,7 @@ class MDLDiscretizer(_Discretizer):
 
     Missing values: left out when cut points are learned; NaN in, NaN out.
     Nominal attributes (``categorical_features``): passed through unchanged.
+    Infinite values are rejected with a ValueError (scikit-learn's input validation).
 
     Parameters
     ----------
@@ -628,9 +658,11 @@ class MDLDiscretizer(_Discretizer):
         tags.target_tags.required = True
         return tags
 
-    def fit(self, X, y):
+    def fit(self, X, y=None):
+        """Learn the cut points of every numeric column from ``X`` and the class labels ``y``."""
         if y is None:
-            raise ValueError("MDLDiscretizer is supervised: fit(X, y) needs the class labels y")
+            raise ValueError("MDLDiscretizer requires y to be passed, but the target y is None: supervised "
+                             "discretisation needs the class labels, fit(X, y)")
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
