@@ -121,12 +121,16 @@ def test_better_encoding_counts_boundaries_not_instances():
 
 
 def test_generic_recursion_with_weka_selector_equals_the_kernel():
+    # the hook for randomised MDL (ESKDB Alg. 2), driven by Weka's deterministic choice, on random count tables
     rng = np.random.default_rng(0)
     for _ in range(200):
         m, k = rng.integers(2, 40), rng.integers(2, 5)
         counts = rng.integers(0, 8, size=(m, k)) * (rng.random((m, k)) < 0.6)
         counts[counts.sum(1) == 0, 0] = 1
         assert np.array_equal(mdl_boundaries(counts), recursive_boundaries(counts, weka_mdl_select))
+        # the n_cut_points hook: counting the distinct boundaries of each subset is Weka's -E
+        assert np.array_equal(mdl_boundaries(counts, better_encoding=True),
+                              recursive_boundaries(counts, weka_mdl_select, lambda c: c.boundary.size))
 
 
 def test_class_counts_by_value_drops_missing_and_groups_ties():

@@ -60,5 +60,5 @@ def discretize(quick: bool = False) -> list[dict]:
                       EqualFrequencyDiscretizer, UNSUPERVISED, ["-F", "-B", "10"], 5))
     n = 100_000 if quick else 581_012
     big = _synthetic(n)
-    rows.append(_case(f"MDL fit synthetic {n}x10, 7 classes", big, MDLDiscretizer, SUPERVISED, [], 2 if quick else 3))
+    rows.append(_case(f"MDL fit synthetic {n}x10, 7 classes", big, MDLDiscretizer, SUPERVISED, [], 2))
     return rows

@@ -160,3 +160,58 @@ def compare(ours: list, theirs: list, label: str = "") -> Agreement:
         else:
             worst = max(worst, float(np.max(np.abs(a - b))))
     return Agreement(n, same, count_differs, worst, differing)
+
+
+KINDS = {  # name -> (our class, its parameters, Weka filter, Weka options)
+    "mdl": ("MDLDiscretizer", {}, SUPERVISED, []),
+    "mdl-E": ("MDLDiscretizer", {"better_encoding": True}, SUPERVISED, ["-E"]),
+    "equal-frequency": ("EqualFrequencyDiscretizer", {"n_bins": 10}, UNSUPERVISED, ["-F", "-B", "10"]),
+    "equal-width": ("EqualWidthDiscretizer", {"n_bins": 10}, UNSUPERVISED, ["-B", "10"]),
+}
+
+
+def agreement_table(names: list[str], kind: str = "mdl", folds: int = 10, seed: int = 0) -> list[list]:
+    """Rows (dataset, kind, numeric attributes x folds, identical, count differs, max |diff|) comparing
+    our discretiser with Weka's filter on the training folds of 10-fold CV (``folds`` of them)."""
+    import algorithms.discretize as D
+
+    from ..data import load
+    from ..protocols import splits
+
+    cls_name, params, filt, opts = KINDS[kind]
+    rows = []
+    for name in names:
+        ds = load(name)
+        total = None
+        for s in splits(ds.y, {"kind": "kfold", "n_splits": 10}, seed):
+            if s.fold >= folds:
+                continue
+            ours = getattr(D, cls_name)(categorical_features=ds.categorical, **params)
+            ours.fit(ds.X[s.train], ds.y[s.train])
+            a = compare(ours.cut_points_, cut_points(ds, s.train, filt, opts).cut_points, f"{name} fold {s.fold}")
+            total = a if total is None else total + a
+        rows.append([name, kind, total.n_attributes, total.n_identical, total.n_count_differs,
+                     f"{total.max_abs_diff:.3g}"])
+    return rows
+
+
+def main(argv=None) -> int:
+    """``python -m bench.weka.cuts [--kind mdl] [--folds 10] DATASET ...``: cut-point agreement table."""
+    import argparse
+
+    from ..summary import format_table
+
+    ap = argparse.ArgumentParser(prog="python -m bench.weka.cuts", description=main.__doc__)
+    ap.add_argument("datasets", nargs="+")
+    ap.add_argument("--kind", choices=sorted(KINDS), default="mdl")
+    ap.add_argument("--folds", type=int, default=10, help="training folds of 10-fold CV to compare (default all)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    rows = agreement_table(args.datasets, args.kind, args.folds, args.seed)
+    print(format_table(["dataset", "discretiser", "attributes x folds", "identical cut sets", "count differs",
+                        "max |diff|"], rows, align="<<>>>>"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
