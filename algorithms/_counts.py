@@ -134,6 +134,36 @@ def encode(X, n_values, missing: str = "skip", what: str = "X") -> np.ndarray:
     return codes
 
 
+def class_codes(y, classes=None):
+    """``(classes, codes)``: sorted class labels and each row's index into them.
+
+    Integer labels are coded with a bincount over their range (no sort); other labels with
+    ``np.unique``. With ``classes`` given, labels outside it raise a ValueError naming one.
+    """
+    y = np.asarray(y)
+    small_int = y.dtype.kind in "iu" and y.size and int(y.max()) - int(y.min()) <= 4 * y.size + 1024
+    if classes is None:
+        if small_int:
+            lo = int(y.min())
+            classes = (np.flatnonzero(np.bincount(y - lo)) + lo).astype(y.dtype)
+        else:
+            classes = np.unique(y)
+    classes = np.asarray(classes)
+    if small_int and classes.dtype.kind in "iu" and classes.size:
+        lo = min(int(y.min()), int(classes.min()))
+        lut = np.full(max(int(y.max()), int(classes.max())) - lo + 1, -1, dtype=np.int64)
+        lut[classes.astype(np.int64) - lo] = np.arange(classes.size)
+        codes = lut[y - lo]
+        bad = codes < 0
+    else:
+        codes = np.searchsorted(classes, y)
+        bad = (codes >= classes.size) | (classes[np.minimum(codes, classes.size - 1)] != y)
+    if bad.any():
+        raise ValueError(f"class label {y[np.flatnonzero(bad)[0]].tolist()!r} was not among the classes "
+                         f"{classes.tolist()} given on the first call")
+    return classes, codes
+
+
 def encode_classes(y, n_classes: int) -> np.ndarray:
     """Class codes as the smallest int dtype (the kernels read them once per row)."""
     return np.ascontiguousarray(np.asarray(y, dtype=code_dtype(max(n_classes, 1))))

@@ -62,7 +62,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._counts import (BLOCK_ROWS, AllSubsetCounts, encode, encode_classes, infer_n_values)
+from ._counts import (BLOCK_ROWS, AllSubsetCounts, Smoothing, class_codes, encode, encode_classes,
+                      infer_n_values)
 
 TINY = 1e-150
 BIG = 1e150
@@ -127,16 +128,27 @@ def _subsumption_keep(row, active, n_active, kept, n_values, n_classes, set_star
 @njit(cache=True)
 def _ande_log_joint(codes, n_parents, n_values, n_classes, missing_counts, counts, set_start, set_offsets,
                     binom, class_counts, n_rows, set_totals, order1_class_totals, free_counts, weights,
-                    laplace, m, min_count, use_sr, sr_threshold, out, level_used, n_kept_out):
-    """``out[r, y] = log P_AnDE(y, x_r)`` (Eq. 1, with the A(n-1)DE fall-back), for every test row."""
+                    laplace, m, child_a, child_b, min_count, use_sr, sr_threshold, out, level_used, n_kept_out):
+    """``out[r, y] = log P_AnDE(y, x_r)`` (Eq. 1, with the A(n-1)DE fall-back), for every test row.
+
+    For a parent set s (sorted) and a child c, the table cell of s + {c} is found without
+    re-sorting: with ``pos`` = number of parents below c, the colex rank is
+    ``base_rank[pos] + C(c, pos + 1)`` and the cell
+    ``((low[pos] * k_c + x_c) * above[pos] + high[pos]) * C`` (mixed-radix codes of the parents
+    below and above c), precomputed once per parent set.
+    """
     n_test, d = codes.shape
     C = n_classes
     active = np.empty(d, dtype=np.int64)
     kept = np.empty(d, dtype=np.int64)
     row = np.empty(d, dtype=np.int64)
     comb = np.empty(4, dtype=np.int64)
-    attrs = np.empty(5, dtype=np.int64)
-    vals = np.empty(5, dtype=np.int64)
+    attrs = np.empty(4, dtype=np.int64)
+    vals = np.empty(4, dtype=np.int64)
+    base_rank = np.empty(5, dtype=np.int64)
+    low = np.empty(5, dtype=np.int64)
+    high = np.empty(5, dtype=np.int64)
+    above = np.empty(5, dtype=np.int64)
     p = np.empty(C)
     expo = np.empty(C, dtype=np.int64)
     parent_counts = np.empty(C)
@@ -167,13 +179,14 @@ def _ande_log_joint(codes, n_parents, n_values, n_classes, missing_counts, count
                     expo[y] = 0
                 for q in range(n_kept):
                     c = kept[q]
-                    ac, bc = _smooth(laplace, m, n_values[c])
                     cell = set_offsets[set_start[1] + c] + row[c] * C
                     for y in range(C):
-                        p[y] *= (counts[cell + y] + ac) / (order1_class_totals[c, y] + bc)
-                        if p[y] < TINY:
-                            p[y] *= BIG
-                            expo[y] -= 1
+                        p[y] *= (counts[cell + y] + child_a[c]) / (order1_class_totals[c, y] + child_b[c])
+                    if q % 8 == 7 or q == n_kept - 1:
+                        for y in range(C):
+                            while p[y] < TINY and p[y] > 0.0:
+                                p[y] *= BIG
+                                expo[y] -= 1
                 for y in range(C):
                     out[r, y] = math.log(p[y]) + expo[y] * LOG_BIG
                 level_used[r] = 0
@@ -188,6 +201,7 @@ def _ande_log_joint(codes, n_parents, n_values, n_classes, missing_counts, count
             for y in range(C):
                 lin[y] = 0.0
                 lg[y] = -np.inf
+            child_sets = set_start[L + 1]
             while True:
                 for q in range(L):
                     attrs[q] = kept[comb[q]]
@@ -207,48 +221,58 @@ def _ande_log_joint(codes, n_parents, n_values, n_classes, missing_counts, count
                         parent_counts[y] = counts[pcell + y]
                         p[y] = (parent_counts[y] + aj) / (set_totals[s] + bj)
                         expo[y] = 0
+                    # per insertion position of a child: colex rank part and mixed-radix codes
+                    for pos in range(L + 1):
+                        br = 0
+                        lo = 0
+                        for u in range(pos):
+                            br += binom[attrs[u], u + 1]
+                            lo = lo * n_values[attrs[u]] + vals[u]
+                        hv = 0
+                        ab = 1
+                        for u in range(pos, L):
+                            br += binom[attrs[u], u + 2]
+                            hv = hv * n_values[attrs[u]] + vals[u]
+                            ab *= n_values[attrs[u]]
+                        base_rank[pos] = br
+                        low[pos] = lo
+                        high[pos] = hv
+                        above[pos] = ab
                     # children: kept attributes not in s, in attribute order
                     nxt = 0
+                    n_done = 0
                     for q in range(n_kept):
-                        c = kept[q]
                         if nxt < L and comb[nxt] == q:
                             nxt += 1
                             continue
-                        # sorted s + {c}
-                        pos = 0
-                        for u in range(L):
-                            if attrs[u] < c:
-                                pos = u + 1
-                        for u in range(L, pos, -1):
-                            attrs[u] = attrs[u - 1]
-                            vals[u] = vals[u - 1]
-                        attrs[pos] = c
-                        vals[pos] = row[c]
-                        ccell, cs = _cell(attrs, vals, L + 1, set_start, set_offsets, binom, n_values, C)
-                        ac, bc = _smooth(laplace, m, n_values[c])
+                        c = kept[q]
+                        kc = n_values[c]
+                        ccell = set_offsets[child_sets + base_rank[nxt] + binom[c, nxt + 1]] + \
+                            ((low[nxt] * kc + row[c]) * above[nxt] + high[nxt]) * C
+                        ac = child_a[c]
+                        bc = child_b[c]
                         if missing_counts[c] == 0:
                             for y in range(C):
                                 p[y] *= (counts[ccell + y] + ac) / (parent_counts[y] + bc)
                         else:
                             # denominator: #(y, x_s, child observed) = sum over the child's values
-                            stride = C
-                            for u in range(L, pos, -1):
-                                stride *= n_values[attrs[u]]
-                            base = ccell - vals[pos] * stride
+                            stride = above[nxt] * C
+                            base = ccell - row[c] * stride
                             for y in range(C):
                                 den = 0.0
-                                for v in range(n_values[c]):
+                                for v in range(kc):
                                     den += counts[base + v * stride + y]
                                 p[y] *= (counts[ccell + y] + ac) / (den + bc)
-                        for y in range(C):
-                            if p[y] < TINY:
-                                p[y] *= BIG
-                                expo[y] -= 1
-                        # restore sorted parents
-                        for u in range(pos, L):
-                            attrs[u] = attrs[u + 1]
-                            vals[u] = vals[u + 1]
+                        n_done += 1
+                        if n_done % 8 == 0:
+                            for y in range(C):
+                                while p[y] < TINY and p[y] > 0.0:
+                                    p[y] *= BIG
+                                    expo[y] -= 1
                     for y in range(C):
+                        while p[y] < TINY and p[y] > 0.0:
+                            p[y] *= BIG
+                            expo[y] -= 1
                         if expo[y] == 0:
                             lin[y] += w * p[y]
                         else:
@@ -432,9 +456,10 @@ class AnDE(ClassifierMixin, BaseEstimator):
     def _partial_fit(self, X, y, classes, first: bool):
         self._check_params()
         X, y = validate_data(self, X, y, reset=first, ensure_all_finite="allow-nan", dtype=np.float64)
-        check_classification_targets(y)
+        if y.dtype.kind not in "iub":   # integer labels are class labels; others may be continuous
+            check_classification_targets(y)
         if first:
-            labels = np.unique(y) if classes is None else np.unique(np.asarray(classes))
+            labels = class_codes(y)[0] if classes is None else np.unique(np.asarray(classes))  # sorted
             if labels.size < 2:
                 raise ValueError(f"{type(self).__name__} needs at least 2 classes to learn from; got 1 class "
                                  f"({labels[0].tolist()!r})" if labels.size else "no training rows")
@@ -450,11 +475,7 @@ class AnDE(ClassifierMixin, BaseEstimator):
                                                     expected_rows=X.shape[0])
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
-        yc = np.searchsorted(self.classes_, y)
-        unseen = (yc >= self.classes_.size) | (self.classes_[np.minimum(yc, self.classes_.size - 1)] != y)
-        if unseen.any():
-            raise ValueError(f"class label {y[np.flatnonzero(unseen)[0]].tolist()!r} was not among the classes "
-                             f"{self.classes_.tolist()} given on the first call")
+        yc = class_codes(y, self.classes_)[1]
         codes = encode(X, self._declared_, self.missing, what="X")
         self.counts_.add(codes, encode_classes(yc, self.classes_.size), int(self.block_rows))
 
@@ -470,7 +491,9 @@ class AnDE(ClassifierMixin, BaseEstimator):
                 _mutual_information(cnt.set_offsets, int(cnt.set_start[t]), int(cnt.set_start[t + 1]),
                                     cnt.n_classes, cnt.counts, weights)
         o1 = cnt.set_start[1]
+        child_a, child_b = Smoothing(self.smoothing, self.m).terms(cnt.n_values)
         self._model = {
+            "child_a": child_a, "child_b": child_b,
             "set_totals": tot.astype(np.float64),
             "order1_class_totals": cls[o1:o1 + cnt.n_values.size].astype(np.float64),
             "free_counts": free,
@@ -496,7 +519,8 @@ class AnDE(ClassifierMixin, BaseEstimator):
                         cnt.missing_counts, cnt.counts, cnt.set_start, cnt.set_offsets, mdl["binom"],
                         cnt.class_counts.astype(np.float64), float(cnt.n_rows), mdl["set_totals"],
                         mdl["order1_class_totals"], mdl["free_counts"], self.weights_,
-                        self.smoothing == "laplace", float(self.m), int(self.min_parent_count),
+                        self.smoothing == "laplace", float(self.m), mdl["child_a"], mdl["child_b"],
+                        int(self.min_parent_count),
                         bool(self.subsumption), int(self.sr_threshold), out, level, n_kept)
         return out, level, n_kept
 

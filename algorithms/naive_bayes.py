@@ -55,7 +55,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._counts import CountTable, Smoothing, encode, encode_classes, infer_n_values
+from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, infer_n_values
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 KDE_CUTOFF = 40.0          # stop adding kernels worth less than e^-40 of the running sum
@@ -346,10 +346,11 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
     def _partial_fit(self, X, y, classes, first):
         self._check_params()
         X, y = validate_data(self, X, y, reset=first, ensure_all_finite="allow-nan", dtype=np.float64)
-        check_classification_targets(y)
+        if y.dtype.kind not in "iub":   # integer labels are class labels; others may be continuous
+            check_classification_targets(y)
         d = X.shape[1]
         if first:
-            labels = np.unique(y) if classes is None else np.unique(np.asarray(classes))
+            labels = class_codes(y)[0] if classes is None else np.unique(np.asarray(classes))  # sorted
             if labels.size < 2:
                 raise ValueError("NaiveBayes needs at least 2 classes to learn from; got "
                                  + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
@@ -386,11 +387,7 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
         C = self.classes_.size
-        yc = np.searchsorted(self.classes_, y)
-        unseen = (yc >= C) | (self.classes_[np.minimum(yc, C - 1)] != y)
-        if unseen.any():
-            raise ValueError(f"class label {y[np.flatnonzero(unseen)[0]].tolist()!r} was not among the classes "
-                             f"{self.classes_.tolist()} given on the first call")
+        yc = class_codes(y, self.classes_)[1]
         self.class_counts_ += np.bincount(yc, minlength=C)
         nom = np.flatnonzero(self.nominal_)
         if nom.size:
