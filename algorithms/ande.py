@@ -73,19 +73,6 @@ WEIGHT_FLOOR = 1e-100
 
 # --------------------------------------------------------------------------- kernels
 @njit(cache=True, inline="always")
-def _cell(attrs, vals, t, set_start, set_offsets, binom, n_values, n_classes):
-    """(class-0 cell, flat set index) of the values ``vals[:t]`` of sorted attributes ``attrs[:t]``."""
-    rank = 0
-    idx = 0
-    for r in range(t):
-        a = attrs[r]
-        rank += binom[a, r + 1]
-        idx = idx * n_values[a] + vals[r]
-    s = set_start[t] + rank
-    return set_offsets[s] + idx * n_classes, s
-
-
-@njit(cache=True, inline="always")
 def _smooth(laplace, m, n_outcomes):
     if laplace:
         return 1.0, float(n_outcomes)
@@ -93,212 +80,217 @@ def _smooth(laplace, m, n_outcomes):
 
 
 @njit(cache=True)
-def _subsumption_keep(row, active, n_active, kept, n_values, n_classes, set_start, set_offsets, binom,
-                      free_counts, threshold):
-    """Section 2: keep x_i unless some x_j has #(x_j) = #(x_i, x_j) > threshold and
-    (#(x_i) > #(x_j) or, on a tie, j < i). Returns the number kept (written to ``kept``)."""
-    n_kept = 0
-    for ii in range(n_active):
-        i = active[ii]
-        vi = row[i]
-        fi = free_counts[(set_offsets[set_start[1] + i] + vi * n_classes) // n_classes]
-        drop = False
-        for jj in range(n_active):
-            if jj == ii:
-                continue
-            j = active[jj]
-            vj = row[j]
-            fj = free_counts[(set_offsets[set_start[1] + j] + vj * n_classes) // n_classes]
-            if fj <= threshold:
-                continue
-            if i < j:
-                cell = set_offsets[set_start[2] + binom[i, 1] + binom[j, 2]] + (vi * n_values[j] + vj) * n_classes
-            else:
-                cell = set_offsets[set_start[2] + binom[j, 1] + binom[i, 2]] + (vj * n_values[i] + vi) * n_classes
-            fij = free_counts[cell // n_classes]
-            if fij == fj and (fi > fj or j < i):
-                drop = True
-                break
-        if not drop:
-            kept[n_kept] = i
-            n_kept += 1
-    return n_kept
+def _kept_attributes(codes, use_sr, n_values, n_classes, set_start, set_offsets, binom, free_counts, threshold,
+                     kept, n_kept):
+    """``kept[r, i]``: x_i observed and, with subsumption resolution, not subsumed (section 2).
+
+    x_i is dropped when some x_j of the row has ``#(x_j) = #(x_i, x_j) > threshold`` and
+    ``#(x_i) > #(x_j)`` or, on a tie, ``j < i`` (class-summed training counts)."""
+    n, d = codes.shape
+    C = n_classes
+    o1 = set_start[1]
+    for r in range(n):
+        k = 0
+        for i in range(d):
+            vi = codes[r, i]
+            keep = vi >= 0
+            if keep and use_sr:
+                fi = free_counts[(set_offsets[o1 + i] + vi * C) // C]
+                for j in range(d):
+                    vj = codes[r, j]
+                    if j == i or vj < 0:
+                        continue
+                    fj = free_counts[(set_offsets[o1 + j] + vj * C) // C]
+                    if fj <= threshold:
+                        continue
+                    if i < j:
+                        cell = set_offsets[set_start[2] + binom[i, 1] + binom[j, 2]] + (vi * n_values[j] + vj) * C
+                    else:
+                        cell = set_offsets[set_start[2] + binom[j, 1] + binom[i, 2]] + (vj * n_values[i] + vi) * C
+                    if free_counts[cell // C] == fj and (fi > fj or j < i):
+                        keep = False
+                        break
+            kept[r, i] = keep
+            if keep:
+                k += 1
+        n_kept[r] = k
 
 
 @njit(cache=True)
-def _ande_log_joint(codes, n_parents, n_values, n_classes, missing_counts, counts, set_start, set_offsets,
-                    binom, class_counts, n_rows, set_totals, order1_class_totals, free_counts, weights,
-                    laplace, m, child_a, child_b, min_count, use_sr, sr_threshold, out, level_used, n_kept_out):
-    """``out[r, y] = log P_AnDE(y, x_r)`` (Eq. 1, with the A(n-1)DE fall-back), for every test row.
-
-    For a parent set s (sorted) and a child c, the table cell of s + {c} is found without
-    re-sorting: with ``pos`` = number of parents below c, the colex rank is
-    ``base_rank[pos] + C(c, pos + 1)`` and the cell
-    ``((low[pos] * k_c + x_c) * above[pos] + high[pos]) * C`` (mixed-radix codes of the parents
-    below and above c), precomputed once per parent set.
-    """
-    n_test, d = codes.shape
+def _nb_log_joint(codes, rows, kept, n_classes, counts, set_start, set_offsets, class_counts, n_rows,
+                  order1_class_totals, laplace, m, child_a, child_b, out):
+    """Eq. 1 with n = 0 (naive Bayes) for ``rows``: ``log P(y) + sum_i log P(x_i | y)``."""
+    d = codes.shape[1]
     C = n_classes
-    active = np.empty(d, dtype=np.int64)
-    kept = np.empty(d, dtype=np.int64)
-    row = np.empty(d, dtype=np.int64)
-    comb = np.empty(4, dtype=np.int64)
-    attrs = np.empty(4, dtype=np.int64)
-    vals = np.empty(4, dtype=np.int64)
-    base_rank = np.empty(5, dtype=np.int64)
-    low = np.empty(5, dtype=np.int64)
-    high = np.empty(5, dtype=np.int64)
-    above = np.empty(5, dtype=np.int64)
     p = np.empty(C)
-    expo = np.empty(C, dtype=np.int64)
-    parent_counts = np.empty(C)
-    lin = np.empty(C)
-    lg = np.empty(C)
-    for r in range(n_test):
-        n_active = 0
-        for j in range(d):
-            v = codes[r, j]
-            row[j] = v
-            if v >= 0:
-                active[n_active] = j
-                n_active += 1
-        if use_sr:
-            n_kept = _subsumption_keep(row, active, n_active, kept, n_values, C, set_start, set_offsets, binom,
-                                       free_counts, sr_threshold)
-        else:
-            n_kept = n_active
-            for q in range(n_active):
-                kept[q] = active[q]
-        n_kept_out[r] = n_kept
-        for L in range(n_parents, -1, -1):
-            if L == 0:
-                # naive Bayes: P(y) prod_i P(x_i | y)
-                a0, b0 = _smooth(laplace, m, C)
-                for y in range(C):
-                    p[y] = (class_counts[y] + a0) / (n_rows + b0)
-                    expo[y] = 0
-                for q in range(n_kept):
-                    c = kept[q]
-                    cell = set_offsets[set_start[1] + c] + row[c] * C
-                    for y in range(C):
-                        p[y] *= (counts[cell + y] + child_a[c]) / (order1_class_totals[c, y] + child_b[c])
-                    if q % 8 == 7 or q == n_kept - 1:
-                        for y in range(C):
-                            while p[y] < TINY and p[y] > 0.0:
-                                p[y] *= BIG
-                                expo[y] -= 1
-                for y in range(C):
-                    out[r, y] = math.log(p[y]) + expo[y] * LOG_BIG
-                level_used[r] = 0
-                break
-            if n_kept < L:
+    expo = np.zeros(C, dtype=np.int64)
+    a0, b0 = _smooth(laplace, m, C)
+    for rr in range(rows.shape[0]):
+        r = rows[rr]
+        for y in range(C):
+            p[y] = (class_counts[y] + a0) / (n_rows + b0)
+            expo[y] = 0
+        n_done = 0
+        for c in range(d):
+            if not kept[r, c]:
                 continue
-            # enumerate the L-subsets s of the kept attributes (Eq. 1)
-            for q in range(L):
-                comb[q] = q
-            used = 0
-            wsum = 0.0
+            cell = set_offsets[set_start[1] + c] + codes[r, c] * C
             for y in range(C):
-                lin[y] = 0.0
-                lg[y] = -np.inf
-            child_sets = set_start[L + 1]
-            while True:
-                for q in range(L):
-                    attrs[q] = kept[comb[q]]
-                    vals[q] = row[attrs[q]]
-                pcell, s = _cell(attrs, vals, L, set_start, set_offsets, binom, n_values, C)
-                if free_counts[pcell // C] >= min_count:  # delta(x_s)
-                    used += 1
-                    w = weights[s]
-                    if w < WEIGHT_FLOOR:
-                        w = WEIGHT_FLOOR
-                    wsum += w
-                    K = C
-                    for q in range(L):
-                        K *= n_values[attrs[q]]
-                    aj, bj = _smooth(laplace, m, K)
-                    for y in range(C):
-                        parent_counts[y] = counts[pcell + y]
-                        p[y] = (parent_counts[y] + aj) / (set_totals[s] + bj)
-                        expo[y] = 0
-                    # per insertion position of a child: colex rank part and mixed-radix codes
-                    for pos in range(L + 1):
-                        br = 0
-                        lo = 0
-                        for u in range(pos):
-                            br += binom[attrs[u], u + 1]
-                            lo = lo * n_values[attrs[u]] + vals[u]
-                        hv = 0
-                        ab = 1
-                        for u in range(pos, L):
-                            br += binom[attrs[u], u + 2]
-                            hv = hv * n_values[attrs[u]] + vals[u]
-                            ab *= n_values[attrs[u]]
-                        base_rank[pos] = br
-                        low[pos] = lo
-                        high[pos] = hv
-                        above[pos] = ab
-                    # children: kept attributes not in s, in attribute order
-                    nxt = 0
-                    n_done = 0
-                    for q in range(n_kept):
-                        if nxt < L and comb[nxt] == q:
-                            nxt += 1
-                            continue
-                        c = kept[q]
-                        kc = n_values[c]
-                        ccell = set_offsets[child_sets + base_rank[nxt] + binom[c, nxt + 1]] + \
-                            ((low[nxt] * kc + row[c]) * above[nxt] + high[nxt]) * C
-                        ac = child_a[c]
-                        bc = child_b[c]
-                        if missing_counts[c] == 0:
-                            for y in range(C):
-                                p[y] *= (counts[ccell + y] + ac) / (parent_counts[y] + bc)
-                        else:
-                            # denominator: #(y, x_s, child observed) = sum over the child's values
-                            stride = above[nxt] * C
-                            base = ccell - row[c] * stride
-                            for y in range(C):
-                                den = 0.0
-                                for v in range(kc):
-                                    den += counts[base + v * stride + y]
-                                p[y] *= (counts[ccell + y] + ac) / (den + bc)
-                        n_done += 1
-                        if n_done % 8 == 0:
-                            for y in range(C):
-                                while p[y] < TINY and p[y] > 0.0:
-                                    p[y] *= BIG
-                                    expo[y] -= 1
-                    for y in range(C):
-                        while p[y] < TINY and p[y] > 0.0:
-                            p[y] *= BIG
-                            expo[y] -= 1
-                        if expo[y] == 0:
-                            lin[y] += w * p[y]
-                        else:
-                            t = math.log(w * p[y]) + expo[y] * LOG_BIG
-                            hi = max(lg[y], t)
-                            lg[y] = hi + math.log(math.exp(lg[y] - hi) + math.exp(t - hi))
-                # next combination
-                q = L - 1
-                while q >= 0 and comb[q] == n_kept - L + q:
-                    q -= 1
-                if q < 0:
+                p[y] *= (counts[cell + y] + child_a[c]) / (order1_class_totals[c, y] + child_b[c])
+            n_done += 1
+            if n_done % 8 == 0:
+                _rescale(p, expo)
+        _rescale(p, expo)
+        for y in range(C):
+            out[r, y] = math.log(p[y]) + expo[y] * LOG_BIG
+
+
+@njit(cache=True, inline="always")
+def _rescale(p, expo):
+    for y in range(p.shape[0]):
+        while p[y] < TINY and p[y] > 0.0:
+            p[y] *= BIG
+            expo[y] -= 1
+
+
+@njit(cache=True)
+def _ande_level(codes, rows, kept, L, n_values, n_classes, missing_counts, counts, set_start, set_offsets, binom,
+                set_totals, free_counts, weights, laplace, m, child_a, child_b, child_group, group_b, min_count,
+                lin, lg, wsum, used):
+    """One level of Eq. 1: for every L-set s of parents (outer loop, so the tables of s and its
+    children stay in cache across rows) and every row in ``rows`` whose parents are all kept and
+    ``#(x_s) >= min_count`` (delta), add ``w_s P(y, x_s) prod_c P(x_c | y, x_s)`` to the row's
+    accumulators: ``lin`` (linear sums of unscaled products), ``lg`` (log sums of rescaled ones),
+    ``wsum`` (sum of weights) and ``used`` (number of parent sets).
+
+    The cell of s + {c} is found without sorting: with ``pos`` = number of parents below c, the
+    colex rank is ``base_rank[pos] + C(c, pos + 1)`` and the cell is
+    ``((low[pos] * k_c + x_c) * above[pos] + high[pos]) * C`` (mixed-radix codes of the parents
+    below and above c). Children share denominators ``#(y, x_s) + b``: ``b`` takes one value per
+    ``group_b`` entry (one for the m-estimate, one per distinct k for Laplace), so the reciprocals
+    are computed once per parent set and row and each child costs a multiplication.
+    """
+    d = codes.shape[1]
+    G = group_b.shape[0]
+    inv = np.empty((G, n_classes))
+    C = n_classes
+    attrs = np.empty(max(L, 1), dtype=np.int64)
+    vals = np.empty(max(L, 1), dtype=np.int64)
+    base_rank = np.empty(L + 1, dtype=np.int64)
+    above = np.empty(L + 1, dtype=np.int64)
+    low = np.empty(L + 1, dtype=np.int64)
+    high = np.empty(L + 1, dtype=np.int64)
+    p = np.empty(C)
+    expo = np.zeros(C, dtype=np.int64)
+    parent_counts = np.empty(C)
+    child_sets = set_start[L + 1]
+    for q in range(L):
+        attrs[q] = q
+    while True:
+        # constants of the parent set s = attrs
+        rank = 0
+        K = C
+        for u in range(L):
+            rank += binom[attrs[u], u + 1]
+            K *= n_values[attrs[u]]
+        sidx = set_start[L] + rank
+        aj, bj = _smooth(laplace, m, K)
+        w = weights[sidx]
+        if w < WEIGHT_FLOOR:
+            w = WEIGHT_FLOOR
+        total = set_totals[sidx]
+        for pos in range(L + 1):
+            br = 0
+            ab = 1
+            for u in range(pos):
+                br += binom[attrs[u], u + 1]
+            for u in range(pos, L):
+                br += binom[attrs[u], u + 2]
+                ab *= n_values[attrs[u]]
+            base_rank[pos] = br
+            above[pos] = ab
+        for rr in range(rows.shape[0]):
+            r = rows[rr]
+            ok = True
+            for u in range(L):
+                if not kept[r, attrs[u]]:
+                    ok = False
                     break
-                comb[q] += 1
-                for u in range(q + 1, L):
-                    comb[u] = comb[u - 1] + 1
-            if used > 0:
-                lw = math.log(wsum)
+            if not ok:
+                continue
+            idx = 0
+            for u in range(L):
+                vals[u] = codes[r, attrs[u]]
+                idx = idx * n_values[attrs[u]] + vals[u]
+            pcell = set_offsets[sidx] + idx * C
+            if free_counts[pcell // C] < min_count:  # delta(x_s) = 0
+                continue
+            for pos in range(L + 1):
+                lo = 0
+                for u in range(pos):
+                    lo = lo * n_values[attrs[u]] + vals[u]
+                hv = 0
+                for u in range(pos, L):
+                    hv = hv * n_values[attrs[u]] + vals[u]
+                low[pos] = lo
+                high[pos] = hv
+            for y in range(C):
+                parent_counts[y] = counts[pcell + y]
+                p[y] = (parent_counts[y] + aj) / (total + bj)
+                expo[y] = 0
+            for g in range(G):
                 for y in range(C):
-                    a_ = math.log(lin[y]) if lin[y] > 0 else -np.inf
-                    hi = max(a_, lg[y])
-                    if hi == -np.inf:
-                        out[r, y] = -np.inf
-                    else:
-                        out[r, y] = hi + math.log(math.exp(a_ - hi) + math.exp(lg[y] - hi)) - lw
-                level_used[r] = L
-                break
+                    inv[g, y] = 1.0 / (parent_counts[y] + group_b[g])
+            # children: kept attributes not in s, in attribute order
+            nxt = 0
+            n_done = 0
+            for c in range(d):
+                if nxt < L and attrs[nxt] == c:
+                    nxt += 1
+                    continue
+                if not kept[r, c]:
+                    continue
+                kc = n_values[c]
+                xc = codes[r, c]
+                ccell = set_offsets[child_sets + base_rank[nxt] + binom[c, nxt + 1]] + \
+                    ((low[nxt] * kc + xc) * above[nxt] + high[nxt]) * C
+                ac = child_a[c]
+                bc = child_b[c]
+                if missing_counts[c] == 0:
+                    g = child_group[c]
+                    for y in range(C):
+                        p[y] *= (counts[ccell + y] + ac) * inv[g, y]
+                else:
+                    # denominator: #(y, x_s, child observed) = sum over the child's values
+                    stride = above[nxt] * C
+                    base = ccell - xc * stride
+                    for y in range(C):
+                        den = 0.0
+                        for v in range(kc):
+                            den += counts[base + v * stride + y]
+                        p[y] *= (counts[ccell + y] + ac) / (den + bc)
+                n_done += 1
+                if n_done % 8 == 0:
+                    _rescale(p, expo)
+            _rescale(p, expo)
+            used[r] += 1
+            wsum[r] += w
+            for y in range(C):
+                if expo[y] == 0:
+                    lin[r, y] += w * p[y]
+                else:
+                    t = math.log(w * p[y]) + expo[y] * LOG_BIG
+                    hi = max(lg[r, y], t)
+                    lg[r, y] = hi + math.log(math.exp(lg[r, y] - hi) + math.exp(t - hi))
+        # next parent set (lexicographic)
+        q = L - 1
+        while q >= 0 and attrs[q] == d - L + q:
+            q -= 1
+        if q < 0:
+            break
+        attrs[q] += 1
+        for u in range(q + 1, L):
+            attrs[u] = attrs[u - 1] + 1
 
 
 @njit(cache=True)
@@ -492,8 +484,9 @@ class AnDE(ClassifierMixin, BaseEstimator):
                                     cnt.n_classes, cnt.counts, weights)
         o1 = cnt.set_start[1]
         child_a, child_b = Smoothing(self.smoothing, self.m).terms(cnt.n_values)
+        group_b, child_group = np.unique(child_b, return_inverse=True)
         self._model = {
-            "child_a": child_a, "child_b": child_b,
+            "child_a": child_a, "child_b": child_b, "group_b": group_b, "child_group": child_group.astype(np.int64),
             "set_totals": tot.astype(np.float64),
             "order1_class_totals": cls[o1:o1 + cnt.n_values.size].astype(np.float64),
             "free_counts": free,
@@ -504,24 +497,53 @@ class AnDE(ClassifierMixin, BaseEstimator):
                              "max_order": int(cnt.max_order)}
 
     # ------------------------------------------------------------------ prediction
-    def _run(self, X):
+    def _run(self, X, chunk_rows: int = 32768):
         check_is_fitted(self, "counts_")
         X = self._validate(X, reset=False)
         if getattr(self, "_model", None) is None:
             self._finalise()
-        codes = encode(X, self._declared_, self.missing, what="X")
         cnt, mdl = self.counts_, self._model
-        n_test = codes.shape[0]
-        out = np.empty((n_test, cnt.n_classes))
-        level = np.empty(n_test, dtype=np.int64)
+        # row-major codes: prediction reads one row's values together
+        codes_all = np.ascontiguousarray(encode(X, self._declared_, self.missing, what="X"))
+        n_test, d = codes_all.shape
+        C = cnt.n_classes
+        out = np.empty((n_test, C))
+        level = np.zeros(n_test, dtype=np.int64)
         n_kept = np.empty(n_test, dtype=np.int64)
-        _ande_log_joint(codes, int(min(self.n, cnt.n_values.size)), cnt.n_values, cnt.n_classes,
-                        cnt.missing_counts, cnt.counts, cnt.set_start, cnt.set_offsets, mdl["binom"],
-                        cnt.class_counts.astype(np.float64), float(cnt.n_rows), mdl["set_totals"],
-                        mdl["order1_class_totals"], mdl["free_counts"], self.weights_,
-                        self.smoothing == "laplace", float(self.m), mdl["child_a"], mdl["child_b"],
-                        int(self.min_parent_count),
-                        bool(self.subsumption), int(self.sr_threshold), out, level, n_kept)
+        laplace, m = self.smoothing == "laplace", float(self.m)
+        n_top = int(min(self.n, d))
+        for lo in range(0, n_test, chunk_rows):
+            codes = codes_all[lo:lo + chunk_rows]
+            nr = codes.shape[0]
+            kept = np.empty((nr, d), dtype=np.bool_)
+            _kept_attributes(codes, bool(self.subsumption), cnt.n_values, C, cnt.set_start, cnt.set_offsets,
+                             mdl["binom"], mdl["free_counts"], int(self.sr_threshold), kept, n_kept[lo:lo + nr])
+            pending = np.arange(nr)
+            res = out[lo:lo + nr]
+            for L in range(n_top, 0, -1):  # Eq. 1, falling back to A(L-1)DE where no parent set qualifies
+                if pending.size == 0:
+                    break
+                lin = np.zeros((nr, C))
+                lg = np.full((nr, C), -np.inf)
+                wsum = np.zeros(nr)
+                used = np.zeros(nr, dtype=np.int64)
+                _ande_level(codes, pending, kept, L, cnt.n_values, C, cnt.missing_counts, cnt.counts,
+                            cnt.set_start, cnt.set_offsets, mdl["binom"], mdl["set_totals"], mdl["free_counts"],
+                            self.weights_, laplace, m, mdl["child_a"], mdl["child_b"], mdl["child_group"],
+                            mdl["group_b"], int(self.min_parent_count), lin, lg, wsum, used)
+                done = pending[used[pending] > 0]
+                with np.errstate(divide="ignore"):
+                    a = np.log(lin[done])
+                b = lg[done]
+                hi = np.maximum(a, b)
+                hi_safe = np.where(np.isfinite(hi), hi, 0.0)
+                res[done] = hi_safe + np.log(np.exp(a - hi_safe) + np.exp(b - hi_safe)) - np.log(wsum[done])[:, None]
+                level[lo + done] = L
+                pending = pending[used[pending] == 0]
+            if pending.size:
+                _nb_log_joint(codes, pending, kept, C, cnt.counts, cnt.set_start, cnt.set_offsets,
+                              cnt.class_counts.astype(np.float64), float(cnt.n_rows), mdl["order1_class_totals"],
+                              laplace, m, mdl["child_a"], mdl["child_b"], res)
         return out, level, n_kept
 
     def predict_log_joint(self, X):

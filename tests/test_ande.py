@@ -325,9 +325,8 @@ class BruteLogA1DE:
                 for c in range(C):
                     sel = mp & (y == c)
                     lp[c] = math.log((sel.sum() + 1 / (C * k)) / (N + 1))
-                    for ch in range(d):
-                        if ch != p:
-                            lp[c] += math.log(((X[sel, ch] == x[ch]).sum() + 1 / k) / (sel.sum() + 1))
+                    child = np.log(((X[sel] == x[None, :]).sum(0) + 1 / k) / (sel.sum() + 1))
+                    lp[c] += child.sum() - child[p]          # every attribute but the parent
                 terms.append(lp)
             T = np.array(terms)
             hi = T.max(0)
