@@ -9,7 +9,7 @@ matched settings reproduces Weka 3.6's AODE (Laplace, ``-F 1``), AODE ``-M``
 
 Training is one pass counting ``#(y, x_s, x_c)`` for every n-set ``s`` of parents
 and child ``c`` (tables of all attribute subsets of size <= n+1). Prediction is
-one Numba kernel over the test rows:
+Numba kernels over the test rows (no Python loop over rows):
 
 * Eq. 1: ``P(y, x) = sum_s delta(x_s) w_s P(y, x_s) prod_{i not in s} P(x_i | y, x_s)
   / sum_s delta(x_s)``; ``delta(x_s) = 1`` when ``x_s`` occurs at least
@@ -38,11 +38,16 @@ one Numba kernel over the test rows:
   parent set of an instance has weight 0, the weights are floored at 1e-100,
   so the instance gets the unweighted average (Weka's WAODE returns NaN there).
 * Arithmetic: each sub-model's product runs in linear space in Weka's order
-  (joint first, then children by attribute index) with exponent tracking
-  (rescaled by 1e150 whenever it drops below 1e-150), and sub-models are summed
-  in linear space unless rescaled (then in log space), so any number of
-  attributes is safe from underflow; ``predict_log_joint`` returns
-  ``log P(y, x)`` (up to a class-independent constant).
+  (joint first, then children by attribute index) with exponent tracking (a
+  class's product is rescaled by 1e150 whenever it is below 1e-150, checked every
+  8 factors), and sub-models are summed in linear space unless rescaled (then in
+  log space), so any number of attributes is safe from underflow;
+  ``predict_log_joint`` returns ``log P(y, x)`` (up to a class-independent
+  constant). Children share the reciprocal of ``#(y, x_s) + b``, so a factor costs
+  one multiplication (results differ from Weka's divisions by rounding only).
+* Prediction loops over parent sets outermost and test rows inside, so the count
+  blocks of one parent set and its children stay in cache across rows; rows where
+  no parent set qualifies go on to the next lower level.
 
 Nominal attributes only: numeric columns must be discretised first (the configs
 use the MDL discretiser as a preprocessing step); a numeric column gives an
