@@ -87,6 +87,37 @@ def test_all_subset_tables_equal_brute_force_counts(max_order):
             assert np.array_equal(blk, tb.block(s).ravel())
 
 
+@pytest.mark.parametrize("max_order", [1, 2, 3, 4])
+def test_grouped_counting_equals_direct_counting(max_order):
+    """Packing attributes into groups, counting group subsets and marginalising gives exactly the
+    direct counts, with missing values (a missing member gets its own slot in the group code)."""
+    rng = np.random.default_rng(max_order)
+    n, d, C = 2000, 9, 3
+    k = rng.integers(1, 5, d)
+    X = rng.integers(0, k, (n, d)).astype(float)
+    X[rng.random((n, d)) < 0.05] = np.nan
+    X[:, 3] = np.nan_to_num(X[:, 3])           # one column without missing values
+    y = rng.integers(0, C, n)
+    codes, yc = encode(X, k), encode_classes(y, C)
+    direct = AllSubsetCounts.allocate(k, C, max_order)
+    direct.add(codes, yc, strategy="direct")
+    grouped = AllSubsetCounts.allocate(k, C, max_order)
+    grouped.add(codes[:700], yc[:700], strategy="grouped")
+    grouped.add(codes[700:], yc[700:], strategy="grouped")
+    assert np.array_equal(direct.counts, grouped.counts)
+    assert np.array_equal(direct.missing_counts, grouped.missing_counts)
+
+
+def test_auto_strategy_groups_many_low_cardinality_attributes():
+    k = np.array([2] * 40 + [12] * 4)
+    cnt = AllSubsetCounts.allocate(k, 7, 2)
+    plan = cnt._grouping_plan(500_000, np.zeros(k.size, dtype=bool))
+    assert plan is not None and len(plan) < 20
+    assert sorted(np.concatenate(plan).tolist()) == list(range(k.size))
+    assert all(np.prod(k[g]) <= 256 for g in plan)
+    assert cnt._grouping_plan(50, np.zeros(k.size, dtype=bool)) is None   # tiny chunk: direct is cheaper
+
+
 def test_chunked_adds_give_identical_counts():
     X, y, k, C = random_nominal(n=997)
     one = AllSubsetCounts.allocate(k, C, 3)
@@ -151,6 +182,8 @@ def test_memory_guard_names_the_required_size():
         AllSubsetCounts.allocate(k, 5, 4, max_table_bytes=10**9, what="A3DE count tables")
     assert f"{need:,} bytes" in str(e.value) and "A3DE" in str(e.value)
     check_table_memory(100, 1000)  # fits: no error
+    with pytest.raises(CountTableTooLarge, match="a count table of 1 attribute sets of size 6"):
+        CountTable([tuple(range(6))], np.full(6, 100), 10, max_table_bytes=10**9)
 
 
 def test_smoothing_terms():
