@@ -47,7 +47,11 @@ Numba kernels over the test rows (no Python loop over rows):
   one multiplication (results differ from Weka's divisions by rounding only).
 * Prediction loops over parent sets outermost and test rows inside, so the count
   blocks of one parent set and its children stay in cache across rows; rows where
-  no parent set qualifies go on to the next lower level.
+  no parent set qualifies go on to the next lower level. For the A1DE level, ``fit``
+  also precomputes Weka's layout, ``P(x_c | y, x_p)`` for every parent value x child
+  value x class (when it takes at most ``A1DE_TABLE_BYTES``), so one parent's
+  children are one contiguous row; these factors are computed with Weka's own
+  division, so A1DE matches Weka's products bit for bit.
 
 Nominal attributes only: numeric columns must be discretised first (the configs
 use the MDL discretiser as a preprocessing step); a numeric column gives an
@@ -74,6 +78,8 @@ TINY = 1e-150
 BIG = 1e150
 LOG_BIG = math.log(BIG)
 WEIGHT_FLOOR = 1e-100
+#: largest A1DE conditional table (parent value x child value x class, float64) precomputed for prediction
+A1DE_TABLE_BYTES = 256 << 20
 
 
 # --------------------------------------------------------------------------- kernels
@@ -299,6 +305,113 @@ def _ande_level(codes, rows, kept, L, n_values, n_classes, missing_counts, count
 
 
 @njit(cache=True)
+def _a1de_tables(n_values, n_classes, missing_counts, counts, set_start, set_offsets, set_totals, laplace, m,
+                 child_a, child_b, value_offset, Q, J):
+    """Weka-style tables for the A1DE level: ``J[pv, y] = P(y, x_p)`` and
+    ``Q[pv, cv, y] = P(x_c | y, x_p)`` for every parent value ``pv`` and child value ``cv``
+    (values numbered attribute by attribute), so that one parent's children are one
+    contiguous, cache-resident row during prediction."""
+    d = n_values.shape[0]
+    C = n_classes
+    V = Q.shape[1]
+    den = np.empty(C)
+    for p in range(d):
+        kp = n_values[p]
+        K = C * kp
+        aj, bj = _smooth(laplace, m, K)
+        tot = set_totals[set_start[1] + p]
+        for xp in range(kp):
+            cell = set_offsets[set_start[1] + p] + xp * C
+            for y in range(C):
+                J[value_offset[p] + xp, y] = (counts[cell + y] + aj) / (tot + bj)
+    for s in range(set_start[2], set_start[3]):
+        # the pair block of (i < j): cells ((x_i * k_j) + x_j) * C + y
+        base = set_offsets[s]
+        i = -1
+        j = -1
+        # recover (i, j) from the colex rank: j is the largest with C(j, 2) <= rank
+        rank = s - set_start[2]
+        j = 1
+        while (j + 1) * j // 2 <= rank:
+            j += 1
+        i = rank - j * (j - 1) // 2
+        ki = n_values[i]
+        kj = n_values[j]
+        for orient in range(2):
+            # parent p, child c
+            if orient == 0:
+                p, c, kp, kc = i, j, ki, kj
+            else:
+                p, c, kp, kc = j, i, kj, ki
+            ac = child_a[c]
+            bc = child_b[c]
+            for xp in range(kp):
+                for y in range(C):
+                    den[y] = 0.0
+                for xc in range(kc):
+                    if orient == 0:
+                        cell = base + (xp * kj + xc) * C
+                    else:
+                        cell = base + (xc * kj + xp) * C
+                    for y in range(C):
+                        den[y] += counts[cell + y]
+                # #(y, x_p, child observed): the sum over the child's values (exact with missing values)
+                for xc in range(kc):
+                    if orient == 0:
+                        cell = base + (xp * kj + xc) * C
+                    else:
+                        cell = base + (xc * kj + xp) * C
+                    row_ = value_offset[p] + xp
+                    col_ = value_offset[c] + xc
+                    for y in range(C):
+                        Q[row_, col_, y] = (counts[cell + y] + ac) / (den[y] + bc)
+
+
+@njit(cache=True)
+def _a1de_level(codes, rows, kept, value_offset, Q, J, value_freq, weights, min_count, lin, lg, wsum, used):
+    """The A1DE level of Eq. 1 from the tables of :func:`_a1de_tables`: parents outermost, then
+    rows; ``P(y, x_p) prod_c P(x_c | y, x_p)`` multiplied in Weka's order (children by index)."""
+    d = codes.shape[1]
+    C = J.shape[1]
+    p_ = np.empty(C)
+    expo = np.zeros(C, dtype=np.int64)
+    for par in range(d):
+        w = weights[par]
+        if w < WEIGHT_FLOOR:
+            w = WEIGHT_FLOOR
+        for rr in range(rows.shape[0]):
+            r = rows[rr]
+            if not kept[r, par]:
+                continue
+            pv = value_offset[par] + codes[r, par]
+            if value_freq[pv] < min_count:  # delta(x_p) = 0
+                continue
+            for y in range(C):
+                p_[y] = J[pv, y]
+                expo[y] = 0
+            n_done = 0
+            for c in range(d):
+                if c == par or not kept[r, c]:
+                    continue
+                cv = value_offset[c] + codes[r, c]
+                for y in range(C):
+                    p_[y] *= Q[pv, cv, y]
+                n_done += 1
+                if n_done % 8 == 0:
+                    _rescale(p_, expo)
+            _rescale(p_, expo)
+            used[r] += 1
+            wsum[r] += w
+            for y in range(C):
+                if expo[y] == 0:
+                    lin[r, y] += w * p_[y]
+                else:
+                    t = math.log(w * p_[y]) + expo[y] * LOG_BIG
+                    hi = max(lg[r, y], t)
+                    lg[r, y] = hi + math.log(math.exp(lg[r, y] - hi) + math.exp(t - hi))
+
+
+@njit(cache=True)
 def _mutual_information(set_offsets, first, last, n_classes, counts, out):
     """Eq. 2: MI(X_s; Y) in bits from the unsmoothed counts of each set s in [first, last)."""
     C = n_classes
@@ -497,6 +610,19 @@ class AnDE(ClassifierMixin, BaseEstimator):
             "free_counts": free,
             "binom": cnt.binomials(),
         }
+        if n >= 1 and cnt.max_order >= 2:
+            V = int(cnt.n_values.sum())
+            if V * V * cnt.n_classes * 8 <= A1DE_TABLE_BYTES:
+                value_offset = np.concatenate([[0], np.cumsum(cnt.n_values)[:-1]]).astype(np.int64)
+                Q = np.zeros((V, V, cnt.n_classes))
+                J = np.zeros((V, cnt.n_classes))
+                _a1de_tables(cnt.n_values, cnt.n_classes, cnt.missing_counts, cnt.counts, cnt.set_start,
+                             cnt.set_offsets, self._model["set_totals"], self.smoothing == "laplace", float(self.m),
+                             child_a, child_b, value_offset, Q, J)
+                o1 = cnt.set_start[1]
+                freq = free[cnt.set_offsets[o1] // cnt.n_classes:cnt.set_offsets[o1 + cnt.n_values.size] // cnt.n_classes]
+                self._model.update(a1de_Q=Q, a1de_J=J, value_offset=value_offset, value_freq=freq.copy(),
+                                   weights1=weights[o1:o1 + cnt.n_values.size].copy())
         self.weights_ = weights
         self.bench_extra_ = {"table_bytes": int(cnt.nbytes), "table_cells": int(cnt.counts.size),
                              "max_order": int(cnt.max_order)}
@@ -532,10 +658,14 @@ class AnDE(ClassifierMixin, BaseEstimator):
                 lg = np.full((nr, C), -np.inf)
                 wsum = np.zeros(nr)
                 used = np.zeros(nr, dtype=np.int64)
-                _ande_level(codes, pending, kept, L, cnt.n_values, C, cnt.missing_counts, cnt.counts,
-                            cnt.set_start, cnt.set_offsets, mdl["binom"], mdl["set_totals"], mdl["free_counts"],
-                            self.weights_, laplace, m, mdl["child_a"], mdl["child_b"], mdl["child_group"],
-                            mdl["group_b"], int(self.min_parent_count), lin, lg, wsum, used)
+                if L == 1 and "a1de_Q" in mdl:
+                    _a1de_level(codes, pending, kept, mdl["value_offset"], mdl["a1de_Q"], mdl["a1de_J"],
+                                mdl["value_freq"], mdl["weights1"], int(self.min_parent_count), lin, lg, wsum, used)
+                else:
+                    _ande_level(codes, pending, kept, L, cnt.n_values, C, cnt.missing_counts, cnt.counts,
+                                cnt.set_start, cnt.set_offsets, mdl["binom"], mdl["set_totals"], mdl["free_counts"],
+                                self.weights_, laplace, m, mdl["child_a"], mdl["child_b"], mdl["child_group"],
+                                mdl["group_b"], int(self.min_parent_count), lin, lg, wsum, used)
                 done = pending[used[pending] > 0]
                 with np.errstate(divide="ignore"):
                     a = np.log(lin[done])
