@@ -483,6 +483,14 @@ class AnDE(ClassifierMixin, BaseEstimator):
     counts_ : :class:`algorithms._counts.AllSubsetCounts`
     weights_ : (n_sets,) MI weight per parent set (flat set index), ones when unweighted
     bench_extra_ : dict with the table size
+
+    Notes
+    -----
+    ``C`` (in the smoothing of the class and of joints with the class) is the number of
+    classes in the training data (or in ``classes`` of the first ``partial_fit``); Weka uses
+    the classes its header declares, so the two differ on a fold that lacks a class unless
+    ``classes`` is passed. After ``partial_fit`` the derived arrays (totals, MI weights,
+    the A1DE table) are rebuilt on the next prediction; ``fit`` builds them at once.
     """
 
     def __init__(self, n=1, smoothing="m_estimate", m=1.0, subsumption=False, sr_threshold=100,
