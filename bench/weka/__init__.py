@@ -45,18 +45,35 @@ def available() -> bool:
     return weka_jar() is not None and shutil.which("java") is not None and shutil.which("javac") is not None
 
 
-def _driver_dir() -> Path:
+def driver_classpath(name: str) -> str:
+    """Classpath (Weka jar + compiled driver) of the Java driver ``bench/weka/<name>.java``.
+
+    The driver is compiled on first use into the bench cache, in a directory named by
+    a hash of its source and of the Weka jar, so different versions of a driver (other
+    checkouts, other jars) never overwrite each other; compilation goes to a temporary
+    directory that is renamed into place, so concurrent first uses are safe.
+    """
+    import hashlib
+
     jar = weka_jar()
     if jar is None:
         raise RuntimeError("Weka is not installed: apt-get install weka (or set WEKA_JAR)")
-    out = cache_dir() / "weka"
-    cls = out / "WekaProba.class"
-    src = Path(__file__).with_name("WekaProba.java")
-    if not cls.exists() or cls.stat().st_mtime < src.stat().st_mtime:
-        out.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["javac", "-nowarn", "-cp", jar, "-d", str(out), str(src)], check=True,
-                       capture_output=True, text=True)
-    return out
+    src = Path(__file__).with_name(f"{name}.java")
+    digest = hashlib.sha256(src.read_bytes() + jar.encode()).hexdigest()[:12]
+    out = cache_dir() / "weka" / f"{name}-{digest}"
+    if not (out / f"{name}.class").exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out.parent))
+        proc = subprocess.run(["javac", "-nowarn", "-cp", jar, "-d", str(tmp), str(src)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise RuntimeError(f"javac failed on {src}:\n{proc.stderr[-2000:]}")
+        try:
+            os.rename(tmp, out)
+        except OSError:  # another process compiled it first
+            shutil.rmtree(tmp, ignore_errors=True)
+    return f"{jar}{os.pathsep}{out}"
 
 
 def run(ds: Dataset, train: np.ndarray, test: np.ndarray, classifier: str, options: list[str] | None = None,
@@ -65,13 +82,13 @@ def run(ds: Dataset, train: np.ndarray, test: np.ndarray, classifier: str, optio
     its class distributions on rows ``test`` (columns = ``ds.classes``). ``filter`` = (filter
     class, options) applies a batch filter fitted on the training rows (e.g. supervised
     ``weka.filters.supervised.attribute.Discretize``)."""
-    driver = _driver_dir()
+    classpath = driver_classpath("WekaProba")
     tmp = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="bench-weka-"))
     try:
         tr, te = tmp / "train.arff", tmp / "test.arff"
         write_arff(tr, ds, rows=train)
         write_arff(te, ds, rows=test)
-        cmd = ["java", f"-Xmx{heap}", "-cp", f"{weka_jar()}{os.pathsep}{driver}", "WekaProba", str(tr), str(te)]
+        cmd = ["java", f"-Xmx{heap}", "-cp", classpath, "WekaProba", str(tr), str(te)]
         if filter is not None:
             cmd += [f"filter:{filter[0]}", *filter[1], "--"]
         cmd += [classifier, *(options or [])]

@@ -12,7 +12,6 @@ into the bench cache.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import tempfile
@@ -21,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data.cache import cache_dir
 from ..data.dataset import Dataset
-from . import weka_jar
+from ..data.readers import write_arff
+from . import driver_classpath
 
 SUPERVISED = "weka.filters.supervised.attribute.Discretize"
 UNSUPERVISED = "weka.filters.unsupervised.attribute.Discretize"
@@ -42,63 +41,18 @@ class WekaCuts:
         return min(self.fit_s)
 
 
-def _driver_dir() -> Path:
-    jar = weka_jar()
-    if jar is None:
-        raise RuntimeError("Weka is not installed: apt-get install weka (or set WEKA_JAR)")
-    out = cache_dir() / "weka"
-    cls = out / "WekaCuts.class"
-    src = Path(__file__).with_name("WekaCuts.java")
-    if not cls.exists() or cls.stat().st_mtime < src.stat().st_mtime:
-        out.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["javac", "-nowarn", "-cp", jar, "-d", str(out), str(src)], check=True,
-                       capture_output=True, text=True)
-    return out
-
-
-def write_coded_arff(path: Path, ds: Dataset, rows=None) -> None:
-    """Write rows of a dense Dataset as ARFF with every value as a number.
-
-    Numeric values are written with 17 significant digits (Weka reads back the
-    same doubles); a nominal attribute with k values is declared ``{0,...,k-1}``
-    and written as its code, and the class likewise, so Weka's value indices
-    equal bench's codes. Missing values are '?'. Unlike ``readers.write_arff``
-    (which writes labels) this formats a row at a time in C, so writing 581012
-    rows takes seconds.
-    """
-    X = ds.X if rows is None else ds.X[rows]
-    y = ds.y if rows is None else ds.y[rows]
-    lines = ["@relation coded", ""]
-    for j in range(ds.n_features):
-        if ds.categorical[j]:
-            k = int(ds.n_categories[j])
-            lines.append(f"@attribute a{j} {{{','.join(str(v) for v in range(k))}}}")
-        else:
-            lines.append(f"@attribute a{j} numeric")
-    lines.append(f"@attribute class {{{','.join(str(c) for c in range(ds.n_classes))}}}")
-    lines += ["", "@data", ""]
-    with open(path, "w") as fh:
-        fh.write("\n".join(lines))
-        table = np.column_stack([np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)])
-        import io
-
-        buf = io.StringIO()
-        np.savetxt(buf, table, fmt="%.17g", delimiter=",")
-        fh.write(buf.getvalue().replace("nan", "?"))
-
-
 def cut_points(ds: Dataset, train: np.ndarray, filter_class: str = SUPERVISED, options: list[str] | None = None,
                repeats: int = 1, heap: str = "4g", workdir: str | None = None) -> WekaCuts:
     """Fit Weka's ``filter_class`` (a Discretize filter) with ``options`` on rows ``train``
     of ``ds`` and return the cut points it learned per attribute and its fit seconds."""
     if ds.is_sparse:
         raise ValueError(f"{ds.name}: Weka cut points need a dense dataset")
-    driver = _driver_dir()
+    classpath = driver_classpath("WekaCuts")
     tmp = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="bench-wekacuts-"))
     try:
         tr = tmp / "train.arff"
-        write_coded_arff(tr, ds, rows=train)
-        cmd = ["java", f"-Xmx{heap}", "-cp", f"{weka_jar()}{os.pathsep}{driver}", "WekaCuts", str(tr),
+        write_arff(tr, ds, rows=train)
+        cmd = ["java", f"-Xmx{heap}", "-cp", classpath, "WekaCuts", str(tr),
                str(int(repeats)), filter_class, *(options or [])]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
