@@ -69,9 +69,41 @@ def load_paper_reports() -> dict[str, Callable]:
     return PAPER_REPORTS
 
 
+def _flat(d, prefix=""):
+    out = {}
+    for k, v in (d or {}).items():
+        if isinstance(v, dict):
+            out.update(_flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def variant_labels(df: pd.DataFrame) -> pd.Series:
+    """A label per record: the algorithm name, plus the parameters that differ when one
+    name was run with several configurations (a swept parameter), e.g. ``massbayes[psi=500]``."""
+    labels = df["algo"].astype(str).copy()
+    if "algo_hash" not in df or "algo_config" not in df:
+        return labels
+    for algo, g in df.groupby("algo"):
+        hashes = g["algo_hash"].unique()
+        if len(hashes) < 2:
+            continue
+        flat = {h: _flat(g.loc[g["algo_hash"] == h, "algo_config"].iloc[0]) for h in hashes}
+        keys = sorted({k for f in flat.values() for k in f})
+        varying = [k for k in keys if len({repr(f.get(k)) for f in flat.values()}) > 1]
+        for h in hashes:
+            parts = [f"{k.split('.')[-1]}={flat[h].get(k)}" for k in varying]
+            labels[g.index[g["algo_hash"] == h]] = f"{algo}[{','.join(parts)}]"
+    return labels
+
+
 def summarise(df: pd.DataFrame) -> pd.DataFrame:
-    """Mean and standard error over splits per (dataset, algo, protocol)."""
-    ok = df[df["status"] == "ok"]
+    """Mean and standard error over splits per (dataset, algorithm variant, protocol)."""
+    ok = df[df["status"] == "ok"].copy()
+    if ok.empty:
+        return pd.DataFrame()
+    ok["algo"] = variant_labels(ok)
     rows = []
     for (ds, algo, prot), g in ok.groupby(["dataset", "algo", "protocol"], sort=True):
         row = {"dataset": ds, "algo": algo, "protocol": prot, "splits": len(g)}
