@@ -26,7 +26,8 @@ def main(cfg: DictConfig) -> dict:
     try:
         result = run_job(algo, cfg.data, protocol, int(cfg.seed), experiment, str(cfg.results_dir),
                          rerun=bool(cfg.rerun), retry_failed=bool(cfg.retry_failed),
-                         progress=bool(cfg.progress), threads=cfg.threads)
+                         progress=bool(cfg.progress), threads=cfg.threads,
+                         warmup=bool(cfg.get("warmup", True)))
     except DataError as exc:
         if not _in_sweep():
             print(f"error: {exc}", file=sys.stderr)

@@ -48,6 +48,7 @@ class JobResult:
     computed: int = 0
     failed: list = field(default_factory=list)
     records: list = field(default_factory=list)
+    warmed_up: bool | None = None  # None: no warm-up needed (nothing computed)
 
 
 # ------------------------------------------------------------------ estimators
@@ -269,8 +270,12 @@ def _full_proba(est, proba: np.ndarray, n_classes: int, n_test: int) -> np.ndarr
 # ------------------------------------------------------------------ a job
 def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experiment: str,
             results_dir: str, rerun: bool = False, retry_failed: bool = True, progress: bool = True,
-            threads: int | None = 1) -> JobResult:
-    """Run (or resume) every split of one job and return what happened."""
+            threads: int | None = 1, warmup: bool = True) -> JobResult:
+    """Run (or resume) every split of one job and return what happened.
+
+    With ``warmup`` (default), before the first split it computes, the job fits a
+    throwaway copy of the algorithm on a small slice (see :func:`warm_up`), so that
+    recorded times exclude one-off compilation and loading."""
     limit_threads(threads)
     ds = load(data_cfg)
     protocol = resolve(protocol_cfg, ds.name)
@@ -280,6 +285,7 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     todo = list(splits(ds.y, protocol, seed))
     result = JobResult(key, str(store.dir), len(todo))
     context = _job_context(algo_cfg, ds, protocol, key)
+    context["warmup"] = bool(warmup)
 
     bar = _progress(len(todo), f"{name} on {ds.name}", progress)
     deferred = []
@@ -307,11 +313,34 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     return result
 
 
+def warm_up(algo_cfg: dict, ds: Dataset, split: Split, seed: int, n_rows: int = 200) -> bool:
+    """Fit and apply a throwaway copy of the algorithm on a small stratified slice of a
+    training fold, so that one-off costs (loading Numba's compiled kernels, JIT, imports)
+    are not recorded as the first split's fit time. Errors are ignored: the real split
+    reports them. Returns whether the warm-up ran to the end."""
+    rng = np.random.default_rng(np.random.SeedSequence([int(seed), 0x3A7]))
+    train = split.train
+    ytr = ds.y[train]
+    picked = []
+    for c in np.unique(ytr):  # a few rows of every class, so the slice is a valid training set
+        members = train[ytr == c]
+        picked.append(rng.permutation(members)[: max(2, n_rows // max(1, np.unique(ytr).size))])
+    rows = np.sort(np.concatenate(picked))[: max(n_rows, 2 * len(picked))]
+    try:
+        mini = Split(split.repeat, split.fold, rows, split.test[: min(50, split.test.size)])
+        run_split(algo_cfg, ds, mini, seed)
+        return True
+    except Exception:
+        return False
+
+
 def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_failed, result):
     rec = _reusable(store.get(split.repeat, split.fold), context, rerun, retry_failed)
     if rec is not None:
         result.reused += 1
         return rec
+    if result.warmed_up is None and context.get("warmup", True):
+        result.warmed_up = warm_up(algo_cfg, ds, split, seed)
     rec, preds = _evaluate(algo_cfg, ds, split, seed, context)
     store.put(rec, preds)
     result.computed += 1

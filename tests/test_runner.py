@@ -93,3 +93,14 @@ def test_discretiser_metadata_reaches_the_next_step():
             "estimator": {"_target_": "tests.helpers.RecordingClassifier"}}
     rec, _ = run_split(algo, ds, Split(0, 0, np.array([0, 1, 2, 3]), np.array([4, 5])), seed=0)
     assert rec["extra"]["categorical_seen"] == [True, True]  # not the dataset's [False, True]
+
+
+def test_warm_up_runs_once_before_computing_and_not_when_all_is_stored(tmp_path):
+    algo = {"name": "nb", "estimator": {"_target_": "sklearn.naive_bayes.GaussianNB"}}
+    first = run_job(algo, "sk_iris", CV2, 0, "e", str(tmp_path), progress=False)
+    assert first.warmed_up is True and first.computed == 2
+    assert all(r["warmup"] is True for r in first.records)
+    again = run_job(algo, "sk_iris", CV2, 0, "e", str(tmp_path), progress=False)
+    assert again.warmed_up is None and again.reused == 2
+    off = run_job(algo, "sk_iris", CV2, 0, "e", str(tmp_path), progress=False, rerun=True, warmup=False)
+    assert off.warmed_up is None and off.computed == 2
