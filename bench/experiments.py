@@ -110,7 +110,7 @@ def plan(name: str, scale: str = DEFAULT_SCALE) -> dict:
     }
 
 
-def command(p: dict, jobs: int | None, results_dir: str | None = None) -> list[str]:
+def command(p: dict, jobs: int | None, results_dir: str | None = None, extra: list[str] | None = None) -> list[str]:
     cmd = [sys.executable, "-m", "bench", "-m", f"+experiment={p['experiment']}",
            f"algo={','.join(p['algos'])}", f"data={','.join(p['datasets'])}",
            f"protocol={p['protocol']}", f"seed={','.join(str(s) for s in p['seeds'])}",
@@ -123,7 +123,7 @@ def command(p: dict, jobs: int | None, results_dir: str | None = None) -> list[s
         cmd.append(f"hydra.launcher.n_jobs={jobs}")
     if results_dir:
         cmd.append(f"results_dir={results_dir}")
-    return cmd
+    return cmd + list(extra or [])
 
 
 def results_root(results_dir: str | None) -> Path:
@@ -131,9 +131,10 @@ def results_root(results_dir: str | None) -> Path:
 
 
 def run(name: str, scale: str = DEFAULT_SCALE, jobs: int | None = None, results_dir: str | None = None,
-        dry_run: bool = False, allow_failures: bool = False) -> int:
+        dry_run: bool = False, allow_failures: bool = False, extra: list[str] | None = None) -> int:
+    """Run one experiment; ``extra`` Hydra overrides go to every job (e.g. ``["rerun=true"]``)."""
     p = plan(name, scale)
-    cmd = command(p, jobs, results_dir)
+    cmd = command(p, jobs, results_dir, extra)
     print(f"[{name}] scale={scale}: {len(p['algos'])} algorithms x {len(p['datasets'])} datasets, "
           f"protocol {p['protocol']}, seeds {p['seeds']}", flush=True)
     if p["missing_datasets"]:
@@ -195,11 +196,18 @@ def main(argv=None) -> int:
         sp.add_argument("--jobs", type=int, default=None)
         sp.add_argument("--results-dir", default=None)
         sp.add_argument("--allow-failures", action="store_true")
+        sp.add_argument("--dry-run", action="store_true", help="print the Hydra command, run nothing")
     ra = sub.add_parser("run-all", help="run every experiment that reproduces a paper")
     ra.add_argument("--scale", default=os.environ.get("SCALE", DEFAULT_SCALE), choices=SCALES)
     ra.add_argument("--jobs", type=int, default=None)
     ra.add_argument("--results-dir", default=None)
+    ap.epilog = ("Extra Hydra overrides for every job follow a --, e.g. `run smoke -- rerun=true`; keys absent "
+                 "from the composed config need the ++ prefix.")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    argv = argv[: argv.index("--")] if "--" in argv else argv
     args = ap.parse_args(argv)
+    args.hydra_overrides = extra
     if args.cmd == "list":
         for n in experiment_names():
             c = experiment_config(n)
@@ -209,10 +217,11 @@ def main(argv=None) -> int:
         print(json.dumps(plan(args.name, args.scale), indent=1))
         return 0
     if args.cmd == "run":
-        return run(args.name, args.scale, args.jobs, args.results_dir, allow_failures=args.allow_failures)
+        return run(args.name, args.scale, args.jobs, args.results_dir, dry_run=args.dry_run,
+                   allow_failures=args.allow_failures, extra=args.hydra_overrides)
     status = 0
     for n in experiment_names(paper_only=True):
-        rc = run(n, args.scale, args.jobs, args.results_dir, allow_failures=True)
+        rc = run(n, args.scale, args.jobs, args.results_dir, allow_failures=True, extra=args.hydra_overrides)
         status = status or rc
     return status
 
