@@ -20,6 +20,8 @@ def main(cfg: DictConfig) -> dict:
     from .runner import run_job
     from .summary import job_summary_dict, job_table
 
+    if _in_sweep():
+        _die_with_parent()
     algo = OmegaConf.to_container(cfg.algo, resolve=True)
     protocol = OmegaConf.to_container(cfg.protocol, resolve=True)
     experiment = (cfg.get("experiment") or {}).get("name") or "default"
@@ -43,6 +45,25 @@ def main(cfg: DictConfig) -> dict:
     summary = job_summary_dict(result)
     _write_job_summary(summary)
     return summary
+
+
+def _die_with_parent() -> None:
+    """In a sweep worker (joblib/loky, submitit local): ask Linux to SIGKILL this process when
+    its parent dies, so killing a sweep's main process does not leave workers computing on.
+    Records stay consistent either way (atomic writes, split locks); this is about not leaving
+    orphans behind. No-op where prctl is unavailable."""
+    import ctypes
+    import os
+    import signal
+
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() == 1:  # the parent died before prctl took effect
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
 
 
 def _in_sweep() -> bool:

@@ -90,3 +90,38 @@ def test_smoke_experiment_driver(tmp_path):
     assert set(df["dataset"]) == {"sk_iris", "synth_mixed"}
     assert (df["status"] == "ok").all()
     assert (tmp_path / "smoke" / "_plan.json").exists()
+
+
+def _processes_with_env(marker: str) -> list[int]:
+    pids = []
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                with open(f"/proc/{p}/environ", "rb") as fh:
+                    if marker.encode() in fh.read():
+                        pids.append(int(p))
+            except OSError:
+                continue
+    return pids
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/environ"), reason="needs Linux /proc")
+def test_killing_only_the_sweep_parent_leaves_no_workers_behind(tmp_path):
+    res = tmp_path / "res"
+    marker = f"BENCH_TEST_MARKER={tmp_path.name}"
+    args = ["-m", "algo=gnb", "algo.estimator._target_=tests.helpers.SlowGaussianNB", "+algo.estimator.delay=0.4",
+            "data=sk_iris,sk_wine", "protocol=cv10", "progress=false", "hydra.launcher.n_jobs=2"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "BENCH_RESULTS_DIR": str(res),
+           "BENCH_TEST_MARKER": tmp_path.name}
+    proc = subprocess.Popen([sys.executable, "-m", "bench", *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and (not res.exists() or len(list(res.rglob("r*-f*.json"))) < 3):
+        time.sleep(0.1)
+    proc.kill()  # SIGKILL to the main process only, not its group
+    proc.wait()
+    time.sleep(3)
+    assert _processes_with_env(marker) == []  # the loky workers died with their parent
+    n = len(list(res.rglob("r*-f*.json")))
+    time.sleep(2)
+    assert len(list(res.rglob("r*-f*.json"))) == n  # nothing computes on in the background
