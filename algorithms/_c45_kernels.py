@@ -109,7 +109,7 @@ def _gain_ratio(info_gain, bag_total, known_total, node_total):
 
 
 @njit(cache=True)
-def _nominal_split(X, y, rows, w, a, n_values, n_classes, min_obj, node_total):
+def _nominal_split(columns, y, rows, w, a, n_values, n_classes, min_obj, node_total):
     """C45Split.handleEnumeratedAttribute: one branch per declared value, known values only.
     Returns (valid, info_gain, gain_ratio)."""
     bag_class = np.zeros((n_values, n_classes))
@@ -117,13 +117,14 @@ def _nominal_split(X, y, rows, w, a, n_values, n_classes, min_obj, node_total):
     class_total = np.zeros(n_classes)
     known_total = 0.0
     for i in range(rows.shape[0]):
-        v = X[rows[i], a]
+        v = columns[a, rows[i]]
         if np.isnan(v):
             continue
         b = int(v)
-        bag_class[b, y[rows[i]]] += w[i]
+        c = y[rows[i]]
+        bag_class[b, c] += w[i]
         bag_total[b] += w[i]
-        class_total[y[rows[i]]] += w[i]
+        class_total[c] += w[i]
         known_total += w[i]
     # Distribution.check(minNoObj): at least two branches with minNoObj weight
     big_enough = 0
@@ -149,27 +150,13 @@ def _nominal_split(X, y, rows, w, a, n_values, n_classes, min_obj, node_total):
 
 
 @njit(cache=True)
-def _numeric_split(X, y, rows, w, a, n_classes, min_obj, node_total, use_mdl):
-    """C45Split.handleNumericAttribute: the best binary cut v <= t by information gain over the
-    sorted known values, then C4.5's MDL correction log2(#candidate cuts) / |D| and the gain
-    ratio of that cut. Returns (valid, info_gain, gain_ratio, midpoint threshold)."""
-    n = rows.shape[0]
-    values = np.empty(n)
-    cls = np.empty(n, np.int64)
-    wts = np.empty(n)
-    m = 0
-    for i in range(n):
-        v = X[rows[i], a]
-        if not np.isnan(v):
-            values[m] = v
-            cls[m] = y[rows[i]]
-            wts[m] = w[i]
-            m += 1
-    order = np.argsort(values[:m], kind="mergesort")
-    sv = values[:m][order]
-    sc = cls[:m][order]
-    sw = wts[:m][order]
-
+def _numeric_split(sv, sc, sw, n_classes, min_obj, node_total, use_mdl):
+    """C45Split.handleNumericAttribute on the known values sorted ascending (sv, with classes sc
+    and weights sw): the best binary cut v <= t by information gain among the cuts between values
+    more than 1e-5 apart that leave enough weight on both sides, then C4.5's MDL correction
+    log2(#candidate cuts) / |D| and the gain ratio of that cut.
+    Returns (valid, info_gain, gain_ratio, midpoint threshold)."""
+    m = sv.shape[0]
     below = np.zeros(n_classes)  # bag 0 (v <= cut)
     above = np.zeros(n_classes)  # bag 1
     known_total = 0.0
@@ -182,13 +169,13 @@ def _numeric_split(X, y, rows, w, a, n_classes, min_obj, node_total, use_mdl):
         min_split = float(min_obj)
     elif min_split - 25 > SMALL:
         min_split = 25.0
-    if 2 * min_split - m > SMALL:  # Utils.sm(firstMiss, 2 * minSplit)
+    if 2 * min_split - m > SMALL:  # Utils.sm(firstMiss, 2 * minSplit): too few known values
         return False, 0.0, 0.0, 0.0
 
     default_ent = xlog2x(known_total)
     for c in range(n_classes):
         default_ent -= xlog2x(above[c])
-    # per-class x log x kept up to date for the classes that move (sums taken in class order, as newEnt)
+    # per-class x log x kept up to date for the classes that move (summed in class order, as newEnt)
     lx_below = np.zeros(n_classes)
     lx_above = np.empty(n_classes)
     for c in range(n_classes):
@@ -204,8 +191,14 @@ def _numeric_split(X, y, rows, w, a, n_classes, min_obj, node_total, use_mdl):
                 below[c] += sw[k]
                 above_total -= sw[k]
                 below_total += sw[k]
-                lx_above[c] = xlog2x(above[c])
-                lx_below[c] = xlog2x(below[c])
+            if nxt - last < n_classes:  # refresh x log x of the classes that moved (at most C logs)
+                for k in range(last, nxt):
+                    lx_above[sc[k]] = xlog2x(above[sc[k]])
+                    lx_below[sc[k]] = xlog2x(below[sc[k]])
+            else:
+                for c in range(n_classes):
+                    lx_above[c] = xlog2x(above[c])
+                    lx_below[c] = xlog2x(below[c])
             if min_split - below_total < SMALL and min_split - above_total < SMALL:
                 new = 0.0
                 for c in range(n_classes):
@@ -249,7 +242,8 @@ def node_class_total(y, rows, w, n_classes):
 
 
 @njit(cache=True)
-def best_split(X, y, rows, w, nominal, n_values, n_classes, min_obj, n_train, use_mdl):
+def best_split(columns, y, rows, w, order, n_known, numeric_slot, nominal, n_values, n_classes, min_obj, n_train,
+               use_mdl):
     """C45ModelSelection.selectModel. Returns (attribute, threshold, class_total); attribute -1
     means the node is a leaf.
 
@@ -257,7 +251,8 @@ def best_split(X, y, rows, w, nominal, n_values, n_classes, min_obj, n_train, us
     attribute is evaluated; among those whose information gain is at least the average gain of
     the valid candidates (minus 1e-3, as J48) the highest gain ratio wins, ties going to the
     first attribute. Nominal attributes with at least 0.3 * N values are left out of the
-    average unless all attributes are such.
+    average unless all attributes are such. Numeric attribute a reads its known values in
+    sorted order from ``order[numeric_slot[a], :n_known[numeric_slot[a]]]`` (positions in rows).
     """
     class_total = node_class_total(y, rows, w, n_classes)
     node_total = 0.0
@@ -265,7 +260,7 @@ def best_split(X, y, rows, w, nominal, n_values, n_classes, min_obj, n_train, us
         node_total += w[i]
     if 2 * min_obj - node_total > SMALL or abs(node_total - class_total[max_class(class_total)]) < SMALL:
         return -1, 0.0, class_total
-    d = X.shape[1]
+    d = columns.shape[0]
     many_values = np.empty(d, np.bool_)
     all_many_valued = True
     for a in range(d):
@@ -276,14 +271,24 @@ def best_split(X, y, rows, w, nominal, n_values, n_classes, min_obj, n_train, us
     info_gain = np.zeros(d)
     gain_ratio = np.zeros(d)
     threshold = np.zeros(d)
+    sv = np.empty(rows.shape[0])
+    sc = np.empty(rows.shape[0], np.int64)
+    sw = np.empty(rows.shape[0])
     gain_sum, n_valid = 0.0, 0
     for a in range(d):
         if nominal[a]:
-            valid[a], info_gain[a], gain_ratio[a] = _nominal_split(X, y, rows, w, a, n_values[a], n_classes,
+            valid[a], info_gain[a], gain_ratio[a] = _nominal_split(columns, y, rows, w, a, n_values[a], n_classes,
                                                                    min_obj, node_total)
         else:
-            valid[a], info_gain[a], gain_ratio[a], threshold[a] = _numeric_split(X, y, rows, w, a, n_classes,
-                                                                                 min_obj, node_total, use_mdl)
+            slot = numeric_slot[a]
+            m = n_known[slot]
+            for k in range(m):
+                p = order[slot, k]
+                sv[k] = columns[a, rows[p]]
+                sc[k] = y[rows[p]]
+                sw[k] = w[p]
+            valid[a], info_gain[a], gain_ratio[a], threshold[a] = _numeric_split(
+                sv[:m], sc[:m], sw[:m], n_classes, min_obj, node_total, use_mdl)
         if valid[a] and (all_many_valued or not many_values[a]):
             gain_sum += info_gain[a]
             n_valid += 1
@@ -301,9 +306,24 @@ def best_split(X, y, rows, w, nominal, n_values, n_classes, min_obj, n_train, us
 
 
 @njit(cache=True)
-def relocate_threshold(column, threshold):
-    """C45Split.setSplitPoint: the cut becomes the largest training value (all the training data,
-    in their order, with Weka's tolerances) that is <= the midpoint."""
+def relocate_threshold(column, sorted_values, threshold):
+    """C45Split.setSplitPoint: the cut becomes the largest training value that is <= the midpoint,
+    found as Weka does (a running maximum over all training values in their order, with
+    ``Utils.gr`` / ``Utils.smOrEq``). ``sorted_values`` (the column's distinct known values,
+    ascending) gives the answer by bisection unless values within SMALL of it make Weka's
+    order-dependent running maximum matter; then the column is scanned as Weka scans it."""
+    lo, hi = 0, sorted_values.shape[0]  # first index whose value fails v - t < SMALL
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if sorted_values[mid] - threshold < SMALL:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo == 0:
+        return -1.7976931348623157e308
+    top = sorted_values[lo - 1]
+    if lo == 1 or top - sorted_values[lo - 2] > SMALL:
+        return top
     out = -1.7976931348623157e308
     for i in range(column.shape[0]):
         v = column[i]
@@ -322,7 +342,7 @@ def branch_of(v, is_nominal, threshold):
 
 # --------------------------------------------------------------------------- distributions and routing
 @njit(cache=True)
-def split_distribution(X, y, rows, w, a, is_nominal, threshold, n_bags, n_classes):
+def split_distribution(columns, y, rows, w, a, is_nominal, threshold, n_bags, n_classes):
     """C45Split.resetDistribution: the bag distribution of the known values, then every row with a
     missing value added to all bags in proportion to the known bag weights
     (Distribution.addInstWithUnknown). Returns (bag_class, bag_total, class_total, total)."""
@@ -331,7 +351,7 @@ def split_distribution(X, y, rows, w, a, is_nominal, threshold, n_bags, n_classe
     class_total = np.zeros(n_classes)
     total = 0.0
     for i in range(rows.shape[0]):
-        v = X[rows[i], a]
+        v = columns[a, rows[i]]
         if np.isnan(v):
             continue
         b = branch_of(v, is_nominal, threshold)
@@ -344,7 +364,7 @@ def split_distribution(X, y, rows, w, a, is_nominal, threshold, n_bags, n_classe
     for b in range(n_bags):
         share[b] = 1.0 / n_bags if abs(total) < SMALL else bag_total[b] / total
     for i in range(rows.shape[0]):
-        if np.isnan(X[rows[i], a]):
+        if np.isnan(columns[a, rows[i]]):
             c = y[rows[i]]
             class_total[c] += w[i]
             total += w[i]
@@ -356,39 +376,128 @@ def split_distribution(X, y, rows, w, a, is_nominal, threshold, n_bags, n_classe
 
 
 @njit(cache=True)
-def split_rows(X, rows, w, a, is_nominal, threshold, bag_total, total):
-    """ClassifierSplitModel.split: each row goes to its branch; a row with a missing value goes to
-    every branch b whose share bag_total[b] / total exceeds SMALL, with its weight times that
-    share. Returns (rows, weights, offsets) with branch b in [offsets[b], offsets[b+1])."""
-    n_bags = bag_total.shape[0]
-    share = bag_total / total
+def _branches(columns, rows, a, is_nominal, threshold, share):
+    """Branch of each row (-1: missing) and the number of rows each branch receives."""
+    n_bags = share.shape[0]
+    branch = np.empty(rows.shape[0], np.int64)
     size = np.zeros(n_bags + 1, np.int64)
     for i in range(rows.shape[0]):
-        v = X[rows[i], a]
+        v = columns[a, rows[i]]
         if np.isnan(v):
+            branch[i] = -1
             for b in range(n_bags):
                 if share[b] > SMALL:
                     size[b + 1] += 1
         else:
-            size[branch_of(v, is_nominal, threshold) + 1] += 1
-    offsets = np.cumsum(size)
+            branch[i] = branch_of(v, is_nominal, threshold)
+            size[branch[i] + 1] += 1
+    return branch, np.cumsum(size)
+
+
+@njit(cache=True)
+def split_rows(columns, rows, w, a, is_nominal, threshold, bag_total, total):
+    """ClassifierSplitModel.split: each row goes to its branch; a row with a missing value goes to
+    every branch b whose share bag_total[b] / total exceeds SMALL, with its weight times that
+    share. Returns (rows, weights, offsets) with branch b in [offsets[b], offsets[b+1])."""
+    share = bag_total / total
+    branch, offsets = _branches(columns, rows, a, is_nominal, threshold, share)
     out_rows = np.empty(offsets[-1], np.int64)
     out_w = np.empty(offsets[-1])
     cursor = offsets[:-1].copy()
     for i in range(rows.shape[0]):
-        v = X[rows[i], a]
-        if np.isnan(v):
-            for b in range(n_bags):
+        b = branch[i]
+        if b >= 0:
+            out_rows[cursor[b]] = rows[i]
+            out_w[cursor[b]] = w[i]
+            cursor[b] += 1
+        else:
+            for b in range(share.shape[0]):
                 if share[b] > SMALL:
                     out_rows[cursor[b]] = rows[i]
                     out_w[cursor[b]] = w[i] * share[b]
                     cursor[b] += 1
-        else:
-            b = branch_of(v, is_nominal, threshold)
-            out_rows[cursor[b]] = rows[i]
-            out_w[cursor[b]] = w[i]
-            cursor[b] += 1
     return out_rows, out_w, offsets
+
+
+@njit(cache=True)
+def split_presorted(columns, rows, w, order, n_known, a, is_nominal, threshold, bag_total, total):
+    """ClassifierSplitModel.split that also carries the sorted orders down: each branch's rows
+    (in the parent's order) and, per numeric attribute slot, the branch's known positions in
+    sorted order (a stable partition of the parent's order, so no node sorts again).
+    Returns (rows, weights, offsets, order, n_known) with branch b in columns
+    [offsets[b], offsets[b+1]) of ``order`` and n_known[b]."""
+    n_bags = bag_total.shape[0]
+    share = bag_total / total
+    branch, offsets = _branches(columns, rows, a, is_nominal, threshold, share)
+    m = rows.shape[0]
+    out_rows = np.empty(offsets[-1], np.int64)
+    out_w = np.empty(offsets[-1])
+    local = np.empty(m, np.int64)  # position in its branch; for a missing value, its row in missing_local
+    n_missing = 0
+    for i in range(m):
+        if branch[i] < 0:
+            n_missing += 1
+    missing_local = np.full((n_missing, n_bags), -1, np.int64)
+    cursor = np.zeros(n_bags, np.int64)
+    j = 0
+    for i in range(m):
+        b = branch[i]
+        if b >= 0:
+            out_rows[offsets[b] + cursor[b]] = rows[i]
+            out_w[offsets[b] + cursor[b]] = w[i]
+            local[i] = cursor[b]
+            cursor[b] += 1
+        else:
+            local[i] = j
+            for b in range(n_bags):
+                if share[b] > SMALL:
+                    out_rows[offsets[b] + cursor[b]] = rows[i]
+                    out_w[offsets[b] + cursor[b]] = w[i] * share[b]
+                    missing_local[j, b] = cursor[b]
+                    cursor[b] += 1
+            j += 1
+    n_slots = order.shape[0]
+    out_order = np.empty((n_slots, offsets[-1]), np.int32)
+    out_known = np.zeros((n_bags, n_slots), np.int64)
+    for s in range(n_slots):
+        for k in range(n_known[s]):
+            i = order[s, k]
+            b = branch[i]
+            if b >= 0:
+                out_order[s, offsets[b] + out_known[b, s]] = local[i]
+                out_known[b, s] += 1
+            else:
+                for b in range(n_bags):
+                    if missing_local[local[i], b] >= 0:
+                        out_order[s, offsets[b] + out_known[b, s]] = missing_local[local[i], b]
+                        out_known[b, s] += 1
+    return out_rows, out_w, offsets, out_order, out_known
+
+
+@njit(cache=True)
+def grow_node(columns, y, rows, w, order, n_known, numeric_slot, nominal, n_values, distinct, distinct_start,
+              n_classes, min_obj, n_train, use_mdl, relocate):
+    """One node of C45PruneableClassifierTree.buildTree: choose the split (best_split), move a
+    numeric cut onto a training value (setSplitPoint), compute the split's distribution with the
+    missing values spread (addInstWithUnknown) and split the rows and sorted orders. A leaf
+    returns attribute -1 and empty arrays."""
+    attr, threshold, class_total = best_split(columns, y, rows, w, order, n_known, numeric_slot, nominal, n_values,
+                                              n_classes, min_obj, n_train, use_mdl)
+    if attr < 0:
+        return (attr, 0.0, class_total, np.zeros((0, n_classes)), np.zeros(0), class_total, 0.0,
+                np.zeros(0, np.int64), np.zeros(0), np.zeros(1, np.int64), np.zeros((order.shape[0], 0), np.int32),
+                np.zeros((0, order.shape[0]), np.int64))
+    is_nominal = nominal[attr]
+    if not is_nominal and relocate:
+        threshold = relocate_threshold(columns[attr], distinct[distinct_start[attr]:distinct_start[attr + 1]],
+                                       threshold)
+    n_bags = n_values[attr] if is_nominal else 2
+    bag_class, bag_total, node_class, node_total = split_distribution(columns, y, rows, w, attr, is_nominal,
+                                                                      threshold, n_bags, n_classes)
+    child_rows, child_w, offsets, child_order, child_known = split_presorted(
+        columns, rows, w, order, n_known, attr, is_nominal, threshold, bag_total, node_total)
+    return (attr, threshold, class_total, bag_class, bag_total, node_class, node_total, child_rows, child_w, offsets,
+            child_order, child_known)
 
 
 # --------------------------------------------------------------------------- collapse and pruning
@@ -458,7 +567,7 @@ def _subtree_errors(node, is_leaf, n_bags, first_child, class_total, confidence,
 
 
 @njit(cache=True)
-def _route_subtree(node, rows, w, X, y, is_leaf, attr, threshold, nominal, n_bags, first_child, n_classes,
+def _route_subtree(node, rows, w, columns, y, is_leaf, attr, threshold, nominal, n_bags, first_child, n_classes,
                    confidence, z, store, bag_start, bag_class, bag_total, class_total, node_total, is_empty,
                    data_start, data_len, data_rows, data_w, data_used):
     """Send the data (rows, w) down the subtree of ``node``, recomputing each node's distribution
@@ -498,7 +607,7 @@ def _route_subtree(node, rows, w, X, y, is_leaf, attr, threshold, nominal, n_bag
             else:
                 errors += leaf_errors(ct, confidence, z)
             continue
-        bc, bt, ct, tot = split_distribution(X, y, r, ww, attr[v], nominal[v], threshold[v], n_bags[v], n_classes)
+        bc, bt, ct, tot = split_distribution(columns, y, r, ww, attr[v], nominal[v], threshold[v], n_bags[v], n_classes)
         if store:
             b0 = bag_start[v]
             for b in range(n_bags[v]):
@@ -514,7 +623,7 @@ def _route_subtree(node, rows, w, X, y, is_leaf, attr, threshold, nominal, n_bag
                 data_start[v] = data_used
                 data_len[v] = n
                 data_used += n
-        child_rows, child_w, offsets = split_rows(X, r, ww, attr[v], nominal[v], threshold[v], bt, tot)
+        child_rows, child_w, offsets = split_rows(columns, r, ww, attr[v], nominal[v], threshold[v], bt, tot)
         buf_rows = _grow(buf_rows, used + child_rows.shape[0])
         buf_w = _grow(buf_w, used + child_rows.shape[0])
         buf_rows[used:used + child_rows.shape[0]] = child_rows
@@ -543,7 +652,7 @@ def _largest_bag(bag_total, start, n):
 
 
 @njit(cache=True)
-def prune(X, y, n_classes, confidence, z, subtree_raising, is_leaf, attr, threshold, nominal, n_bags, first_child,
+def prune(columns, y, n_classes, confidence, z, subtree_raising, is_leaf, attr, threshold, nominal, n_bags, first_child,
           bag_start, bag_class, bag_total, class_total, node_total, is_empty, data_start, data_len, data_rows,
           data_w):
     """C45PruneableClassifierTree.prune, bottom-up with an explicit stack.
@@ -580,7 +689,7 @@ def prune(X, y, n_classes, confidence, z, subtree_raising, is_leaf, attr, thresh
         w = data_w[data_start[node]:data_start[node] + data_len[node]]
         if subtree_raising:
             errors_branch, data_rows, data_w, data_used = _route_subtree(
-                first_child[node] + largest, rows, w, X, y, is_leaf, attr, threshold, nominal, n_bags, first_child,
+                first_child[node] + largest, rows, w, columns, y, is_leaf, attr, threshold, nominal, n_bags, first_child,
                 n_classes, confidence, z, False, bag_start, bag_class, bag_total, class_total, node_total, is_empty,
                 data_start, data_len, data_rows, data_w, data_used)
         else:
@@ -602,7 +711,7 @@ def prune(X, y, n_classes, confidence, z, subtree_raising, is_leaf, attr, thresh
             rows = data_rows[data_start[node]:data_start[node] + data_len[node]].copy()
             w = data_w[data_start[node]:data_start[node] + data_len[node]].copy()
             _, data_rows, data_w, data_used = _route_subtree(
-                node, rows, w, X, y, is_leaf, attr, threshold, nominal, n_bags, first_child, n_classes,
+                node, rows, w, columns, y, is_leaf, attr, threshold, nominal, n_bags, first_child, n_classes,
                 confidence, z, True, bag_start, bag_class, bag_total, class_total, node_total, is_empty,
                 data_start, data_len, data_rows, data_w, data_used)
             stack_node[top], stack_phase[top] = node, 0

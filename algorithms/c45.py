@@ -183,34 +183,44 @@ class J48(ClassifierMixin, BaseEstimator):
         nominal = self.nominal_
         n_values = self.n_values_
         keep_data = self.subtree_raising and not self.unpruned
+        columns = np.ascontiguousarray(X.T)  # one attribute per row: the kernels read columns
+        numeric = np.flatnonzero(~nominal)
+        numeric_slot = np.full(X.shape[1], -1, dtype=np.int64)
+        numeric_slot[numeric] = np.arange(numeric.size)
+        # sort every numeric column once (stable, missing values last); nodes inherit the order
+        order = np.empty((numeric.size, X.shape[0]), dtype=np.int32)
+        n_known = np.empty(numeric.size, dtype=np.int64)
+        distinct_parts, distinct_start = [], np.zeros(X.shape[1] + 1, dtype=np.int64)
+        for slot, a in enumerate(numeric):
+            order[slot] = np.argsort(columns[a], kind="stable")
+            n_known[slot] = np.count_nonzero(~np.isnan(columns[a]))
+            distinct_parts.append(np.unique(columns[a, order[slot, :n_known[slot]]]))
+        for a in range(X.shape[1]):
+            size = distinct_parts[numeric_slot[a]].size if numeric_slot[a] >= 0 else 0
+            distinct_start[a + 1] = distinct_start[a] + size
+        distinct = np.concatenate(distinct_parts) if distinct_parts else np.zeros(0)
         tree = _GrownTree(n_classes)
         # C45PruneableClassifierTree.buildTree, depth first (children get consecutive ids)
-        stack = [(tree.add_node(), np.arange(X.shape[0], dtype=np.int64), np.ones(X.shape[0]))]
+        stack = [(tree.add_node(), np.arange(X.shape[0], dtype=np.int64), np.ones(X.shape[0]), order, n_known)]
         while stack:
-            node, rows, w = stack.pop()
-            attr, midpoint, class_total = K.best_split(X, y, rows, w, nominal, n_values, n_classes,
-                                                       int(self.min_instances), X.shape[0],
-                                                       bool(self.use_mdl_correction))
+            node, rows, w, order, n_known = stack.pop()
+            (attr, threshold, class_total, bag_class, bag_total, node_class, node_total, child_rows, child_w, offsets,
+             child_order, child_known) = K.grow_node(columns, y, rows, w, order, n_known, numeric_slot, nominal,
+                                                     n_values, distinct, distinct_start, n_classes,
+                                                     int(self.min_instances), X.shape[0],
+                                                     bool(self.use_mdl_correction), bool(self.relocate_split_point))
             if attr < 0:
                 tree.make_leaf(node, class_total, float(w.sum()))
                 continue
-            is_nominal = bool(nominal[attr])
-            threshold = 0.0
-            if not is_nominal:
-                threshold = (K.relocate_threshold(X[:, attr], midpoint) if self.relocate_split_point else midpoint)
-            n_bags = int(n_values[attr]) if is_nominal else 2
-            bag_class, bag_total, node_class, node_total = K.split_distribution(
-                X, y, rows, w, attr, is_nominal, threshold, n_bags, n_classes)
-            child_rows, child_w, offsets = K.split_rows(X, rows, w, attr, is_nominal, threshold, bag_total,
-                                                        node_total)
-            first = tree.make_split(node, attr, threshold, is_nominal, bag_class, bag_total, node_class, node_total,
-                                    (rows, w) if keep_data else None)
-            for b in range(n_bags - 1, -1, -1):
-                stack.append((first + b, child_rows[offsets[b]:offsets[b + 1]], child_w[offsets[b]:offsets[b + 1]]))
+            first = tree.make_split(node, attr, threshold, bool(nominal[attr]), bag_class, bag_total, node_class,
+                                    node_total, (rows, w) if keep_data else None)
+            for b in range(bag_total.shape[0] - 1, -1, -1):
+                lo, hi = offsets[b], offsets[b + 1]
+                stack.append((first + b, child_rows[lo:hi], child_w[lo:hi], child_order[:, lo:hi], child_known[b]))
         t = tree.to_arrays()
         K.collapse(t["is_leaf"], t["n_bags"], t["first_child"], t["class_total"])
         if not self.unpruned:
-            K.prune(X, y, n_classes, cf, z, bool(self.subtree_raising), t["is_leaf"], t["attr"], t["threshold"],
+            K.prune(columns, y, n_classes, cf, z, bool(self.subtree_raising), t["is_leaf"], t["attr"], t["threshold"],
                     t["nominal"], t["n_bags"], t["first_child"], t["bag_start"], t["bag_class"], t["bag_total"],
                     t["class_total"], t["node_total"], t["is_empty"], t["data_start"], t["data_len"],
                     t["data_rows"], t["data_w"])

@@ -30,9 +30,8 @@ def test_nominal_gain_ratio_by_hand():
     counts the missing weight as a fourth branch."""
     a = np.array([0, 0, 0, 1, 1, 1, 2, 2, np.nan])
     y = np.array([0, 0, 1, 1, 1, 1, 0, 0, 1])
-    X = a[:, None]
     rows, w = np.arange(9), np.ones(9)
-    valid, gain, ratio = K._nominal_split(X, y, rows, w, 0, 3, 2, 2, 9.0)
+    valid, gain, ratio = K._nominal_split(a[None, :], y, rows, w, 0, 3, 2, 2, 9.0)
     # known rows: class counts (4, 4); branches (2,1), (0,3), (2,0)
     h = 1.0
     h_cond = 3 / 8 * entropy_bits([2, 1]) + 3 / 8 * 0 + 2 / 8 * 0
@@ -48,8 +47,7 @@ def test_numeric_gain_ratio_with_mdl_correction_by_hand():
     log2(#cuts)/N, then divided by the split information; the threshold is the midpoint."""
     x = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0])
     y = np.array([0, 0, 0, 0, 1, 0, 1, 1, 1, 1])
-    X = x[:, None]
-    valid, gain, ratio, threshold = K._numeric_split(X, y, np.arange(10), np.ones(10), 0, 2, 2, 10.0, True)
+    valid, gain, ratio, threshold = K._numeric_split(x, y, np.ones(10), 2, 2, 10.0, True)
     # min split = max(2, 0.1 * 10 / 2) = 2 -> candidate cuts after the 2nd..8th value: 7 cuts
     best = max(1.0 - (k / 10 * entropy_bits(np.bincount(y[:k], minlength=2))
                       + (10 - k) / 10 * entropy_bits(np.bincount(y[k:], minlength=2))) for k in range(2, 9))
@@ -83,12 +81,14 @@ def test_best_split_takes_the_best_gain_ratio_among_attributes_of_at_least_avera
     average = np.mean([g for g, _ in by_hand])
     assert np.argmax([g for g, _ in by_hand]) == 0 and np.argmax([r for _, r in by_hand]) == 1
     assert by_hand[1][0] < average - 1e-3 <= by_hand[2][0]
-    X = np.column_stack(a).astype(float)
+    columns = np.vstack(a).astype(float)
     rows, w = np.arange(12), np.ones(12)
     for j in range(3):
-        valid, gain, ratio = K._nominal_split(X, y, rows, w, j, k[j], 2, 2, 12.0)
+        valid, gain, ratio = K._nominal_split(columns, y, rows, w, j, k[j], 2, 2, 12.0)
         assert valid and gain == pytest.approx(by_hand[j][0], rel=1e-12) and ratio == pytest.approx(by_hand[j][1])
-    attr, _, class_total = K.best_split(X, y, rows, w, np.ones(3, bool), np.array(k), 2, 2, 12, True)
+    no_order = np.zeros((0, 12), np.int32)
+    attr, _, class_total = K.best_split(columns, y, rows, w, no_order, np.zeros(0, np.int64), np.full(3, -1),
+                                        np.ones(3, bool), np.array(k), 2, 2, 12, True)
     assert attr == 2
     assert class_total.tolist() == [6.0, 6.0]
 
