@@ -50,9 +50,9 @@ def sample_plan(n_instances: int, psi: int, t: int, rng: np.random.Generator) ->
     pass, so the next tree takes them. Hence every instance is used exactly once per
     completed pass, and the counts of use differ by at most one between instances.
 
-    Costs O(N) per pass (a permutation) when t * psi >= N; when the remaining draws
-    are fewer than N, only that many are drawn (``Generator.choice`` without
-    replacement), so a large N costs O(t * psi) draws plus the arrays.
+    Costs O(N) per pass (a permutation) when t * psi >= N / 4; when the remaining draws
+    are fewer, only that many are drawn (:func:`_ordered_sample`), so a large N costs
+    O(t psi log(t psi)), independent of N.
     """
     n, psi, t = int(n_instances), int(psi), int(t)
     if not 1 <= psi <= n:
@@ -62,7 +62,7 @@ def sample_plan(n_instances: int, psi: int, t: int, rng: np.random.Generator) ->
     while tree < t:
         remaining = (t - tree) * psi - filled
         size = min(n, remaining + filled)  # + filled: room for the skipped duplicates
-        order = rng.permutation(n) if size >= n else rng.choice(n, size=size, replace=False)
+        order = rng.permutation(n) if 4 * size >= n else _ordered_sample(n, size, rng)
         order = order.astype(np.int64, copy=False)
         if filled:  # finish the straddling tree without repeating its instances
             need = psi - filled
@@ -81,6 +81,18 @@ def sample_plan(n_instances: int, psi: int, t: int, rng: np.random.Generator) ->
             plan[tree, :rest.size] = rest
             filled = rest.size
     return plan
+
+
+def _ordered_sample(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
+    """The first ``size`` entries of a uniformly random order of range(n), in O(size log size)
+    time and memory: draws with replacement, keeping the first occurrence of each value
+    (each kept value is uniform over the values not yet kept), until ``size`` are kept."""
+    kept = np.empty(0, np.int64)
+    while kept.size < size:
+        draws = np.concatenate([kept, rng.integers(0, n, int(1.1 * (size - kept.size)) + 64)])
+        _, first = np.unique(draws, return_index=True)
+        kept = draws[np.sort(first)]
+    return kept[:size]
 
 
 # ---------------------------------------------------------------- tree growing (Alg. 2)
@@ -135,6 +147,11 @@ def _grow_tree(X, sample, u, attr_order, H, node_attr, node_split, node_left, no
     lo, hi = _work_space(Xs, u)  # Alg. 1 line 5 + Sec. 4 perturbation
     lo_out[:] = lo
     hi_out[:] = hi
+    # an attribute constant in the sample has the range [v, v]: mid = v, no value is below it,
+    # so every level on it is a reduction that changes nothing (lines 7-12); skip its scan
+    constant = np.zeros(d, np.bool_)
+    for q in range(d):
+        constant[q] = lo[q] == hi[q]
     has_missing = np.zeros(d, np.bool_)
     for q in range(d):
         for i in range(m):
@@ -213,6 +230,9 @@ def _grow_tree(X, sample, u, attr_order, H, node_attr, node_split, node_left, no
             known_at[q] = node
         while level < H and n > 1:  # Alg. 2 line 2
             q = attr_order[level % d]  # line 3: round-robin over the randomised list
+            if constant[q]:
+                level += 1
+                continue
             mid = 0.5 * (cur_lo[q] + cur_hi[q])  # line 4
             if known_at[q] != node:  # the node's data range on q, kept while it is reduced
                 mn = np.inf
@@ -479,7 +499,8 @@ class MassBayes(ClassifierMixin, BaseEstimator):
     work_lo_, work_hi_ : ndarrays of shape (t, d)
         The perturbed work space of every tree.
     bench_extra_ : dict
-        Seconds spent sampling and growing trees, node counts (stored by bench).
+        Wall and CPU seconds spent drawing the sample (with, in ``fit_stream``, the pass over
+        the chunks) and growing the trees, node counts (stored by bench).
     """
 
     def __init__(self, t=100, h=10, psi=5000, prior="training", absent_class="skip", outside="route",
@@ -575,12 +596,12 @@ class MassBayes(ClassifierMixin, BaseEstimator):
         self.classes_, codes = self._encode_labels(y)
         self._nominal_layout(X)
         rng = np.random.default_rng(self.random_state)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         n = X.shape[0]
         self.psi_ = self._psi_for(n)
         plan = sample_plan(n, self.psi_, self.t, rng)
         class_counts = np.bincount(codes, minlength=self.classes_.size)
-        sampling_s = time.perf_counter() - t0
+        sampling_s = (time.perf_counter() - t0, time.process_time() - c0)
         # one-hot only the sampled rows when that is fewer than all rows
         rows = np.unique(plan) if self.t * self.psi_ < n else None
         if rows is not None:
@@ -604,7 +625,7 @@ class MassBayes(ClassifierMixin, BaseEstimator):
         self._check_params()
         n = int(n_samples)
         rng = np.random.default_rng(self.random_state)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         psi = self._psi_for(n)
         plan = sample_plan(n, psi, self.t, rng)
         rows = np.unique(plan)
@@ -634,13 +655,13 @@ class MassBayes(ClassifierMixin, BaseEstimator):
         Xs = np.concatenate(gathered_X)
         ys = np.searchsorted(self.classes_, np.concatenate(gathered_y)).astype(np.int64)
         self.psi_ = psi
-        sampling_s = time.perf_counter() - t0
+        sampling_s = (time.perf_counter() - t0, time.process_time() - c0)
         self._nominal_layout(Xs)
         self._grow_forest(self._work_matrix(Xs), ys, np.searchsorted(rows, plan), rng, class_counts, sampling_s)
         return self
 
     def _grow_forest(self, Xw, codes, plan, rng, class_counts, sampling_s):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         t, psi = plan.shape
         d = Xw.shape[1]
         c = self.classes_.size
@@ -685,10 +706,10 @@ class MassBayes(ClassifierMixin, BaseEstimator):
             counts = self.class_size_.sum(axis=0).astype(np.float64)
         self.prior_ = counts / counts.sum()
         self.training_prior_ = class_counts / class_counts.sum()
-        build_s = time.perf_counter() - t0
         n_leaves = int((self.node_attr_ < 0).sum())
-        self.bench_extra_ = {"sampling_s": sampling_s, "build_s": build_s, "psi": int(psi),
-                             "height_limit": H, "n_nodes": int(total), "n_leaves": n_leaves}
+        self.bench_extra_ = {"sampling_s": sampling_s[0], "sampling_cpu_s": sampling_s[1],
+                             "build_s": time.perf_counter() - t0, "build_cpu_s": time.process_time() - c0,
+                             "psi": int(psi), "height_limit": H, "n_nodes": int(total), "n_leaves": n_leaves}
 
     # ------------------------------------------------------------ prediction
     def _likelihood(self, X) -> np.ndarray:

@@ -194,3 +194,7 @@ def onebig(n_instances: int = 68000, seed: int = 0, n_features: int = 20, big_fr
     order = rng.permutation(n_instances)
     return Generated(X[order], y[order], [f"a{j + 1}" for j in range(n_features)],
                      ["big"] + [f"small_{k + 1}" for k in range(n_small)], np.zeros(n_features, dtype=bool))
+
+
+#: generators that can also yield their rows in chunks (used by the scale-up driver, bench.scaleup)
+CHUNKED = {"ringcurve_wave_trigaussian": ringcurve_wave_trigaussian_chunks}

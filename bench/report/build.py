@@ -24,6 +24,20 @@ from .tables import write_table
 PAPER_REPORTS: dict[str, Callable] = {}
 
 
+def discover_paper_reports() -> dict[str, Callable]:
+    """Import every paper-report module (``bench/report/<name>.py`` other than the core ones)
+    so that it registers its tables in :data:`PAPER_REPORTS`."""
+    import importlib
+    import pkgutil
+
+    import bench.report as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name not in ("build", "tables", "__main__") and not info.name.startswith("_"):
+            importlib.import_module(f"bench.report.{info.name}")
+    return PAPER_REPORTS
+
+
 def summarise(df: pd.DataFrame) -> pd.DataFrame:
     """Mean and standard error over splits per (dataset, algo, protocol)."""
     ok = df[df["status"] == "ok"]
@@ -67,6 +81,7 @@ def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path) -> list[P
 
 def build_reports(results_dir: str | None = None, out_dir: str = "reports",
                   experiments: list[str] | None = None) -> list[Path]:
+    discover_paper_reports()
     root = Path(results_dir or os.environ.get("BENCH_RESULTS_DIR", "results"))
     out_root = Path(out_dir)
     out_root.mkdir(parents=True, exist_ok=True)
@@ -94,6 +109,9 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports",
                   f"{n_ok} stored records ({n_failed} failed)",
                   f"- files: " + ", ".join(f"[{f.name}]({f.relative_to(out_root)})" for f in files
                                            if f.suffix == ".md") or "- files: none"]
+        skipped = plan.get("missing_algos") or {}
+        if skipped:
+            index.append(f"- algorithms not run (no config here): " + ", ".join(sorted(skipped)))
         missing = plan.get("missing_datasets") or {}
         if missing:
             index.append(f"- missing datasets: " + "; ".join(f"{k} ({v})" for k, v in missing.items()))
