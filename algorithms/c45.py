@@ -35,8 +35,9 @@ class J48(ClassifierMixin, BaseEstimator):
       cuts between sorted known values more than 1e-5 apart that leave at least
       ``max(min_instances, min(25, 0.1 * known weight / n_classes))`` weight on each side; its
       gain is then reduced by log2(number of such cuts) / node weight (C4.5's MDL correction,
-      ``use_mdl_correction``) and the cut is moved down to the largest training value below the
-      midpoint (C4.5's ``setSplitPoint``);
+      ``use_mdl_correction``; C4.5 release 8 counts the distinct values minus one, Weka counts
+      the cuts that pass the minimum-weight test, and we follow Weka) and the cut is moved down
+      to the largest training value below the midpoint (C4.5's ``setSplitPoint``);
     - information gain and the split information are computed on the known values and scaled
       by their share of the weight; the split information counts the unknown weight as a branch.
 
@@ -49,14 +50,16 @@ class J48(ClassifierMixin, BaseEstimator):
     every subtree that makes no fewer training errors than its root would (always done, as in
     J48 3.6); then pessimistic-error pruning with confidence ``confidence`` (``Stats.addErrs``:
     the upper limit of the binomial error rate) replaces a subtree by a leaf, or, with
-    ``subtree_raising``, by its largest branch regrown on all the node's data, whenever that
-    does not raise the estimated errors by more than 0.1.
+    ``subtree_raising``, by its largest branch with all the node's training data sent down it
+    (distributions recomputed), whenever that does not raise the estimated errors by more than
+    0.1; pruning runs bottom-up and a raised node is pruned again.
 
     Probabilities are J48's ``distributionForInstance``: the leaf's class frequencies (with
     ``use_laplace``, (count + 1) / (weight + n_classes)); a value that reaches an empty
     branch gets the parent's distribution for that branch (or the parent's overall
-    distribution when the branch has no weight). Weka can, in rare cases after subtree
-    raising, return a row that sums to less than 1; such rows are renormalised here.
+    distribution when the branch has no weight). Weka's rows can sum to slightly less than 1
+    when a missing value skips an empty branch that still has a tiny weight; rows are
+    renormalised here (the predicted class is unchanged).
 
     Where this can differ from Weka: floating-point sums of fractional weights are taken in a
     different order (Weka's ties within 1e-6 are reproduced, so only near-exact ties can go

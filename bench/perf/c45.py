@@ -66,3 +66,59 @@ def c45_vs_weka_and_sklearn(quick: bool = False) -> list[dict]:
         rows.append(row("c45", case, "J48 predict_proba", predict_s, "sklearn entropy tree predict_proba",
                         sk_predict_s))
     return rows
+
+
+def weka_agreement(names, n_folds: int = 10, seed: int = 0) -> list[dict]:
+    """Our J48 and Weka 3.6 ``J48 -C 0.25 -M 2`` on the same k folds of each dataset: mean test
+    error of each, share of identical predictions, mean leaf counts and total training seconds
+    (ours: one fit per fold after a warm-up fit; Weka's: its in-JVM training time)."""
+    import time
+
+    from algorithms.c45 import J48
+
+    from .. import weka
+    from ..data import load
+    from ..protocols import splits
+
+    out = []
+    for name in names:
+        ds = load(name)
+        folds = list(splits(ds.y, {"kind": "kfold", "n_splits": n_folds}, seed))
+        warm = folds[0].train[:: max(1, len(folds[0].train) // 300)]  # compile / load the kernels first
+        J48(categorical_features=ds.categorical, n_categories=ds.n_categories).fit(ds.X[warm], ds.y[warm])
+        err, werr, same, leaves, wleaves, fit_s, wfit_s, n = 0.0, 0.0, 0, [], [], 0.0, 0.0, 0
+        for s in folds:
+            m = J48(categorical_features=ds.categorical, n_categories=ds.n_categories)
+            t0 = time.perf_counter()
+            m.fit(ds.X[s.train], ds.y[s.train])
+            fit_s += time.perf_counter() - t0
+            ours = m.predict(ds.X[s.test])
+            r = weka.run(ds, s.train, s.test, "weka.classifiers.trees.J48", ["-C", "0.25", "-M", "2"],
+                         measures=["measureNumLeaves"])
+            theirs = np.argmax(r.proba, 1)
+            err += np.sum(ours != ds.y[s.test])
+            werr += np.sum(theirs != ds.y[s.test])
+            same += np.sum(ours == theirs)
+            n += len(s.test)
+            leaves.append(m.n_leaves_)
+            wleaves.append(r.measures["measureNumLeaves"])
+            wfit_s += r.train_s
+        out.append({"dataset": name, "error": err / n, "weka_error": werr / n, "agreement": same / n,
+                    "leaves": float(np.mean(leaves)), "weka_leaves": float(np.mean(wleaves)),
+                    "identical_leaf_counts": int(np.sum(np.array(leaves) == np.array(wleaves))),
+                    "folds": n_folds, "train_s": fit_s, "weka_train_s": wfit_s})
+    return out
+
+
+if __name__ == "__main__":  # python -m bench.perf.c45 letter,segment,car,magic [n_folds]
+    import sys
+
+    from ..summary import format_table
+
+    table = weka_agreement(sys.argv[1].split(","), int(sys.argv[2]) if len(sys.argv) > 2 else 10)
+    print(format_table(
+        ["dataset", "our error", "Weka error", "agreement %", "our leaves", "Weka leaves", "same #leaves",
+         "our train s", "Weka train s"],
+        [[r["dataset"], f"{r['error']:.4f}", f"{r['weka_error']:.4f}", f"{100 * r['agreement']:.2f}",
+          f"{r['leaves']:.1f}", f"{r['weka_leaves']:.1f}", f"{r['identical_leaf_counts']}/{r['folds']}",
+          f"{r['train_s']:.2f}", f"{r['weka_train_s']:.2f}"] for r in table], align="<>>>>>>>>"))
