@@ -97,22 +97,16 @@ def _ordered_sample(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
 
 # ---------------------------------------------------------------- tree growing (Alg. 2)
 @njit(cache=True)
-def _work_space(Xs, u):
-    """Sec. 4 work-space perturbation of one tree's sample Xs (d, m): per dimension j,
+def _work_space(data_min, data_max, u):
+    """Sec. 4 work-space perturbation from the sample's range per dimension j:
     v_j = min_j + u_j (max_j - min_j), r = max(v_j - min_j, max_j - v_j), range
-    [v_j - r, v_j + r]. NaN are ignored; an all-NaN dimension gets the range [0, 0]."""
-    d, m = Xs.shape
+    [v_j - r, v_j + r]. An all-NaN dimension (min > max) gets the range [0, 0]."""
+    d = data_min.size
     lo = np.empty(d)
     hi = np.empty(d)
     for q in range(d):
-        mn = np.inf
-        mx = -np.inf
-        for i in range(m):
-            v = Xs[q, i]
-            if v < mn:
-                mn = v
-            if v > mx:
-                mx = v
+        mn = data_min[q]
+        mx = data_max[q]
         if mn > mx:  # every value missing
             mn = 0.0
             mx = 0.0
@@ -140,11 +134,20 @@ def _grow_tree(X, sample, u, attr_order, H, node_attr, node_split, node_left, no
     m = sample.size
     d = X.shape[1]
     Xs = np.empty((d, m))  # the tree's sample, one row per attribute
+    sample_min = np.full(d, np.inf)
+    sample_max = np.full(d, -np.inf)
+    has_missing = np.zeros(d, np.bool_)
     for i in range(m):
         r = sample[i]
         for q in range(d):
-            Xs[q, i] = X[r, q]
-    lo, hi = _work_space(Xs, u)  # Alg. 1 line 5 + Sec. 4 perturbation
+            v = X[r, q]
+            Xs[q, i] = v
+            if v != v:
+                has_missing[q] = True
+            else:
+                sample_min[q] = min(sample_min[q], v)
+                sample_max[q] = max(sample_max[q], v)
+    lo, hi = _work_space(sample_min, sample_max, u)  # Alg. 1 line 5 + Sec. 4 perturbation
     lo_out[:] = lo
     hi_out[:] = hi
     # an attribute constant in the sample has the range [v, v]: mid = v, no value is below it,
@@ -152,12 +155,6 @@ def _grow_tree(X, sample, u, attr_order, H, node_attr, node_split, node_left, no
     constant = np.zeros(d, np.bool_)
     for q in range(d):
         constant[q] = lo[q] == hi[q]
-    has_missing = np.zeros(d, np.bool_)
-    for q in range(d):
-        for i in range(m):
-            if Xs[q, i] != Xs[q, i]:
-                has_missing[q] = True
-                break
     for i in range(m):
         perm[i] = i
 
