@@ -244,8 +244,9 @@ def node_class_total(y, rows, w, n_classes):
 @njit(cache=True)
 def best_split(columns, y, rows, w, order, n_known, numeric_slot, nominal, n_values, n_classes, min_obj, n_train,
                use_mdl):
-    """C45ModelSelection.selectModel. Returns (attribute, threshold, class_total); attribute -1
-    means the node is a leaf.
+    """C45ModelSelection.selectModel. Returns (attribute, threshold, class_total, constant);
+    attribute -1 means the node is a leaf; ``constant[slot]`` flags the numeric attributes whose
+    known values here span at most 1e-5, so that no node below can cut them either.
 
     A node is a leaf when its weight is below 2 * minNoObj or it is pure. Otherwise every
     attribute is evaluated; among those whose information gain is at least the average gain of
@@ -255,11 +256,12 @@ def best_split(columns, y, rows, w, order, n_known, numeric_slot, nominal, n_val
     sorted order from ``order[numeric_slot[a], :n_known[numeric_slot[a]]]`` (positions in rows).
     """
     class_total = node_class_total(y, rows, w, n_classes)
+    constant = np.zeros(order.shape[0], np.bool_)
     node_total = 0.0
     for i in range(rows.shape[0]):
         node_total += w[i]
     if 2 * min_obj - node_total > SMALL or abs(node_total - class_total[max_class(class_total)]) < SMALL:
-        return -1, 0.0, class_total
+        return -1, 0.0, class_total, constant
     d = columns.shape[0]
     many_values = np.empty(d, np.bool_)
     all_many_valued = True
@@ -282,6 +284,9 @@ def best_split(columns, y, rows, w, order, n_known, numeric_slot, nominal, n_val
         else:
             slot = numeric_slot[a]
             m = n_known[slot]
+            if m == 0 or not (columns[a, rows[order[slot, 0]]] + NUMERIC_GAP < columns[a, rows[order[slot, m - 1]]]):
+                constant[slot] = True  # no cut anywhere below: no v[i-1] + 1e-5 < v[i] within this range
+                continue
             for k in range(m):
                 p = order[slot, k]
                 sv[k] = columns[a, rows[p]]
@@ -293,7 +298,7 @@ def best_split(columns, y, rows, w, order, n_known, numeric_slot, nominal, n_val
             gain_sum += info_gain[a]
             n_valid += 1
     if n_valid == 0:
-        return -1, 0.0, class_total
+        return -1, 0.0, class_total, constant
     average_gain = gain_sum / n_valid
     best, best_ratio = -1, 0.0
     for a in range(d):
@@ -301,8 +306,8 @@ def best_split(columns, y, rows, w, order, n_known, numeric_slot, nominal, n_val
             best = a
             best_ratio = gain_ratio[a]
     if abs(best_ratio) < SMALL:
-        return -1, 0.0, class_total
-    return best, threshold[best], class_total
+        return -1, 0.0, class_total, constant
+    return best, threshold[best], class_total, constant
 
 
 @njit(cache=True)
@@ -420,10 +425,11 @@ def split_rows(columns, rows, w, a, is_nominal, threshold, bag_total, total):
 
 
 @njit(cache=True)
-def split_presorted(columns, rows, w, order, n_known, a, is_nominal, threshold, bag_total, total):
+def split_presorted(columns, rows, w, order, n_known, constant, a, is_nominal, threshold, bag_total, total):
     """ClassifierSplitModel.split that also carries the sorted orders down: each branch's rows
     (in the parent's order) and, per numeric attribute slot, the branch's known positions in
-    sorted order (a stable partition of the parent's order, so no node sorts again).
+    sorted order (a stable partition of the parent's order, so no node sorts again). Slots
+    flagged ``constant`` are dropped (0 known values below: they can never be cut again).
     Returns (rows, weights, offsets, order, n_known) with branch b in columns
     [offsets[b], offsets[b+1]) of ``order`` and n_known[b]."""
     n_bags = bag_total.shape[0]
@@ -460,6 +466,8 @@ def split_presorted(columns, rows, w, order, n_known, a, is_nominal, threshold, 
     out_order = np.empty((n_slots, offsets[-1]), np.int32)
     out_known = np.zeros((n_bags, n_slots), np.int64)
     for s in range(n_slots):
+        if constant[s]:
+            continue
         for k in range(n_known[s]):
             i = order[s, k]
             b = branch[i]
@@ -481,8 +489,8 @@ def grow_node(columns, y, rows, w, order, n_known, numeric_slot, nominal, n_valu
     numeric cut onto a training value (setSplitPoint), compute the split's distribution with the
     missing values spread (addInstWithUnknown) and split the rows and sorted orders. A leaf
     returns attribute -1 and empty arrays."""
-    attr, threshold, class_total = best_split(columns, y, rows, w, order, n_known, numeric_slot, nominal, n_values,
-                                              n_classes, min_obj, n_train, use_mdl)
+    attr, threshold, class_total, constant = best_split(columns, y, rows, w, order, n_known, numeric_slot, nominal,
+                                                        n_values, n_classes, min_obj, n_train, use_mdl)
     if attr < 0:
         return (attr, 0.0, class_total, np.zeros((0, n_classes)), np.zeros(0), class_total, 0.0,
                 np.zeros(0, np.int64), np.zeros(0), np.zeros(1, np.int64), np.zeros((order.shape[0], 0), np.int32),
@@ -495,7 +503,7 @@ def grow_node(columns, y, rows, w, order, n_known, numeric_slot, nominal, n_valu
     bag_class, bag_total, node_class, node_total = split_distribution(columns, y, rows, w, attr, is_nominal,
                                                                       threshold, n_bags, n_classes)
     child_rows, child_w, offsets, child_order, child_known = split_presorted(
-        columns, rows, w, order, n_known, attr, is_nominal, threshold, bag_total, node_total)
+        columns, rows, w, order, n_known, constant, attr, is_nominal, threshold, bag_total, node_total)
     return (attr, threshold, class_total, bag_class, bag_total, node_class, node_total, child_rows, child_w, offsets,
             child_order, child_known)
 

@@ -87,7 +87,7 @@ def test_best_split_takes_the_best_gain_ratio_among_attributes_of_at_least_avera
         valid, gain, ratio = K._nominal_split(columns, y, rows, w, j, k[j], 2, 2, 12.0)
         assert valid and gain == pytest.approx(by_hand[j][0], rel=1e-12) and ratio == pytest.approx(by_hand[j][1])
     no_order = np.zeros((0, 12), np.int32)
-    attr, _, class_total = K.best_split(columns, y, rows, w, no_order, np.zeros(0, np.int64), np.full(3, -1),
+    attr, _, class_total, _ = K.best_split(columns, y, rows, w, no_order, np.zeros(0, np.int64), np.full(3, -1),
                                         np.ones(3, bool), np.array(k), 2, 2, 12, True)
     assert attr == 2
     assert class_total.tolist() == [6.0, 6.0]
