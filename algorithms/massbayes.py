@@ -341,11 +341,35 @@ def _grow_batch(X, y, plans, u, attr_orders, H, node_attr, node_split, node_left
             labels[b, i] = y[sample[perm[i]]]
 
 
+@njit(cache=True)
+def _dense_counts(node_start, node_size, labels, tree_root, tree_label_start, min_size, n_classes):
+    """Class counts of every node holding more than ``min_size`` instances (Alg. 2 line 21),
+    one row per such node, and each node's row (-1: count its run of labels instead)."""
+    n_nodes = node_size.size
+    row_of = np.full(n_nodes, -1, np.int32)
+    n_rows = 0
+    for v in range(n_nodes):
+        if node_size[v] > min_size:
+            row_of[v] = n_rows
+            n_rows += 1
+    counts = np.zeros((n_rows, n_classes), np.int32)
+    t = tree_root.size
+    for k in range(t):
+        end = n_nodes if k == t - 1 else tree_root[k + 1]
+        for v in range(tree_root[k], end):
+            r = row_of[v]
+            if r >= 0:
+                s = tree_label_start[k] + node_start[v]
+                for j in range(s, s + node_size[v]):
+                    counts[r, labels[j]] += 1
+    return row_of, counts
+
+
 # ---------------------------------------------------------------- prediction (Eq. 10)
 @njit(parallel=True, cache=True)
 def _likelihood_sums(X, node_attr, node_split, node_left, node_start, node_size, labels, tree_root,
-                     tree_label_start, inv_class_size, tree_lo, tree_hi, ignore_outside, n_classes,
-                     rows_per_block):
+                     tree_label_start, node_count_row, node_counts, inv_class_size, tree_lo, tree_hi,
+                     ignore_outside, n_classes, rows_per_block):
     """sum_i |D_{y, x_g}| / |D_y| over the trees (Eqs. 8-10) for every row of X.
 
     A test value that is NaN at a node's split attribute stops the descent there
@@ -399,10 +423,15 @@ def _likelihood_sums(X, node_attr, node_split, node_left, node_start, node_size,
                             kept += 1
                             continue
                     # a leaf, or a missing value at this node's split: the node's counts
-                    s = first_label + node_start[root + node]
-                    for j in range(s, s + node_size[root + node]):
-                        c = labels[j]
-                        out[i, c] += inv_class_size[k, c]
+                    r = node_count_row[root + node]
+                    if r >= 0:
+                        for c in range(n_classes):
+                            out[i, c] += node_counts[r, c] * inv_class_size[k, c]
+                    else:
+                        s = first_label + node_start[root + node]
+                        for j in range(s, s + node_size[root + node]):
+                            c = labels[j]
+                            out[i, c] += inv_class_size[k, c]
                 n_active = kept
     return out
 
@@ -440,10 +469,11 @@ class MassBayes(ClassifierMixin, BaseEstimator):
       stored splits, as Alg. 2 line 22 stores only the final split of a node, so the
       point reaches the boundary region nearest to it; ``"ignore_tree"`` lets a tree
       whose work space does not contain x contribute nothing for any class.
-    - All class likelihoods zero (impossible with ``outside="route"``: every leaf
-      holds at least one instance of a class present in its subsample; possible with
-      ``"ignore_tree"`` or ``prior="subsample"``), ``zero_likelihood``: ``"prior"``
-      (default) predicts p(y) from the training data; ``"uniform"`` predicts 1/c.
+    - All class likelihoods zero (impossible with ``outside="route"``: every node
+      holds at least one instance, of a class present in that subsample; it happens
+      with ``"ignore_tree"`` when no tree's work space contains x),
+      ``zero_likelihood``: ``"prior"`` (default) predicts p(y) of the training data;
+      ``"uniform"`` predicts 1/c.
     - Nominal attributes (the paper's data are all numeric; Sec. 6 leaves them to
       future work), ``nominal``: ``"ordinal"`` (default) treats the codes 0..k-1 as
       numbers, with the same work space and mid-point splits; ``"one_hot"`` replaces a
@@ -456,6 +486,11 @@ class MassBayes(ClassifierMixin, BaseEstimator):
       21) but enters neither child, and a test point missing the split attribute
       stops at that node and takes its counts (the region defined by the attributes
       it has). The work space ignores NaN. ``"error"`` rejects NaN.
+
+    Randomness: one ``numpy.random.Generator`` from ``random_state`` draws, in this
+    order, the sample plan (:func:`sample_plan`), the perturbation fractions u (t x d,
+    v_j = min_j + u_j (max_j - min_j)) and the t attribute orders; the same seed gives
+    the same forest bit for bit, with any number of threads.
 
     Parameters
     ----------
@@ -491,6 +526,8 @@ class MassBayes(ClassifierMixin, BaseEstimator):
         ``node_labels_[start:start+size]`` of the node's instances' class codes.
     node_labels_ : ndarray
         Class codes of each tree's sample, ordered so that every node is a run.
+    node_count_row_, node_counts_ : ndarrays
+        Class counts of the nodes holding more than 2c instances (row -1: none).
     class_size_ : ndarray of shape (t, n_classes)
         |D_y| of every tree's subsample.
     work_lo_, work_hi_ : ndarrays of shape (t, d)
@@ -692,6 +729,11 @@ class MassBayes(ClassifierMixin, BaseEstimator):
         self.node_start_ = np.concatenate(parts["start"])
         self.node_size_ = np.concatenate(parts["size"])
         self.node_labels_ = labels.ravel()
+        # nodes larger than 2c also keep their class counts, so that a prediction reads c
+        # numbers instead of the node's run of labels (duplicates make large leaves)
+        self.node_count_row_, self.node_counts_ = _dense_counts(
+            self.node_start_, self.node_size_, self.node_labels_, self.tree_root_, self.tree_label_start_,
+            2 * c, c)
         total = int(n_nodes.sum())
         self.work_lo_, self.work_hi_ = lo, hi
         # |D_y| per tree (Eq. 8 denominator)
@@ -717,7 +759,7 @@ class MassBayes(ClassifierMixin, BaseEstimator):
         rows = max(256, min(4096, -(-n // max(1, numba.get_num_threads()))))
         sums = _likelihood_sums(X, self.node_attr_, self.node_split_, self.node_left_, self.node_start_,
                                 self.node_size_, self.node_labels_, self.tree_root_, self.tree_label_start_,
-                                inv, self.work_lo_, self.work_hi_, self.outside == "ignore_tree",
+                                self.node_count_row_, self.node_counts_, inv, self.work_lo_, self.work_hi_, self.outside == "ignore_tree",
                                 self.classes_.size, rows)
         if self.absent_class == "skip":
             n_trees = (self.class_size_ > 0).sum(axis=0).astype(np.float64)
