@@ -67,7 +67,9 @@ def sample_plan(n_instances: int, psi: int, t: int, rng: np.random.Generator) ->
         if filled:  # finish the straddling tree without repeating its instances
             need = psi - filled
             head = order[:need + filled]
-            dup = np.isin(head, plan[tree, :filled])
+            held = np.zeros(n, np.bool_)  # passes restart only when t psi > N / 4: N is small here
+            held[plan[tree, :filled]] = True
+            dup = held[head]
             fresh = np.flatnonzero(~dup)[:need]
             cut = int(fresh[-1]) + 1
             plan[tree, filled:] = head[fresh]
@@ -342,9 +344,12 @@ def _grow_batch(X, y, plans, u, attr_orders, H, node_attr, node_split, node_left
 
 
 @njit(cache=True)
-def _dense_counts(node_start, node_size, labels, tree_root, tree_label_start, min_size, n_classes):
+def _dense_counts(node_attr, node_left, node_start, node_size, labels, tree_root, tree_label_start,
+                  min_size, n_classes):
     """Class counts of every node holding more than ``min_size`` instances (Alg. 2 line 21),
-    one row per such node, and each node's row (-1: count its run of labels instead)."""
+    one row per such node, and each node's row (-1: count its run of labels instead).
+    Bottom-up: a node's counts are its children's plus those of the instances that stop at
+    it (missing values); children come after their parent in the arrays."""
     n_nodes = node_size.size
     row_of = np.full(n_nodes, -1, np.int32)
     n_rows = 0
@@ -355,14 +360,52 @@ def _dense_counts(node_start, node_size, labels, tree_root, tree_label_start, mi
     counts = np.zeros((n_rows, n_classes), np.int32)
     t = tree_root.size
     for k in range(t):
+        root = tree_root[k]
         end = n_nodes if k == t - 1 else tree_root[k + 1]
-        for v in range(tree_root[k], end):
+        first = tree_label_start[k]
+        for v in range(end - 1, root - 1, -1):
             r = row_of[v]
-            if r >= 0:
-                s = tree_label_start[k] + node_start[v]
-                for j in range(s, s + node_size[v]):
-                    counts[r, labels[j]] += 1
+            if r < 0:
+                continue
+            s = first + node_start[v]
+            e = s + node_size[v]
+            if node_attr[v] >= 0:
+                for child in (root + node_left[v], root + node_left[v] + 1):
+                    rc = row_of[child]
+                    if rc >= 0:
+                        for c in range(n_classes):
+                            counts[r, c] += counts[rc, c]
+                    else:
+                        cs = first + node_start[child]
+                        for j in range(cs, cs + node_size[child]):
+                            counts[r, labels[j]] += 1
+                s += node_size[root + node_left[v]] + node_size[root + node_left[v] + 1]  # stopped ones
+            for j in range(s, e):
+                counts[r, labels[j]] += 1
     return row_of, counts
+
+
+@njit(cache=True)
+def _pack_in_place(flat, row_length, n_used):
+    """Move the first n_used[k] entries of each row k (rows of ``row_length`` in ``flat``)
+    to the front, one row after another."""
+    at = 0
+    for k in range(n_used.size):
+        src = k * row_length
+        if src != at:
+            for j in range(n_used[k]):
+                flat[at + j] = flat[src + j]
+        at += n_used[k]
+
+
+@njit(cache=True)
+def _class_sizes(labels, n_classes):
+    """|D_y| of every tree's subsample (Eq. 8 denominator)."""
+    out = np.zeros((labels.shape[0], n_classes), np.int64)
+    for k in range(labels.shape[0]):
+        for i in range(labels.shape[1]):
+            out[k, labels[k, i]] += 1
+    return out
 
 
 # ---------------------------------------------------------------- prediction (Eq. 10)
@@ -527,7 +570,7 @@ class MassBayes(ClassifierMixin, BaseEstimator):
     node_labels_ : ndarray
         Class codes of each tree's sample, ordered so that every node is a run.
     node_count_row_, node_counts_ : ndarrays
-        Class counts of the nodes holding more than 2c instances (row -1: none).
+        Class counts of the nodes holding more than max(2c, 16) instances (row -1: none).
     class_size_ : ndarray of shape (t, n_classes)
         |D_y| of every tree's subsample.
     work_lo_, work_hi_ : ndarrays of shape (t, d)
@@ -710,35 +753,34 @@ class MassBayes(ClassifierMixin, BaseEstimator):
         hi = np.empty((t, d))
         labels = np.empty((t, psi), label_dtype)
         n_nodes = np.empty(t, np.int64)
-        parts = {k: [] for k in ("attr", "split", "left", "start", "size")}
+        names = ("attr", "split", "left", "start", "size")
+        dtypes = (np.int32, np.float64, np.int32, np.int32, np.int32)
+        parts = {k: [] for k in names}
         for b0 in range(0, t, batch):
             k = min(batch, t - b0)
-            nodes = (np.empty((k, max_nodes), np.int32), np.empty((k, max_nodes), np.float64),
-                     np.empty((k, max_nodes), np.int32), np.empty((k, max_nodes), np.int32),
-                     np.empty((k, max_nodes), np.int32))
-            _grow_batch(Xw, codes, plan[b0:b0 + k], u[b0:b0 + k], attr_orders[b0:b0 + k], H, *nodes,
+            flat = [np.empty(k * max_nodes, dt) for dt in dtypes]
+            _grow_batch(Xw, codes, plan[b0:b0 + k], u[b0:b0 + k], attr_orders[b0:b0 + k], H,
+                        *(a.reshape(k, max_nodes) for a in flat),
                         labels[b0:b0 + k], lo[b0:b0 + k], hi[b0:b0 + k], n_nodes[b0:b0 + k])
-            used = np.arange(max_nodes)[None, :] < n_nodes[b0:b0 + k, None]
-            for key, arr in zip(("attr", "split", "left", "start", "size"), nodes):
-                parts[key].append(arr[used])  # the trees' nodes, one after another
+            used = n_nodes[b0:b0 + k]
+            for key, arr in zip(names, flat):  # the trees' nodes, one after another
+                _pack_in_place(arr, max_nodes, used)
+                arr.resize(int(used.sum()), refcheck=False)
+                parts[key].append(arr)
         self.tree_root_ = np.concatenate([[0], np.cumsum(n_nodes)[:-1]]).astype(np.int64)
         self.tree_label_start_ = np.arange(t, dtype=np.int64) * psi
-        self.node_attr_ = np.concatenate(parts["attr"])
-        self.node_split_ = np.concatenate(parts["split"])
-        self.node_left_ = np.concatenate(parts["left"])
-        self.node_start_ = np.concatenate(parts["start"])
-        self.node_size_ = np.concatenate(parts["size"])
+        self.node_attr_, self.node_split_, self.node_left_, self.node_start_, self.node_size_ = (
+            parts[key][0] if len(parts[key]) == 1 else np.concatenate(parts[key]) for key in names)
         self.node_labels_ = labels.ravel()
-        # nodes larger than 2c also keep their class counts, so that a prediction reads c
+        # nodes larger than max(2c, 16) also keep their class counts, so that a prediction reads c
         # numbers instead of the node's run of labels (duplicates make large leaves)
         self.node_count_row_, self.node_counts_ = _dense_counts(
-            self.node_start_, self.node_size_, self.node_labels_, self.tree_root_, self.tree_label_start_,
-            2 * c, c)
+            self.node_attr_, self.node_left_, self.node_start_, self.node_size_, self.node_labels_,
+            self.tree_root_, self.tree_label_start_, max(2 * c, 16), c)
         total = int(n_nodes.sum())
         self.work_lo_, self.work_hi_ = lo, hi
         # |D_y| per tree (Eq. 8 denominator)
-        self.class_size_ = np.bincount((np.arange(t)[:, None] * c + codes[plan]).ravel(),
-                                       minlength=t * c).reshape(t, c)
+        self.class_size_ = _class_sizes(labels, c)
         if self.prior == "training":
             counts = class_counts.astype(np.float64)
         else:
