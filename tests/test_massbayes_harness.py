@@ -73,7 +73,8 @@ def test_scaleup_driver_records_and_figure(conf, tmp_path):
     assert (out / "fig3_scaleup.png").exists() and (out / "fig3_scaleup.pdf").exists()
     t = pd.read_csv(out / "fig3_scaleup.csv")
     assert set(t["algo"]) == {"gnb", "mb_small", "mb_small (trees only)"}
-    assert t[t["algo"] == "mb_small"]["memory_ratio"].tolist() == [1.0, 1.0]  # psi fixed: same size
+    ratio = t[t["algo"] == "mb_small"]["memory_ratio"].tolist()
+    assert ratio[0] == 1.0 and abs(ratio[1] - 1) < 0.02  # psi fixed: the same size, up to the tree shapes
     assert any(str(f).endswith(".md") for f in files)
     build_reports(str(results), str(tmp_path / "reports"))
     index = (tmp_path / "reports" / "index.md").read_text()
