@@ -133,6 +133,10 @@ def results_root(results_dir: str | None) -> Path:
 def run(name: str, scale: str = DEFAULT_SCALE, jobs: int | None = None, results_dir: str | None = None,
         dry_run: bool = False, allow_failures: bool = False, extra: list[str] | None = None) -> int:
     """Run one experiment; ``extra`` Hydra overrides go to every job (e.g. ``["rerun=true"]``)."""
+    if experiment_config(name).get("driver") == "scaleup":  # not a Hydra sweep: see bench/scaleup.py
+        from .scaleup import run_experiment
+
+        return run_experiment(name, scale, results_dir)
     p = plan(name, scale)
     cmd = command(p, jobs, results_dir, extra)
     print(f"[{name}] scale={scale}: {len(p['algos'])} algorithms x {len(p['datasets'])} datasets, "

@@ -21,6 +21,7 @@ import pkgutil
 import sys
 import time
 import traceback
+from typing import Callable
 from collections import defaultdict
 from pathlib import Path
 
@@ -67,6 +68,9 @@ def load_paper_reports() -> dict[str, Callable]:
     """Import every paper module (see :func:`discover`) and return the experiment-keyed hooks."""
     discover()
     return PAPER_REPORTS
+
+
+discover_paper_reports = load_paper_reports
 
 
 def _flat(d, prefix=""):

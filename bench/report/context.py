@@ -210,38 +210,58 @@ class ReportContext:
         return (conf_dir() / "experiment" / f"{name}.yaml").exists()
 
     @staticmethod
-    @functools.lru_cache(maxsize=None)
     def algo_registered(name: str) -> bool:
-        from ..data.registry import conf_dir
-
-        return (conf_dir() / "algo" / f"{name}.yaml").exists()
+        return _algo_registered(_registry_key(), name)
 
     @staticmethod
-    @functools.lru_cache(maxsize=None)
     def dataset_reason(name: str | None) -> str | None:
         """Why a dataset cannot be used here, or None."""
-        if not name:
-            return "dataset not in the data directory: no conf/data entry maps to it"
-        from ..data import DataError
-        from ..data.registry import dataset_config, source_available
-
-        try:
-            cfg = dataset_config(name)
-        except DataError:
-            return f"dataset not in the data directory: no conf/data/{name}.yaml"
-        if not any(source_available(s) for s in cfg.get("sources") or []):
-            return f"dataset not available here: {name} (no local file in BENCH_DATA_DIR, not in the cache)"
-        return None
+        return _dataset_reason(_registry_key(), name)
 
     @staticmethod
-    @functools.lru_cache(maxsize=None)
     def dataset_notes(name: str) -> str:
         """The config's notes when the mirrored data differ from the paper's (DIFF / PARTIAL)."""
-        from ..data import DataError
-        from ..data.registry import dataset_config
+        return _dataset_notes(_registry_key(), name)
 
-        try:
-            notes = str(dataset_config(name).get("notes") or "")
-        except DataError:
-            return ""
-        return notes if ("DIFF" in notes or "PARTIAL" in notes) else ""
+
+def _registry_key() -> tuple:
+    """What the registry answers depend on: the config directory and where data are looked
+    for. Caches are keyed by it, so a changed BENCH_CONF_DIR / BENCH_DATA_DIR is never
+    answered from a stale cache."""
+    from ..data.cache import data_dirs
+    from ..data.registry import conf_dir
+
+    return (str(conf_dir()), tuple(str(d) for d in data_dirs()))
+
+
+@functools.lru_cache(maxsize=None)
+def _algo_registered(key: tuple, name: str) -> bool:
+    return (Path(key[0]) / "algo" / f"{name}.yaml").exists()
+
+
+@functools.lru_cache(maxsize=None)
+def _dataset_reason(key: tuple, name: str | None) -> str | None:
+    if not name:
+        return "dataset not in the data directory: no conf/data entry maps to it"
+    from ..data import DataError
+    from ..data.registry import dataset_config, source_available
+
+    try:
+        cfg = dataset_config(name)
+    except DataError:
+        return f"dataset not in the data directory: no conf/data/{name}.yaml"
+    if not any(source_available(s) for s in cfg.get("sources") or []):
+        return f"dataset not available here: {name} (no local file in BENCH_DATA_DIR, not in the cache)"
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _dataset_notes(key: tuple, name: str) -> str:
+    from ..data import DataError
+    from ..data.registry import dataset_config
+
+    try:
+        notes = str(dataset_config(name).get("notes") or "")
+    except DataError:
+        return ""
+    return notes if ("DIFF" in notes or "PARTIAL" in notes) else ""

@@ -3,12 +3,17 @@
 // Usage: java -cp weka.jar:. WekaProba <train.arff> <test.arff> <classifier class> [options...]
 // A classifier class may be prefixed "filter:<filter class> <filter options> --" to apply a batch filter
 // (e.g. supervised Discretize) fitted on the training file only.
+// Optional tokens before that: "measures:<name>,<name>" prints the trained model's additional measures
+// (AdditionalMeasureProducer, e.g. J48's measureNumLeaves,measureTreeSize) on a "#measures" stderr line;
+// "model:<path>" writes the trained model's toString() to <path>.
 import java.io.BufferedReader;
 import java.io.FileReader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.io.FileWriter;
 import weka.classifiers.Classifier;
+import weka.core.AdditionalMeasureProducer;
 import weka.core.Instances;
 import weka.core.Utils;
 import weka.filters.Filter;
@@ -26,6 +31,13 @@ public class WekaProba {
         Instances train = read(args[0]);
         Instances test = read(args[1]);
         int i = 2;
+        String[] measures = new String[0];
+        String modelPath = null;
+        while (args[i].startsWith("measures:") || args[i].startsWith("model:")) {
+            if (args[i].startsWith("measures:")) measures = args[i].substring(9).split(",");
+            else modelPath = args[i].substring(6);
+            i++;
+        }
         long f0 = System.nanoTime();
         if (args[i].startsWith("filter:")) {
             String filterName = args[i].substring(7);
@@ -56,6 +68,18 @@ public class WekaProba {
         }
         long t2 = System.nanoTime();
         System.out.print(sb);
+        if (modelPath != null) {
+            FileWriter w = new FileWriter(modelPath);
+            w.write(c.toString());
+            w.close();
+        }
+        if (measures.length > 0) {
+            StringBuilder m = new StringBuilder("#measures");
+            for (String measure : measures) {
+                m.append(' ').append(measure).append('=').append(((AdditionalMeasureProducer) c).getMeasure(measure));
+            }
+            System.err.println(m);
+        }
         System.err.println("#filter_s=" + (f1 - f0) / 1e9 + " train_s=" + (t1 - t0) / 1e9 + " test_s=" + (t2 - t1) / 1e9);
     }
 }

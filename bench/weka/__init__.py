@@ -13,7 +13,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +31,8 @@ class WekaResult:
     filter_s: float
     train_s: float
     test_s: float
+    measures: dict = field(default_factory=dict)  # additional measures asked for with ``measures=``
+    model_text: str | None = None  # the trained model's toString(), when asked for with ``model_text=True``
 
 
 def weka_jar() -> str | None:
@@ -77,11 +79,15 @@ def driver_classpath(name: str) -> str:
 
 
 def run(ds: Dataset, train: np.ndarray, test: np.ndarray, classifier: str, options: list[str] | None = None,
-        filter: tuple[str, list[str]] | None = None, heap: str = "4g", workdir: str | None = None) -> WekaResult:
+        filter: tuple[str, list[str]] | None = None, heap: str = "4g", workdir: str | None = None,
+        measures: list[str] | None = None, model_text: bool = False) -> WekaResult:
     """Train Weka ``classifier`` (class name) with ``options`` on ``ds`` rows ``train``; return
     its class distributions on rows ``test`` (columns = ``ds.classes``). ``filter`` = (filter
     class, options) applies a batch filter fitted on the training rows (e.g. supervised
-    ``weka.filters.supervised.attribute.Discretize``)."""
+    ``weka.filters.supervised.attribute.Discretize``). ``measures`` names additional measures of
+    the trained model (``AdditionalMeasureProducer.getMeasure``, e.g. J48's ``measureNumLeaves``
+    and ``measureTreeSize``), returned as floats in ``WekaResult.measures``; ``model_text=True``
+    returns the model's ``toString()`` in ``WekaResult.model_text``."""
     classpath = driver_classpath("WekaProba")
     tmp = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="bench-weka-"))
     try:
@@ -89,6 +95,11 @@ def run(ds: Dataset, train: np.ndarray, test: np.ndarray, classifier: str, optio
         write_arff(tr, ds, rows=train)
         write_arff(te, ds, rows=test)
         cmd = ["java", f"-Xmx{heap}", "-cp", classpath, "WekaProba", str(tr), str(te)]
+        if measures:
+            cmd.append("measures:" + ",".join(measures))
+        model_path = tmp / "model.txt"
+        if model_text:
+            cmd.append(f"model:{model_path}")
         if filter is not None:
             cmd += [f"filter:{filter[0]}", *filter[1], "--"]
         cmd += [classifier, *(options or [])]
@@ -96,8 +107,14 @@ def run(ds: Dataset, train: np.ndarray, test: np.ndarray, classifier: str, optio
         if proc.returncode != 0:
             raise RuntimeError(f"Weka {classifier} failed:\n{proc.stderr[-2000:]}")
         proba = np.loadtxt(proc.stdout.splitlines(), delimiter=",", ndmin=2)
-        times = dict(kv.split("=") for kv in proc.stderr.strip().splitlines()[-1].lstrip("#").split())
-        return WekaResult(proba, float(times["filter_s"]), float(times["train_s"]), float(times["test_s"]))
+        err_lines = proc.stderr.strip().splitlines()
+        times = dict(kv.split("=") for kv in err_lines[-1].lstrip("#").split())
+        found = {}
+        for line in err_lines:
+            if line.startswith("#measures"):
+                found = {k: float(v) for k, v in (kv.split("=") for kv in line.split()[1:])}
+        return WekaResult(proba, float(times["filter_s"]), float(times["train_s"]), float(times["test_s"]),
+                          measures=found, model_text=model_path.read_text() if model_text else None)
     finally:
         if workdir is None:
             shutil.rmtree(tmp, ignore_errors=True)
