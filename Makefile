@@ -16,7 +16,7 @@ endif
 install:  ## install bench with its test dependencies
 	$(PYTHON) -m pip install -e ".[dev]"
 
-demo:  ## the default job: Random Forest, 10-fold CV on scikit-learn's digits (no network needed)
+demo:  ## the default job: MassBayes, 10-fold CV on scikit-learn's digits (no network needed)
 	$(PYTHON) -m bench
 
 test:  ## the fast test suite (slow tests excluded)
