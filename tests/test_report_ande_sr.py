@@ -15,10 +15,10 @@ from bench.store import load
 
 SMALL, MEDIUM, LARGE = ["iris", "zoo", "labor", "wine", "glass"], ["car", "segment", "abalone"], \
     ["adult", "letter", "magic"]
-QUALITY = {"nb_disc": 0.60, "a1de": 0.64, "a1de_s": 0.66, "a1de_w": 0.67, "a1de_sw": 0.69, "a2de": 0.71,
+QUALITY = {"nb": 0.60, "a1de": 0.64, "a1de_s": 0.66, "a1de_w": 0.67, "a1de_sw": 0.69, "a2de": 0.71,
            "a2de_s": 0.73, "a2de_w": 0.74, "a2de_sw": 0.76, "rf10": 0.80}
-TRAIN_S = {"nb_disc": 0.01, "rf10": 0.3}
-TEST_S = {"nb_disc": 0.001, "a2de": 0.05, "a2de_s": 0.02, "rf10": 0.004}
+TRAIN_S = {"nb": 0.01, "rf10": 0.3}
+TEST_S = {"nb": 0.001, "a2de": 0.05, "a2de_s": 0.02, "rf10": 0.004}
 
 
 def _plan(root, datasets, algos, scale="medium"):

@@ -46,7 +46,7 @@ EXPERIMENT = "ande_sr"
 TITLE = "Fast and Effective Single Pass Bayesian Learning (Zaidi and Webb; seed 003)"
 
 #: the paper's algorithm names -> our conf/algo names, in the paper's order
-ALGOS = {"NB": "nb_disc", "A1DE": "a1de", "A1DE-S": "a1de_s", "A1DE-W": "a1de_w", "A1DE-SW": "a1de_sw",
+ALGOS = {"NB": "nb", "A1DE": "a1de", "A1DE-S": "a1de_s", "A1DE-W": "a1de_w", "A1DE-SW": "a1de_sw",
          "A2DE": "a2de", "A2DE-S": "a2de_s", "A2DE-W": "a2de_w", "A2DE-SW": "a2de_sw", "RF10": "rf10"}
 BASELINE = "NB"
 SUBSETS = ("all", "large", "medium", "small")
