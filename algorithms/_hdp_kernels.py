@@ -210,9 +210,34 @@ def init_tables(customers, tables, customers_total, tables_total, parent, level_
             tables_total[node] = total_t
 
 
+@njit(cache=True, inline="always")
+def draw_index(weights, size, best, rng):
+    """Index j < size drawn with probability proportional to exp(weights[j] - best)."""
+    total = 0.0
+    for j in range(size):
+        weights[j] = math.exp(weights[j] - best)
+        total += weights[j]
+    u = rng.random() * total
+    j = 0
+    acc = weights[0]
+    while acc < u and j < size - 1:
+        j += 1
+        acc += weights[j]
+    return j
+
+
+@njit(cache=True, inline="always")
+def move_tables(node, p, k, delta, customers, tables, customers_total, tables_total):
+    """Change t_k of ``node`` by delta: its parent's customers follow."""
+    tables[node, k] += delta
+    tables_total[node] += delta
+    customers[p, k] += delta
+    customers_total[p] += delta
+
+
 @njit(cache=True)
 def sample_node_tables(node, customers, tables, customers_total, tables_total, parent, group, log_alpha,
-                       log_rising, rising_offset, stirling, window, max_tables, rng, weights, misses):
+                       log_rising, rising_offset, stirling, window, max_tables, rng, weights):
     """Gibbs-sample t_k of one non-root node for every value k with n_k >= 2.
 
     The conditional of t_k (the other tables fixed) keeps the factors of the
@@ -221,55 +246,72 @@ def sample_node_tables(node, customers, tables, customers_total, tables_total, p
     m_k + t_k, S(m_k + t_k, t_pk) / (alpha_p)_{M + t_k} (rising factorial, read from
     ``log_rising``). Candidates are the window t_k - window .. t_k + window
     (reference: windowForSamplingTk = 10), clipped to 1 <= t_k <= min(n_k, max_tables)
-    and m_k + t_k >= t_pk. Returns the largest table count drawn.
+    and m_k + t_k >= t_pk. Every S comes from the table ``stirling``, which the
+    caller has sized to cover all of them (``sample_node_tables_general`` otherwise).
+    Returns the largest table count drawn.
     """
-    n_values = customers.shape[1]
     p = parent[node]
     log_a = log_alpha[group[node]]
     rising = rising_offset[group[p]]
     largest = 0
-    for k in range(n_values):
+    for k in range(customers.shape[1]):
         n = customers[node, k]
         if n <= 1:
             continue  # t_k = n_k is forced
         t_old = tables[node, k]
         m = customers[p, k] - t_old
-        m_total = customers_total[p] - t_old
+        start = rising + customers_total[p] - t_old
         t_parent = tables[p, k]
         lo = max(1, t_old - window, t_parent - m)
         hi = min(t_old + window, n, max_tables)
-        if hi <= lo:
-            if t_old > largest:
-                largest = t_old
+        t_new = t_old
+        if lo < hi:
+            best = -np.inf
+            for t in range(lo, hi + 1):
+                w = stirling[n, t] + t * log_a + stirling[m + t, t_parent] - log_rising[start + t]
+                weights[t - lo] = w
+                if w > best:
+                    best = w
+            t_new = lo + draw_index(weights, hi - lo + 1, best, rng)
+            if t_new != t_old:
+                move_tables(node, p, k, t_new - t_old, customers, tables, customers_total, tables_total)
+        if t_new > largest:
+            largest = t_new
+    return largest
+
+
+@njit(cache=True)
+def sample_node_tables_general(node, customers, tables, customers_total, tables_total, parent, group, log_alpha,
+                               log_rising, rising_offset, stirling, window, max_tables, rng, weights, misses):
+    """sample_node_tables for trees with counts beyond the cached rows: log S(n, t)
+    through ``log_stirling`` (table, closed forms, approximation). The same draws
+    wherever the table covers the window."""
+    p = parent[node]
+    log_a = log_alpha[group[node]]
+    rising = rising_offset[group[p]]
+    largest = 0
+    for k in range(customers.shape[1]):
+        n = customers[node, k]
+        if n <= 1:
             continue
-        # the table covers the whole window in the common case: read it directly
-        own_in_table = n < stirling.shape[0] and hi < stirling.shape[1]
-        parent_in_table = m + hi < stirling.shape[0] and t_parent < stirling.shape[1]
-        best = -np.inf
-        for t in range(lo, hi + 1):
-            own = stirling[n, t] if own_in_table else log_stirling(stirling, n, t, misses)
-            up = stirling[m + t, t_parent] if parent_in_table else log_stirling(stirling, m + t, t_parent, misses)
-            w = own + t * log_a + up - log_rising[rising + m_total + t]
-            weights[t - lo] = w
-            if w > best:
-                best = w
-        total = 0.0
-        for j in range(hi - lo + 1):
-            weights[j] = math.exp(weights[j] - best)
-            total += weights[j]
-        u = rng.random() * total
-        j = 0
-        acc = weights[0]
-        while acc < u and j < hi - lo:
-            j += 1
-            acc += weights[j]
-        t_new = lo + j
-        if t_new != t_old:
-            delta = t_new - t_old
-            tables[node, k] = t_new
-            tables_total[node] += delta
-            customers[p, k] += delta
-            customers_total[p] += delta
+        t_old = tables[node, k]
+        m = customers[p, k] - t_old
+        start = rising + customers_total[p] - t_old
+        t_parent = tables[p, k]
+        lo = max(1, t_old - window, t_parent - m)
+        hi = min(t_old + window, n, max_tables)
+        t_new = t_old
+        if lo < hi:
+            best = -np.inf
+            for t in range(lo, hi + 1):
+                w = (log_stirling(stirling, n, t, misses) + t * log_a
+                     + log_stirling(stirling, m + t, t_parent, misses) - log_rising[start + t])
+                weights[t - lo] = w
+                if w > best:
+                    best = w
+            t_new = lo + draw_index(weights, hi - lo + 1, best, rng)
+            if t_new != t_old:
+                move_tables(node, p, k, t_new - t_old, customers, tables, customers_total, tables_total)
         if t_new > largest:
             largest = t_new
     return largest
@@ -350,8 +392,8 @@ def node_probabilities(customers, customers_total, parent, group, alpha, root_al
 @njit(cache=True)
 def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, customers, tables, customers_total,
                 tables_total, parent, level_start, group, alpha, log_alpha, group_fixed, group_ptr, group_nodes,
-                prior_shape, prior_rate, rising_offset, log_rising, window, max_tables, stirling, probs, prob_sum,
-                alpha_sum, largest_table, misses, rng):
+                prior_shape, prior_rate, rising_offset, log_rising, window, max_tables, stirling, cached_only, probs,
+                prob_sum, alpha_sum, largest_table, misses, rng):
     """Iterations ``first_iteration .. n_iterations - 1`` of the collapsed Gibbs sampler.
 
     Each iteration: sample the table counts level by level from the leaves up,
@@ -359,6 +401,8 @@ def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, cus
     concentrations (Algorithm 4), and after ``burn_in`` add the node estimates
     to ``prob_sum`` (the reference order, ProbabilityTree.smooth).
 
+    ``cached_only``: every customer count of the tree is below the rows of
+    ``stirling`` (the fast path; else log S goes through ``log_stirling``).
     Returns the next iteration to run: ``n_iterations`` when done, earlier when
     the next sweep could need a table count beyond the columns of ``stirling``
     (the caller grows the table and resumes; no random draw is lost or repeated).
@@ -372,9 +416,14 @@ def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, cus
         largest = 0
         for depth in range(n_levels - 1, 0, -1):
             for node in range(level_start[depth], level_start[depth + 1]):
-                t = sample_node_tables(node, customers, tables, customers_total, tables_total, parent, group,
-                                       log_alpha, log_rising, rising_offset, stirling, window, max_tables, rng,
-                                       weights, misses)
+                if cached_only:
+                    t = sample_node_tables(node, customers, tables, customers_total, tables_total, parent, group,
+                                           log_alpha, log_rising, rising_offset, stirling, window, max_tables,
+                                           rng, weights)
+                else:
+                    t = sample_node_tables_general(node, customers, tables, customers_total, tables_total, parent,
+                                                   group, log_alpha, log_rising, rising_offset, stirling, window,
+                                                   max_tables, rng, weights, misses)
                 if t > largest:
                     largest = t
         reset_root_tables(customers, tables, tables_total)

@@ -515,8 +515,13 @@ def smooth_family(family: FamilyCounts, settings: HDPSettings | None = None, ran
     ``random_state``: None, an int, a SeedSequence or a ``numpy.random.Generator``
     (advanced in place). The same seed gives bit-identical estimates.
     """
-    settings = settings or HDPSettings()
-    rng = _generator(random_state)
+    return _smooth(family, settings or HDPSettings(), _generator(random_state))
+
+
+def _smooth(family: FamilyCounts, settings: HDPSettings, rng: np.random.Generator,
+            allow_cached_path: bool = True) -> FamilyEstimate:
+    """smooth_family's work; ``allow_cached_path=False`` forces the general log-Stirling
+    path of the kernel (for tests: both paths give the same draws)."""
     tree = _build_tree(family)
     if family.total == 0 or family.n_values == 1:
         return _empty_estimate(family, tree, settings)
@@ -531,7 +536,7 @@ def smooth_family(family: FamilyCounts, settings: HDPSettings | None = None, ran
     group_nodes = np.argsort(group, kind="stable").astype(np.int64)
     group_ptr = np.concatenate([[0], np.cumsum(np.bincount(group, minlength=alpha.shape[0]))]).astype(np.int64)
     bound = _customer_bounds(tree, customers, settings.max_tables)
-    rows = int(bound[1:].max()) + 1  # the root only needs S(n, 1), a closed form
+    rows = int(bound.max()) + 1  # including the root, whose S(n, 1) the class level reads
     rising_offset = _rising_offsets(tree, group, alpha.shape[0], bound)
     log_rising = np.empty(int(rising_offset[-1]))
     K.fill_log_rising(alpha, rising_offset, log_rising, -1)
@@ -550,8 +555,9 @@ def smooth_family(family: FamilyCounts, settings: HDPSettings | None = None, ran
         it = K.run_sampler(it, settings.n_iterations, settings.burn_in, settings.concentration_every, customers,
                            tables, customers_total, tables_total, tree.parent, tree.level_start, group, alpha,
                            log_alpha, fixed, group_ptr, group_nodes, shape, rate, rising_offset, log_rising,
-                           settings.window, settings.max_tables, stirling, probs, prob_sum, alpha_sum, largest,
-                           misses, rng)
+                           settings.window, settings.max_tables, stirling,
+                           allow_cached_path and rows <= stirling.shape[0], probs,
+                           prob_sum, alpha_sum, largest, misses, rng)
         if it < settings.n_iterations:
             stirling = LOG_STIRLING.ensure(rows, min(int(largest[0]) + settings.window + 1, col_limit))
     if misses[0]:

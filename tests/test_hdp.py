@@ -263,6 +263,28 @@ def test_table_growth_mid_run_resumes_exactly():
     assert np.array_equal(grown_during.node_probs, pre_grown.node_probs)
 
 
+def test_general_log_stirling_path_draws_the_same():
+    """The kernel's two paths (all S from the cached table / through log_stirling) agree."""
+    fam = random_family(9)
+    s = hdp.HDPSettings(n_iterations=80, burn_in=20)
+    fast = hdp._smooth(fam, s, np.random.default_rng(2))
+    general = hdp._smooth(fam, s, np.random.default_rng(2), allow_cached_path=False)
+    assert np.array_equal(fast.node_probs, general.node_probs)
+
+
+def test_counts_beyond_the_cached_rows():
+    """Counts above STIRLING_ROW_LIMIT use the closed forms and the saddle-point
+    approximation; with that much data the estimates sit at the frequencies."""
+    big = K.STIRLING_ROW_LIMIT
+    counts = np.array([[big + 5000, big // 2, 300, 2], [40, 30, 20, 10]])
+    fam = hdp.FamilyCounts(np.array([[0], [1]]), counts, (2,), 4)
+    est = hdp.smooth_family(fam, hdp.HDPSettings(n_iterations=200, burn_in=50), random_state=0)
+    freq = counts / counts.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(est.leaf_probs[0], freq[0], atol=1e-3)
+    assert np.abs(est.leaf_probs[1] - freq[1]).max() < 0.05
+    np.testing.assert_allclose(est.node_probs.sum(axis=1), 1.0, rtol=1e-12)
+
+
 @pytest.mark.parametrize("tying", hdp.TYINGS)
 @pytest.mark.parametrize("prior", hdp.PRIORS)
 def test_probabilities_positive_and_normalised(tying, prior):
