@@ -72,7 +72,7 @@ Interface
   returns P(X | y, pa) for any paths: the leaf's estimate when the path was
   observed, else the estimate of the deepest node on the path that exists (the
   nearest ancestor: back-off as in the reference ProbabilityTree.query).
-- :func:`smooth_network` smooths every family of a classifier (one child
+- :func:`smooth_network` smooths every family of a classifier (one seeded
   generator per family), :func:`class_prior` is the class prior, and
   :func:`joint_log_likelihood` gives log P(y) + sum_i log P(x_i | y, pa_i).
 """
@@ -231,15 +231,18 @@ class FamilyCounts:
             raise ValueError(f"path value {paths[i, d]} of the {level} is outside 0..{self.arities[d] - 1}")
         keep = counts.sum(axis=1) > 0
         paths, counts = paths[keep], counts[keep]
-        if paths.shape[0]:
+        codes = _path_codes(paths, self.arities)
+        if codes is None:  # arities too large for one int64 code: sort rows directly
             uniq, inverse = np.unique(paths, axis=0, return_inverse=True)
-            if uniq.shape[0] != paths.shape[0]:
-                summed = np.zeros((uniq.shape[0], self.n_values), np.int64)
-                np.add.at(summed, inverse.ravel(), counts)
-                paths, counts = uniq, summed
-            else:
-                order = np.lexsort(paths.T[::-1])
-                paths, counts = paths[order], counts[order]
+        elif codes.size and not np.all(codes[1:] > codes[:-1]):
+            uniq_codes, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+            uniq = paths[first]
+        else:  # already unique and sorted
+            uniq, inverse = paths, None
+        if inverse is not None:
+            summed = np.zeros((uniq.shape[0], self.n_values), np.int64)
+            np.add.at(summed, inverse.ravel(), counts)
+            paths, counts = uniq, summed
         self.paths = np.ascontiguousarray(paths)
         self.counts = np.ascontiguousarray(counts)
 
@@ -289,9 +292,24 @@ class FamilyCounts:
         if bad.any():
             i, d = np.argwhere(bad)[0]
             raise ValueError(f"path value {paths[i, d]} in column {d} is outside 0..{arities[d] - 1}")
-        uniq, inverse = np.unique(paths, axis=0, return_inverse=True)
+        codes = _path_codes(paths, arities)
+        if codes is None:
+            uniq, inverse = np.unique(paths, axis=0, return_inverse=True)
+        else:
+            _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+            uniq = paths[first]
         counts = np.bincount(inverse.ravel() * n_values + x, minlength=uniq.shape[0] * n_values)
         return cls(uniq, counts.reshape(uniq.shape[0], n_values), arities, n_values, attribute, tuple(parents))
+
+
+def _path_codes(paths: np.ndarray, arities) -> np.ndarray | None:
+    """Mixed-radix int64 code of each path (its rank in lexicographic order), or None
+    when the product of the arities does not fit."""
+    if float(np.prod(np.asarray(arities, dtype=float))) >= 2.0 ** 62:
+        return None
+    if paths.shape[0] == 0:
+        return np.zeros(0, np.int64)
+    return np.ravel_multi_index(tuple(paths.T), tuple(arities)).astype(np.int64)
 
 
 # ----------------------------------------------------------------------------- tree
@@ -571,11 +589,12 @@ def smooth_network(families: Sequence[FamilyCounts], settings: HDPSettings | Non
                    random_state=None) -> list[FamilyEstimate]:
     """Smooth every family of a Bayesian network classifier.
 
-    Family i draws from the i-th child of ``numpy.random.default_rng(random_state).spawn``,
-    so its estimate does not depend on how many families come before it.
+    Family i draws from its own generator, seeded by the i-th of ``len(families)``
+    integers drawn from ``numpy.random.default_rng(random_state)`` up front, so its
+    estimate does not depend on the families before it.
     """
-    children = _generator(random_state).spawn(len(families))
-    return [smooth_family(f, settings, child) for f, child in zip(families, children)]
+    seeds = _generator(random_state).integers(0, 2 ** 63 - 1, size=len(families))
+    return [smooth_family(f, settings, np.random.default_rng(int(seed))) for f, seed in zip(families, seeds)]
 
 
 def class_prior(class_counts, m: float = 1.0) -> np.ndarray:

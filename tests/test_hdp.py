@@ -350,6 +350,12 @@ def test_family_counts_constructors_agree():
         np.testing.assert_array_equal(a.paths, f.paths)
         np.testing.assert_array_equal(a.counts, f.counts)
     assert a.total == 500
+    # arities whose product overflows one int64 code: rows are sorted directly
+    huge = (2, 2 ** 31, 2 ** 31)
+    rows = np.array([[1, 5, 2 ** 31 - 1], [0, 7, 3], [1, 5, 2 ** 31 - 1], [0, 2 ** 30, 0]])
+    h = hdp.FamilyCounts(rows, np.array([[1, 0], [0, 2], [3, 0], [1, 1]]), huge, 2)
+    assert h.paths.tolist() == [[0, 7, 3], [0, 2 ** 30, 0], [1, 5, 2 ** 31 - 1]]
+    assert h.counts.tolist() == [[0, 2], [1, 1], [4, 0]]
 
 
 def test_bad_input_is_named():
