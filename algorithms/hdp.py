@@ -608,17 +608,16 @@ def class_prior(class_counts, m: float = 1.0) -> np.ndarray:
     return (counts + m / counts.size) / (counts.sum() + m)
 
 
-def joint_log_likelihood(X, prior, estimates: Sequence[FamilyEstimate]) -> np.ndarray:
+def joint_log_likelihood(X, prior, estimates: Sequence[FamilyEstimate], chunk_rows: int = 1 << 16) -> np.ndarray:
     """log P(y) + sum over families of log P(x_attr | y, x_parents), shape (n, n_classes).
 
     ``X``: (n, d) int codes; each estimate's family must name its ``attribute`` and
-    ``parents`` columns. ``prior``: P(y), shape (n_classes,).
+    ``parents`` columns. ``prior``: P(y), shape (n_classes,). Instances are processed
+    ``chunk_rows`` at a time (n_classes query paths each).
     """
     Xc = _as_int_array(X, "X", 2)
     prior = np.asarray(prior, float)
     n, n_classes = Xc.shape[0], prior.shape[0]
-    out = np.tile(np.log(prior), (n, 1))
-    classes = np.repeat(np.arange(n_classes, dtype=np.int64)[None, :], n, axis=0).ravel()
     for est in estimates:
         fam = est.family
         if fam.attribute is None:
@@ -626,8 +625,14 @@ def joint_log_likelihood(X, prior, estimates: Sequence[FamilyEstimate]) -> np.nd
         if fam.n_classes != n_classes:
             raise ValueError(f"family of attribute {fam.attribute} has {fam.n_classes} classes; prior has "
                              f"{n_classes}")
-        parents = np.repeat(Xc[:, list(fam.parents)], n_classes, axis=0)
-        paths = np.column_stack([classes, parents])
-        values = np.repeat(Xc[:, fam.attribute], n_classes)
-        out += np.log(est.probability(paths, values)).reshape(n, n_classes)
+    out = np.tile(np.log(prior), (n, 1))
+    for lo in range(0, n, chunk_rows):
+        rows = Xc[lo:lo + chunk_rows]
+        m = rows.shape[0]
+        classes = np.tile(np.arange(n_classes, dtype=np.int64), m)
+        for est in estimates:
+            fam = est.family
+            paths = np.column_stack([classes, np.repeat(rows[:, list(fam.parents)], n_classes, axis=0)])
+            values = np.repeat(rows[:, fam.attribute], n_classes)
+            out[lo:lo + m] += np.log(est.probability(paths, values)).reshape(m, n_classes)
     return out

@@ -424,6 +424,8 @@ def test_network_smoothing_and_joint_log_likelihood():
                             + np.log(ests[1].query([[c, Xq[i, 0]]])[0, Xq[i, 1]])
                             + np.log(ests[2].query([[c, Xq[i, 1], Xq[i, 0]]])[0, Xq[i, 2]]))
     np.testing.assert_allclose(jll, manual, rtol=1e-12)
+    np.testing.assert_array_equal(hdp.joint_log_likelihood(X, prior, ests, chunk_rows=3),
+                                  hdp.joint_log_likelihood(X, prior, ests))
 
 
 def test_empty_and_single_value_families():

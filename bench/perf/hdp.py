@@ -133,7 +133,7 @@ def hdp_speed(quick: bool = False) -> list[dict]:
 
     rows = []
     settings = hdp.HDPSettings()
-    n = 5_000 if quick else 20_000
+    n = 3_000 if quick else 20_000
     x, y, pv = realistic_family(n=n)
     family = hdp.FamilyCounts.from_data(x, y, pv, n_values=10, arities=(26, 10, 10))
     hdp.smooth_family(family, hdp.HDPSettings(n_iterations=3, burn_in=1), 0)  # compile
@@ -165,7 +165,7 @@ def hdp_speed(quick: bool = False) -> list[dict]:
     except Exception as exc:  # the dataset mirror is optional for perf runs
         rows.append(row("hdp", "letter KDB-2 network", "smooth_network", float("nan"), note=f"skipped: {exc}"))
         return rows
-    m = 3_000 if quick else ds.X.shape[0] // 2
+    m = 2_000 if quick else ds.X.shape[0] // 2
     idx = np.random.default_rng(0).permutation(ds.X.shape[0])[:m]
     Xl, yl = ds.X[idx].astype(np.int64), ds.y[idx].astype(np.int64)
     families = network_families(Xl, yl, k=2)
