@@ -72,6 +72,8 @@ Interface
   returns P(X | y, pa) for any paths: the leaf's estimate when the path was
   observed, else the estimate of the deepest node on the path that exists (the
   nearest ancestor: back-off as in the reference ProbabilityTree.query).
+- :func:`m_estimate_family` gives M-estimates with the same back-off and interface
+  (ESKDB_M).
 - :func:`smooth_network` smooths every family of a classifier (one seeded
   generator per family), :func:`class_prior` is the class prior, and
   :func:`joint_log_likelihood` gives log P(y) + sum_i log P(x_i | y, pa_i).
@@ -583,6 +585,28 @@ def _smooth(family: FamilyCounts, settings: HDPSettings, rng: np.random.Generato
     recorded = settings.n_iterations - settings.burn_in
     node_probs = prob_sum / prob_sum.sum(axis=1, keepdims=True)
     return FamilyEstimate(family, node_probs, tree.level_start, (alpha_sum / recorded)[group], tree)
+
+
+def m_estimate_family(family: FamilyCounts, m: float = 1.0) -> FamilyEstimate:
+    """M-estimates on the same tree, for ESKDB_M (seed 002 Sects. 2.4 and 4.1):
+    p_k = (n_k + m / |X|) / (N + m) from the data counts aggregated at each node; a
+    query backs off to the deepest node that exists on its path, i.e. the nearest
+    ancestor with data (the ESKDB code's convertCountToProbsBackOff with
+    SUtils.MEsti). ``m=1`` is Sect. 2.4's usual M; Table 2 lists M = 1/C."""
+    if not m > 0:
+        raise ValueError(f"m must be > 0; got {m}")
+    tree = _build_tree(family)
+    data = np.zeros((tree.n_nodes, family.n_values))
+    data[tree.level_start[-2]:] = family.counts
+    ls = tree.level_start
+    for d in range(ls.shape[0] - 2, 0, -1):  # inner nodes: the data below them
+        ids = np.arange(ls[d], ls[d + 1])
+        if ids.size:
+            par = tree.parent[ids]
+            cuts = np.flatnonzero(np.r_[True, par[1:] != par[:-1]])
+            data[par[cuts]] = np.add.reduceat(data[ids], cuts, axis=0)
+    probs = (data + m / family.n_values) / (data.sum(axis=1, keepdims=True) + m)
+    return FamilyEstimate(family, probs, tree.level_start, np.full(tree.n_nodes, float(m)), tree)
 
 
 def smooth_network(families: Sequence[FamilyCounts], settings: HDPSettings | None = None,

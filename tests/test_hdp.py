@@ -434,3 +434,14 @@ def test_empty_and_single_value_families():
     np.testing.assert_allclose(est.query([[1, 1]]), [[1 / 3] * 3])
     one = hdp.FamilyCounts(np.array([[0]]), np.array([[5]]), (2,), 1)
     assert hdp.smooth_family(one, random_state=0).query([[1]]).tolist() == [[1.0]]
+
+
+def test_m_estimates_back_off_to_the_nearest_observed_ancestor():
+    paths = np.array([[0, 0], [0, 2], [1, 1]])
+    counts = np.array([[3, 1, 0], [0, 2, 2], [5, 0, 0]])
+    est = hdp.m_estimate_family(hdp.FamilyCounts(paths, counts, (3, 3), 3), m=1.0)
+    q = est.query(np.array([[0, 0], [0, 1], [2, 0], [1, 1]]))
+    np.testing.assert_allclose(q[0], (np.array([3, 1, 0]) + 1 / 3) / 5)  # observed path
+    np.testing.assert_allclose(q[1], (np.array([3, 3, 2]) + 1 / 3) / 9)  # class 0's data
+    np.testing.assert_allclose(q[2], (np.array([8, 3, 2]) + 1 / 3) / 14)  # unseen class: all data
+    np.testing.assert_allclose(q[3], (np.array([5, 0, 0]) + 1 / 3) / 6)
