@@ -24,8 +24,9 @@ children's table counts (inner node); the sampler draws every t_k in turn from
 its conditional, which involves unsigned Stirling numbers of the first kind
 S(n, t) (cached in log form, grown on demand). The concentrations are sampled
 every ``concentration_every`` iterations by seed 002's Algorithm 4 with a
-Gamma(2, 1) prior (``prior="gamma"``) or the flat prior of the original paper
-(``prior="uniform"``), or held fixed (``prior="fixed"``). The estimate of each
+Gamma(2, 1) prior (``prior="gamma"``) or the uniform prior that seed 002
+attributes to Petitjean et al. 2018 (``prior="uniform"``, the ablation of its
+Fig. 7), or held fixed (``prior="fixed"``). The estimate of each
 node is p_k = (n_k + alpha p^parent_k) / (N + alpha) (seed 002 Sect. 2.5),
 averaged over the iterations after the burn-in.
 
