@@ -189,7 +189,66 @@ def run_split(algo_cfg: dict, ds: Dataset, split: Split, seed: int) -> tuple[dic
         "y_true": yte.astype(np.int32),
         "proba": proba.astype(np.float32),
     }
+    anytime_cfg = algo_cfg.get("anytime")
+    if anytime_cfg and hasattr(est, "predict_proba_anytime"):
+        fields, arrays = anytime_evaluation(est, anytime_cfg, Xte, yte, ds.n_classes)
+        rec.update(fields)
+        preds.update(arrays)
     return rec, preds
+
+
+def anytime_evaluation(est, cfg: dict, Xte, yte: np.ndarray, n_classes: int) -> tuple[dict, dict]:
+    """Metrics of an anytime classifier at every budget of ``cfg`` (DESIGN.md contract:
+    ``predict_proba_anytime(X, budgets) -> (len(budgets), n, n_classes)``).
+
+    ``cfg`` = ``{budgets: [...], unit: optional str, store_proba: optional bool}``; a budget
+    of None means unlimited. Returns the record fields ``metrics_by_budget`` (one dict per
+    budget: budget, error, accuracy, rmse, log_loss, and when the estimator reports them the
+    mean units spent and seconds elapsed per query) and ``anytime`` (unit, budgets, timing),
+    plus the arrays for the ``.npz``: ``anytime_budgets``, ``anytime_pred`` (predicted class
+    per budget and instance) and ``anytime_proba_true`` (probability of the true class); the
+    full ``anytime_proba`` only with ``store_proba: true`` (it is large)."""
+    import inspect
+    import math
+
+    raw = list(cfg.get("budgets") or [])
+    if not raw:
+        raise ValueError("the algorithm's `anytime` block needs a non-empty `budgets` list")
+    budgets = [math.inf if b is None else float(b) for b in raw]
+    kwargs = {"unit": cfg["unit"]} if cfg.get("unit") else {}
+    with_cost = "return_cost" in inspect.signature(est.predict_proba_anytime).parameters
+    if with_cost:
+        kwargs["return_cost"] = True
+    t_any = Timing()
+    with timed(t_any):
+        out = est.predict_proba_anytime(Xte, budgets, **kwargs)
+    proba_b, units, secs = out if with_cost else (out, None, None)
+    proba_b = np.asarray(proba_b)
+    n = len(yte)
+    if proba_b.ndim != 3 or proba_b.shape[:2] != (len(budgets), n):
+        raise ValueError(f"predict_proba_anytime returned shape {proba_b.shape}; expected "
+                         f"({len(budgets)}, {n}, n_classes)")
+    rows, pred_b, ptrue_b, full_b = [], np.empty((len(budgets), n), np.int32), \
+        np.empty((len(budgets), n), np.float32), []
+    for i, b in enumerate(budgets):
+        full = _full_proba(est, proba_b[i], n_classes, n)
+        row = {"budget": None if math.isinf(b) else b, **M.all_metrics(yte, full)}
+        if units is not None:
+            row["mean_units"] = float(np.mean(units[i]))
+            row["mean_seconds"] = float(np.mean(secs[i]))
+        rows.append(row)
+        pred_b[i] = M.predict_from_proba(full)
+        ptrue_b[i] = full[np.arange(n), yte]
+        if cfg.get("store_proba"):
+            full_b.append(full.astype(np.float32))
+    fields = {"metrics_by_budget": rows,
+              "anytime": {"unit": cfg.get("unit") or "default", "budgets": [r["budget"] for r in rows],
+                          "predict_cpu_s": t_any.cpu_s, "predict_wall_s": t_any.wall_s}}
+    arrays = {"anytime_budgets": np.array(budgets, dtype=np.float64), "anytime_pred": pred_b,
+              "anytime_proba_true": ptrue_b}
+    if full_b:
+        arrays["anytime_proba"] = np.stack(full_b)
+    return fields, arrays
 
 
 def _full_proba(est, proba: np.ndarray, n_classes: int, n_test: int) -> np.ndarray:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .build import build_reports
@@ -13,9 +14,12 @@ def main(argv=None) -> int:
     ap.add_argument("--results-dir", default=None)
     ap.add_argument("--out", default="reports")
     ap.add_argument("--experiment", action="append", default=None,
-                    help="only these experiments (repeatable); default: every stored experiment")
+                    help="only these experiments' generic summaries (repeatable); default: every stored experiment")
+    ap.add_argument("--paper", action="append", default=None, help="only these papers (repeatable); default: all")
+    ap.add_argument("--scale", default=os.environ.get("SCALE") or None, choices=("smoke", "medium", "full"),
+                    help="the scale the reports describe for experiments that were not run yet")
     args = ap.parse_args(argv)
-    written = build_reports(args.results_dir, args.out, args.experiment)
+    written = build_reports(args.results_dir, args.out, args.experiment, scale=args.scale, papers=args.paper)
     print(f"wrote {len(written)} files under {args.out}/ (index: {args.out}/index.md)")
     return 0
 

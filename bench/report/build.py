@@ -1,27 +1,72 @@
-"""Build reports/: a summary per stored experiment and reports/index.md.
+"""Build reports/: the papers' tables and figures, a summary per stored experiment, and
+reports/index.md.
 
-Paper-specific tables (published numbers beside ours) register themselves in
-:data:`PAPER_REPORTS`; every experiment also gets the generic summary (mean and
-standard error over splits per dataset and algorithm).
+* Paper modules (``bench/report/<paper>.py``) register in :data:`PAPER_MODULES` and run on every
+  ``python -m bench.report``, whether or not their experiments ran: they write what the stored
+  records allow and list every missing cell with its reason.
+* Every stored experiment also gets the generic summary (mean and standard error over splits
+  per dataset and algorithm) and a rank analysis (Friedman, Nemenyi CD, Wilcoxon).
+* ``reports/index.md`` lists what was regenerated, at which scale, from how many stored records,
+  on which machine, and the missing cells by reason.
+
+Files a previous build left in a directory this build rewrites, and did not write again, are
+removed, so reports/ never shows a stale table.
 """
 
 from __future__ import annotations
 
-import json
+import importlib
 import os
+import pkgutil
+import sys
 import time
+import traceback
+from collections import defaultdict
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 from ..provenance import provenance
-from ..store import load
+from .context import PaperResult, ReportContext
+from .ranking import friedman_report
+from .registry import PAPER_MODULES, PAPER_REPORTS
 from .tables import write_table
 
-#: experiment name -> function(records DataFrame, plan dict, out_dir Path) -> list of written paths
-PAPER_REPORTS: dict[str, Callable] = {}
+__all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summarise", "generic_report"]
+
+#: modules of bench/report/ that are the framework, not paper reports
+FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "ranking", "registry", "synthetic", "tables"}
+
+#: paper key -> title, for the index
+PAPER_TITLES = {
+    "massbayes": "MassBayes (Aryal and Ting; seed 000)",
+    "ecocnb": "ECOC with naive Bayes (Park and Fuernkranz; seed 001)",
+    "eskdb": "ESKDB: Bayesian network classifiers with ensembles and smoothing (Zhang, Petitjean, Buntine; seed 002)",
+    "ande_sr": "A2DE with subsumption resolution and MI weighting (Zaidi and Webb; seed 003)",
+    "mctree": "MC-Tree, anytime Bayesian classification (Kranen et al.; seed 004)",
+}
+
+_IMPORT_ERRORS: dict[str, str] = {}
+
+
+def discover() -> dict[str, str]:
+    """Import every paper module of bench/report/ (they register themselves); return import errors."""
+    pkg = importlib.import_module(__package__)
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name in FRAMEWORK or info.name.startswith("_"):
+            continue
+        try:
+            importlib.import_module(f"{__package__}.{info.name}")
+        except Exception as exc:  # a broken paper module must not stop the other reports
+            _IMPORT_ERRORS[info.name] = f"{type(exc).__name__}: {exc}"
+    return dict(_IMPORT_ERRORS)
+
+
+def load_paper_reports() -> dict[str, Callable]:
+    """Import every paper module (see :func:`discover`) and return the experiment-keyed hooks."""
+    discover()
+    return PAPER_REPORTS
 
 
 def summarise(df: pd.DataFrame) -> pd.DataFrame:
@@ -33,10 +78,10 @@ def summarise(df: pd.DataFrame) -> pd.DataFrame:
         for col, label in (("metrics.error", "error"), ("metrics.rmse", "rmse"),
                            ("metrics.log_loss", "log_loss"), ("times.train_cpu_s", "train_s"),
                            ("times.test_cpu_s", "test_s")):
-            v = g[col].astype(float).to_numpy()
+            v = g[col].astype(float).to_numpy() if col in g else np.array([np.nan])
             row[label] = v.mean()
             row[f"{label}_se"] = v.std(ddof=1) / np.sqrt(v.size) if v.size > 1 else 0.0
-        row["model_mb"] = g["model_bytes"].astype(float).mean() / 2**20
+        row["model_mb"] = g["model_bytes"].astype(float).mean() / 2**20 if "model_bytes" in g else np.nan
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -45,11 +90,12 @@ def _pm(m, se, digits=4):
     return f"{m:.{digits}f} ± {se:.{digits}f}"
 
 
-def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
+def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path) -> tuple[list[Path], list[str]]:
     s = summarise(df)
     if s.empty:
-        return []
-    written = []
+        return [], []
+    written: list[Path] = []
+    notes: list[str] = []
     s.to_csv(out / "summary_long.csv", index=False)
     written.append(out / "summary_long.csv")
     for metric in ("error", "rmse"):
@@ -60,48 +106,164 @@ def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path) -> list[P
             cells[c] = [_pm(m, e) if pd.notna(m) else "" for m, e in zip(piv[c], se[c])]
         written += write_table(cells, out / f"summary_{metric}",
                                caption=f"{name}: {metric} (mean ± standard error over splits)")
+        if piv.shape[1] >= 2 and piv.shape[0] >= 2:
+            files, n = friedman_report(piv, out / f"summary_{metric}", f"{name}: {metric}")
+            written += files
+            notes += n
     t = s.pivot_table(index="dataset", columns="algo", values="train_s", aggfunc="first").round(4)
     written += write_table(t, out / "summary_train_time", caption=f"{name}: training CPU seconds per split (mean)")
-    return written
+    return written, notes
 
 
-def build_reports(results_dir: str | None = None, out_dir: str = "reports",
-                  experiments: list[str] | None = None) -> list[Path]:
-    root = Path(results_dir or os.environ.get("BENCH_RESULTS_DIR", "results"))
+def _links(files: list[Path], out_root: Path, suffixes=(".md",)) -> str:
+    picked = [f for f in files if f.suffix in suffixes]
+    return ", ".join(f"[{f.stem}]({f.relative_to(out_root).as_posix()})" for f in picked) or "none"
+
+
+def _missing_summary(result: PaperResult) -> list[str]:
+    by_cat: dict[str, list] = defaultdict(list)
+    for m in result.missing:
+        by_cat[m.category].append(m)
+    lines = []
+    for cat, ms in by_cat.items():
+        algos = sorted({m.algorithm for m in ms if m.algorithm})
+        dsets = sorted({m.dataset for m in ms if m.dataset})
+        items = sorted({m.item for m in ms})
+        what = []
+        if cat.startswith("algorithm"):
+            what.append(f"{len(algos)} algorithms: {', '.join(algos)}")
+        elif cat.startswith("dataset"):
+            what.append(f"{len(dsets)} datasets: {', '.join(dsets)}")
+        else:
+            if algos:
+                what.append(f"algorithms {', '.join(algos[:12])}{' ...' if len(algos) > 12 else ''}")
+            if dsets:
+                what.append(f"{len(dsets)} datasets")
+        lines.append(f"  - {cat}: {len(ms)} cells ({'; '.join(what) or ', '.join(items)})")
+    return lines
+
+
+def _write_missing(result: PaperResult, out: Path) -> list[Path]:
+    if not result.missing:
+        return []
+    df = pd.DataFrame([{"item": m.item, "dataset": m.dataset, "algorithm": m.algorithm, "category": m.category,
+                        "reason": m.reason} for m in result.missing])
+    return write_table(df, out / "missing", index=False,
+                       caption=f"{result.paper}: every missing cell and figure, and why")
+
+
+def _experiment_line(ctx: ReportContext, name: str) -> str:
+    view = ctx.experiment(name)
+    plan = view.plan
+    if not view.defined and view.n_records == 0:
+        return f"  - experiment `{name}`: not defined yet (no conf/experiment/{name}.yaml), nothing stored"
+    hosts = ", ".join(view.hosts()) or "-"
+    when = plan.get("finished_at", "-")
+    run = "planned, not run" if plan.get("not_run") else f"last run finished {when}"
+    ma = plan.get("missing_algos") or {}
+    extra = f"; skipped (not implemented yet): {', '.join(ma)}" if ma else ""
+    return (f"  - experiment `{name}`: scale {plan.get('scale', 'ad hoc')}, protocol {plan.get('protocol', '-')}, "
+            f"{view.n_records} stored records ({view.n_failed} failed), run on {hosts}; {run}{extra}")
+
+
+def _clean_stale(written: list[Path], dirs: set[Path]) -> list[Path]:
+    keep = {p.resolve() for p in written}
+    removed = []
+    for d in dirs:
+        if not d.exists():
+            continue
+        for p in d.iterdir():
+            if p.is_file() and p.resolve() not in keep:
+                p.unlink()
+                removed.append(p)
+    return removed
+
+
+def build_reports(results_dir: str | None = None, out_dir: str = "reports", experiments: list[str] | None = None,
+                  scale: str | None = None, papers: list[str] | None = None) -> list[Path]:
+    """Write every paper's report and a summary of every stored experiment; return the files."""
+    ctx = ReportContext(results_dir or os.environ.get("BENCH_RESULTS_DIR", "results"), scale)
     out_root = Path(out_dir)
     out_root.mkdir(parents=True, exist_ok=True)
-    names = experiments or sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")) \
-        if root.exists() else []
+    errors = discover()
+    prov = provenance()
     written: list[Path] = []
+    dirs: set[Path] = set()
     index = ["# bench reports", "",
-             f"Generated {time.strftime('%Y-%m-%d %H:%M:%S')} on {provenance()['host']} "
-             f"({provenance()['cpu']}, {provenance()['n_cpus']} CPUs), bench {provenance()['bench_version']} "
-             f"at commit {provenance()['git_commit']}.", ""]
+             f"Generated {time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} ({prov['cpu']}, {prov['n_cpus']} "
+             f"CPUs), bench {prov['bench_version']} at commit {prov['git_commit']}"
+             + (f", requested scale {scale}" if scale else "") + ".", "",
+             "Each paper lists its tables and figures (Markdown; LaTeX, CSV, PNG and PDF beside them), the "
+             "experiments they read, and every cell that could not be filled, by reason "
+             "(full lists in each paper's `missing.md`).", ""]
+
+    # ---- papers
+    index += ["## Papers", ""]
+    for paper in sorted(PAPER_MODULES if papers is None else [p for p in papers if p in PAPER_MODULES]):
+        out = out_root / paper
+        out.mkdir(parents=True, exist_ok=True)
+        dirs.add(out)
+        index.append(f"### {PAPER_TITLES.get(paper, paper)}")
+        index.append("")
+        try:
+            result = PAPER_MODULES[paper](ctx, out)
+        except Exception as exc:
+            print(f"report of {paper} failed:\n{traceback.format_exc()}", file=sys.stderr)
+            index += [f"- **the report module failed**: {type(exc).__name__}: {exc}", ""]
+            continue
+        result.files += _write_missing(result, out)
+        written += result.files
+        index.append("- experiments read:" if result.experiments else "- experiments read: none")
+        for name in result.experiments:
+            index.append(_experiment_line(ctx, name))
+        index.append(f"- tables: {_links(result.files, out_root)}")
+        index.append(f"- figures: {_links(result.files, out_root, ('.png',))}")
+        for n in result.notes:
+            index.append(f"- {n}")
+        if result.missing:
+            index.append(f"- missing ({len(result.missing)} cells; [full list]({paper}/missing.md)):")
+            index += _missing_summary(result)
+        else:
+            index.append("- missing: nothing")
+        index.append("")
+    for mod, err in sorted(errors.items()):
+        index += [f"- report module `{mod}` could not be imported: {err}", ""]
+
+    # ---- experiments (generic summaries)
+    names = experiments or ctx.stored_experiments()
+    index += ["## Stored experiments", ""]
     for name in names:
-        df = load(root, experiment=name)
-        plan_path = root / name / "_plan.json"
-        plan = json.loads(plan_path.read_text()) if plan_path.exists() else {}
+        view = ctx.experiment(name)
+        df = view.all_records
         out = out_root / name
         out.mkdir(parents=True, exist_ok=True)
-        files = generic_report(name, df, plan, out) if not df.empty else []
+        dirs.add(out)
+        files, notes = generic_report(name, df, view.plan, out) if not df.empty else ([], [])
         if name in PAPER_REPORTS and not df.empty:
-            files += PAPER_REPORTS[name](df, plan, out)
+            files += PAPER_REPORTS[name](df, view.plan, out)
         written += files
         n_ok = int((df["status"] == "ok").sum()) if not df.empty else 0
         n_failed = int((df["status"] != "ok").sum()) if not df.empty else 0
-        index += [f"## {name}", "",
+        hosts = ", ".join(sorted(df["host"].dropna().astype(str).unique())) if "host" in df else "-"
+        plan = view.plan
+        index += [f"### {name}", "",
                   f"- scale: {plan.get('scale', 'ad hoc')}; protocol {plan.get('protocol', '-')}; "
-                  f"{n_ok} stored records ({n_failed} failed)",
-                  f"- files: " + ", ".join(f"[{f.name}]({f.relative_to(out_root)})" for f in files
-                                           if f.suffix == ".md") or "- files: none"]
+                  f"{n_ok} stored records ({n_failed} failed); run on {hosts}",
+                  f"- files: {_links(files, out_root)}"]
+        index += [f"- {n}" for n in notes]
         missing = plan.get("missing_datasets") or {}
         if missing:
-            index.append(f"- missing datasets: " + "; ".join(f"{k} ({v})" for k, v in missing.items()))
+            index.append("- missing datasets: " + "; ".join(f"{k} ({v})" for k, v in missing.items()))
+        ma = plan.get("missing_algos") or {}
+        if ma:
+            index.append(f"- skipped, not implemented yet (no conf/algo/<name>.yaml): {', '.join(ma)}")
         if n_failed:
             bad = df[df["status"] != "ok"]
             for (a, d), g in bad.groupby(["algo", "dataset"]):
                 index.append(f"- failed: {a} on {d}, {len(g)} splits: {str(g['error'].iloc[0])[:160]}")
         index.append("")
+
+    _clean_stale(written, dirs)
     (out_root / "index.md").write_text("\n".join(index) + "\n")
     written.append(out_root / "index.md")
     return written

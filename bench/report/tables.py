@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -19,9 +20,22 @@ def to_markdown(df: pd.DataFrame, index: bool = True) -> str:
     return "\n".join(out) + "\n"
 
 
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+
+def latex_escape(s) -> str:
+    """Escape LaTeX specials; Markdown bold (``**x**``) becomes ``\\textbf{x}``, ± becomes ``$\\pm$``."""
+    out = str(s)
+    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"), ("#", r"\#"),
+                 ("$", r"\$"), ("{", r"\{"), ("}", r"\}")):
+        out = out.replace(a, b)
+    out = out.replace("–", "--").replace("±", r"$\pm$").replace("≤", r"$\le$").replace("≥", r"$\ge$")
+    return _BOLD.sub(lambda m: r"\textbf{" + m.group(1) + "}", out)
+
+
 def to_latex(df: pd.DataFrame, caption: str = "", index: bool = True) -> str:
     frame = df.reset_index() if index else df
-    esc = lambda s: str(s).replace("_", r"\_").replace("%", r"\%").replace("&", r"\&").replace("#", r"\#")  # noqa: E731
+    esc = latex_escape
     cols = "l" + "r" * (len(frame.columns) - 1)
     lines = [r"\begin{table}[ht]", r"\centering", rf"\begin{{tabular}}{{{cols}}}", r"\hline",
              " & ".join(esc(c) for c in frame.columns) + r" \\", r"\hline"]

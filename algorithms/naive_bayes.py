@@ -1,0 +1,535 @@
+"""Naive Bayes with discrete, Gaussian and kernel density estimates, on the count engine.
+
+:class:`NaiveBayes` is the naive Bayes contender of the seed papers:
+
+* **NB-Disc** (seed 000's NB-Disc, seed 003's "NB"): every attribute nominal, after
+  the MDL discretiser (a preprocess step); ``P(x_j | y)`` from the attribute-value x
+  class counts of :mod:`algorithms._counts`, smoothed by Laplace (Weka's NaiveBayes)
+  or m-estimation (seed 003: m = 1).
+* **NB-Gaussian** (``numeric="gaussian"``): a numeric attribute gets a normal density
+  per class from the count, mean and sum of squared deviations (seed 001, Sect.
+  4.3.2, "Normal density estimation": ``sigma = sqrt((sum x^2 - (sum x)^2 / t) / t)``,
+  i.e. ``ddof=0``), merged across chunks with Chan et al.'s update so that
+  ``partial_fit`` needs no second pass. A variance floor of ``var_smoothing`` times
+  the largest attribute variance (scikit-learn's rule) keeps constant attributes
+  finite. Weka's NaiveBayes instead rounds values to a precision grid and returns
+  the probability of a grid cell; compare with it by error rate only.
+* **NB-KDE** (``numeric="kde"``, seed 000's NB-KDE = Weka's ``NaiveBayes -K``): a
+  Gaussian kernel density per class, ``f(x) = 1 / (W h) sum_m w_m K((x - v_m) / h)``
+  (seed 001, Sect. 4.3.2) over the *unique values with their counts* ``(v_m, w_m)``
+  ("maintain a list of all unique values of an attribute together with its number
+  of occurrences", as Weka does). Bandwidth ``h``:
+
+  - ``"weka"`` (Weka 3.6's KernelEstimator, read from its bytecode): the attribute's
+    precision ``p`` = mean gap between its distinct training values (all classes;
+    0.01 when it has one value; at least 1e-6); values rounded to multiples of ``p``
+    (``precision_rounding=True``, Java's ``Math.rint``); per class
+    ``h = max(range / sqrt(W), p / 6)`` with ``range`` = max - min of the class's
+    rounded values and ``W`` their number (``h = p / 6`` when the range is 0);
+  - ``"silverman"``: ``h = 0.9 min(s, IQR / 1.34) W^(-1/5)`` per class (weighted
+    sample standard deviation ``s`` and interquartile range; ``s`` alone when the IQR
+    is 0), floored at ``p / 6``.
+
+  We evaluate the density itself (Weka returns the kernel mass of the grid cell
+  ``[x - p/2, x + p/2]`` and stops summing kernels when the rest adds less than 1%,
+  so its probabilities differ slightly). Sums run in log space outward from the
+  nearest unique value and stop once the remaining kernels cannot add more than
+  ``e^-40`` of the sum, so far-away test values never underflow to log 0.
+
+Nominal attributes always use counts (``P = (#(x_j, y) + a) / (#(y, j observed) + b)``;
+Laplace ``a = 1, b = k_j``; m-estimate ``a = m / k_j, b = m``); the class prior is
+``(#y + a) / (N + b)`` with ``K = C`` outcomes. Missing values: ``missing="skip"``
+(Weka) leaves them out of training counts and the test product; ``missing="value"``
+makes a missing nominal value a value of its own (numeric missing values are always
+skipped). Which columns are nominal comes from ``categorical_features`` (injected by
+the runner); without it every column is numeric.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, infer_n_values
+
+LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
+KDE_CUTOFF = 40.0          # stop adding kernels worth less than e^-40 of the running sum
+WEKA_DEFAULT_PRECISION = 0.01
+WEKA_SMALL = 1e-6
+
+
+# --------------------------------------------------------------------------- kernels
+@njit(cache=True)
+def _nominal_log_joint(codes, offsets, log_prob, n_classes, out):
+    """out[r, y] += sum_j log P(x_rj | y) over nominal columns (missing codes < 0 skipped)."""
+    n, d = codes.shape
+    for r in range(n):
+        for j in range(d):
+            v = codes[r, j]
+            if v >= 0:
+                base = offsets[j] + v * n_classes
+                for y in range(n_classes):
+                    out[r, y] += log_prob[base + y]
+
+
+@njit(cache=True)
+def _moments(X, y, n_classes, count, mean, m2):
+    """Per (column, class): count, mean and sum of squared deviations of the non-NaN values (two passes)."""
+    n, d = X.shape
+    for j in range(d):
+        for r in range(n):
+            v = X[r, j]
+            if v == v:
+                count[j, y[r]] += 1.0
+                mean[j, y[r]] += v
+        for c in range(n_classes):
+            if count[j, c] > 0:
+                mean[j, c] /= count[j, c]
+        for r in range(n):
+            v = X[r, j]
+            if v == v:
+                dlt = v - mean[j, y[r]]
+                m2[j, y[r]] += dlt * dlt
+
+
+@njit(cache=True)
+def _gaussian_log_joint(X, mean, var, out):
+    n, d = X.shape
+    C = mean.shape[1]
+    for r in range(n):
+        for j in range(d):
+            v = X[r, j]
+            if v == v:
+                for y in range(C):
+                    dlt = v - mean[j, y]
+                    out[r, y] += -0.5 * dlt * dlt / var[j, y] - 0.5 * math.log(var[j, y]) - LOG_SQRT_2PI
+
+
+@njit(cache=True)
+def _kde_log_density(x, values, weights, lo, hi, h, total, log_wmax, out_col):
+    """log f(x) for one (attribute, class): kernels at ``values[lo:hi]`` (sorted) with weights.
+
+    Adds to ``out_col``; NaN test values are skipped. Sums in log space outward from the
+    insertion point; a side stops when ``-z^2/2 + log(w_max)`` drops KDE_CUTOFF below the sum.
+    """
+    inv_h = 1.0 / h
+    norm = math.log(total) + math.log(h) + LOG_SQRT_2PI
+    for r in range(x.shape[0]):
+        xv = x[r]
+        if xv != xv:
+            continue
+        # insertion point in values[lo:hi]
+        a, b = lo, hi
+        while a < b:
+            mid = (a + b) // 2
+            if values[mid] < xv:
+                a = mid + 1
+            else:
+                b = mid
+        top = -np.inf
+        acc = 0.0
+        i = a
+        while i < hi:
+            z = (values[i] - xv) * inv_h
+            t = -0.5 * z * z
+            if t + log_wmax < top - KDE_CUTOFF:
+                break
+            t += math.log(weights[i])
+            if t > top:
+                acc = acc * math.exp(top - t) + 1.0
+                top = t
+            else:
+                acc += math.exp(t - top)
+            i += 1
+        i = a - 1
+        while i >= lo:
+            z = (xv - values[i]) * inv_h
+            t = -0.5 * z * z
+            if t + log_wmax < top - KDE_CUTOFF:
+                break
+            t += math.log(weights[i])
+            if t > top:
+                acc = acc * math.exp(top - t) + 1.0
+                top = t
+            else:
+                acc += math.exp(t - top)
+            i -= 1
+        out_col[r] += top + math.log(acc) - norm
+
+
+@njit(cache=True, inline="always")
+def _normal_cdf(a):
+    return 0.5 * math.erfc(-a * 0.7071067811865476)
+
+
+@njit(cache=True)
+def _kde_weka_cell(x, values, weights, h, total, precision, out_col):
+    """Weka 3.6 KernelEstimator.getProbability, added to ``out_col`` as a log.
+
+    The kernel mass of the cell ``[x - p/2, x + p/2]``: from the insertion point upward,
+    then downward, adding ``w_i (Phi((v_i - x + p/2) / h) - Phi((v_i - x - p/2) / h))``
+    and stopping a side once ``current * (W - weight seen) < 0.01 * sum``; then
+    ``max(1e-75, sum / W)`` as Weka's NaiveBayes floors each factor.
+    """
+    half = precision / 2.0
+    for r in range(x.shape[0]):
+        xv = x[r]
+        if xv != xv:
+            continue
+        a, b = 0, values.shape[0]
+        while a < b:
+            mid = (a + b) // 2
+            if values[mid] < xv:
+                a = mid + 1
+            else:
+                b = mid
+        acc = 0.0
+        seen = 0.0
+        for i in range(a, values.shape[0]):
+            delta = values[i] - xv
+            cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
+            acc += cur * weights[i]
+            seen += weights[i]
+            if cur * (total - seen) < acc * 0.01:
+                break
+        for i in range(a - 1, -1, -1):
+            delta = values[i] - xv
+            cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
+            acc += cur * weights[i]
+            seen += weights[i]
+            if cur * (total - seen) < acc * 0.01:
+                break
+        out_col[r] += math.log(max(1e-75, acc / total))
+
+
+# --------------------------------------------------------------------------- helpers
+def _chan_merge(n_a, mean_a, m2_a, n_b, mean_b, m2_b):
+    """Combine (count, mean, M2) of two samples (Chan, Golub and LeVeque)."""
+    n = n_a + n_b
+    with np.errstate(invalid="ignore", divide="ignore"):
+        delta = mean_b - mean_a
+        mean = np.where(n > 0, mean_a + delta * np.where(n > 0, n_b / np.where(n > 0, n, 1), 0), 0.0)
+        m2 = m2_a + m2_b + delta * delta * np.where(n > 0, n_a * n_b / np.where(n > 0, n, 1), 0)
+    return n, mean, m2
+
+
+def _unique_value_counts(values, classes, weights=None):
+    """Sorted unique (class, value) pairs with summed weights."""
+    w = np.ones(values.size) if weights is None else weights
+    order = np.lexsort((values, classes))
+    v, c, w = values[order], classes[order], w[order]
+    if v.size == 0:
+        return v, c, w
+    new = np.ones(v.size, dtype=bool)
+    new[1:] = (v[1:] != v[:-1]) | (c[1:] != c[:-1])
+    starts = np.flatnonzero(new)
+    return v[starts], c[starts], np.add.reduceat(w, starts)
+
+
+def weka_precision(unique_values: np.ndarray) -> float:
+    """Weka NaiveBayes' numeric precision: the mean gap between distinct sorted values."""
+    u = np.unique(unique_values)
+    if u.size < 2:
+        p = WEKA_DEFAULT_PRECISION
+    else:
+        p = float(np.cumsum(np.diff(u))[-1] / (u.size - 1))  # Weka's sequential deltaSum
+    return max(p, WEKA_SMALL)
+
+
+def _merge_classes(values, weights):
+    """Unique values over all classes with summed counts (sorted)."""
+    u, inv = np.unique(values, return_inverse=True)
+    return u, np.bincount(inv, weights=weights, minlength=u.size)
+
+
+def _weighted_quantile(v, w, q):
+    cw = np.cumsum(w)
+    return v[min(np.searchsorted(cw, q * cw[-1]), v.size - 1)]
+
+
+# --------------------------------------------------------------------------- estimator
+class NaiveBayes(ClassifierMixin, BaseEstimator):
+    """Naive Bayes over nominal (counts) and numeric (Gaussian or kernel density) attributes.
+
+    Parameters
+    ----------
+    numeric : {"gaussian", "kde"}, default="gaussian"
+        Estimator for numeric columns (NB-Gaussian or NB-KDE). Unused when every column
+        is nominal (NB-Disc, after the MDL discretiser).
+    smoothing : {"laplace", "m_estimate"}, default="laplace"
+        For the class prior and nominal attributes. Weka's NaiveBayes uses Laplace;
+        seed 003's NB uses m-estimation with m = 1.
+    m : float, default=1.0
+    bandwidth : {"weka", "silverman"}, default="weka"
+        KDE bandwidth rule (see the module docstring).
+    precision_rounding : bool, default=True
+        KDE: round training values to Weka's precision grid before building the
+        unique-value list (as Weka's KernelEstimator does).
+    kde_evaluation : {"density", "weka_cell"}, default="density"
+        "density": the kernel density itself (seed 001's f_K). "weka_cell": Weka 3.6's
+        KernelEstimator.getProbability, the kernel mass of the precision cell around x
+        with Weka's early stop (1% rule) and 1e-75 floor; with ``bandwidth="weka"`` and
+        rounding this is Weka's ``NaiveBayes -K`` (seeds 000 and 001 ran that).
+    var_smoothing : float, default=1e-9
+        Gaussian: added to every variance, times the largest attribute variance.
+    missing : {"skip", "value"}, default="skip"
+    categorical_features : bool array or None
+        Nominal columns (injected by the runner); None = every column numeric.
+    n_categories : int array or None
+        Declared values per nominal column (injected); None = ``max code + 1`` of the first batch.
+
+    Attributes
+    ----------
+    classes_, class_counts_ : labels and their training counts
+    nominal_ : (d,) bool, columns handled by counts
+    nominal_counts_ : CountTable of the nominal columns (order-1 attribute-value x class)
+    n_values_ : values per nominal column as counted
+    gauss_count_, gauss_mean_, gauss_m2_ : (d_num, C) Gaussian sufficient statistics
+    kde_values_, kde_classes_, kde_weights_ : per numeric column, the raw unique (value, class, count) lists
+
+    Notes
+    -----
+    A class with no observed value of a numeric attribute (all missing) gets the
+    all-class estimate of that attribute (Gaussian: pooled mean and variance; KDE:
+    the pooled unique-value list), so every class keeps the same set of factors.
+    """
+
+    def __init__(self, numeric="gaussian", smoothing="laplace", m=1.0, bandwidth="weka", precision_rounding=True,
+                 kde_evaluation="density", var_smoothing=1e-9, missing="skip", categorical_features=None,
+                 n_categories=None):
+        self.numeric = numeric
+        self.kde_evaluation = kde_evaluation
+        self.smoothing = smoothing
+        self.m = m
+        self.bandwidth = bandwidth
+        self.precision_rounding = precision_rounding
+        self.var_smoothing = var_smoothing
+        self.missing = missing
+        self.categorical_features = categorical_features
+        self.n_categories = n_categories
+
+    # ------------------------------------------------------------------ training
+    def _check_params(self):
+        if self.numeric not in ("gaussian", "kde"):
+            raise ValueError(f"numeric must be 'gaussian' or 'kde', got {self.numeric!r}")
+        Smoothing(self.smoothing, self.m)
+        if self.kde_evaluation not in ("density", "weka_cell"):
+            raise ValueError(f"kde_evaluation must be 'density' or 'weka_cell', got {self.kde_evaluation!r}")
+        if self.bandwidth not in ("weka", "silverman"):
+            raise ValueError(f"bandwidth must be 'weka' or 'silverman', got {self.bandwidth!r}")
+        if self.missing not in ("skip", "value"):
+            raise ValueError(f"missing must be 'skip' or 'value', got {self.missing!r}")
+        if not self.var_smoothing >= 0:
+            raise ValueError(f"var_smoothing must be >= 0, got {self.var_smoothing!r}")
+
+    def fit(self, X, y):
+        """One pass over the training data."""
+        for attr in ("classes_", "_model"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+        self._partial_fit(X, y, None, first=True)
+        self._finalise()
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """Add a chunk; counts (and unique-value lists) equal those of one ``fit`` on all chunks;
+        Gaussian moments agree to rounding."""
+        self._partial_fit(X, y, classes, first=not hasattr(self, "classes_"))
+        self._model = None
+        return self
+
+    def _partial_fit(self, X, y, classes, first):
+        self._check_params()
+        X, y = validate_data(self, X, y, reset=first, ensure_all_finite="allow-nan", dtype=np.float64)
+        if y.dtype.kind not in "iub":   # integer labels are class labels; others may be continuous
+            check_classification_targets(y)
+        d = X.shape[1]
+        if first:
+            labels = class_codes(y)[0] if classes is None else np.unique(np.asarray(classes))  # sorted
+            if labels.size < 2:
+                raise ValueError("NaiveBayes needs at least 2 classes to learn from; got "
+                                 + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
+            self.classes_ = labels
+            C = labels.size
+            cat = np.zeros(d, dtype=bool) if self.categorical_features is None else \
+                np.asarray(self.categorical_features, dtype=bool)
+            if cat.shape != (d,):
+                raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
+            self.nominal_ = cat
+            nom = np.flatnonzero(cat)
+            if self.n_categories is not None:
+                nc = np.asarray(self.n_categories, dtype=np.int64)
+                if nc.shape != (d,):
+                    raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
+                declared = nc[nom]
+                bad = nom[declared <= 0]
+                if bad.size:
+                    raise ValueError(f"nominal columns {bad.tolist()} declare no values in n_categories")
+            else:
+                declared = np.maximum(infer_n_values(X[:, nom]), 1)
+            self._declared_ = declared
+            self.n_values_ = declared + (1 if self.missing == "value" else 0)
+            self.nominal_counts_ = CountTable(np.arange(nom.size).reshape(-1, 1), self.n_values_, C,
+                                              dtype=np.int64)
+            self.class_counts_ = np.zeros(C, dtype=np.int64)
+            dn = d - nom.size
+            self.gauss_count_ = np.zeros((dn, C))
+            self.gauss_mean_ = np.zeros((dn, C))
+            self.gauss_m2_ = np.zeros((dn, C))
+            self.kde_values_ = [np.empty(0) for _ in range(dn)]
+            self.kde_classes_ = [np.empty(0, dtype=np.int64) for _ in range(dn)]
+            self.kde_weights_ = [np.empty(0) for _ in range(dn)]
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
+        C = self.classes_.size
+        yc = class_codes(y, self.classes_)[1]
+        self.class_counts_ += np.bincount(yc, minlength=C)
+        nom = np.flatnonzero(self.nominal_)
+        if nom.size:
+            codes = encode(X[:, nom], self._declared_, self.missing, what="X (nominal columns)")
+            ycodes = encode_classes(yc, C)
+            self.nominal_counts_.add(codes, ycodes)
+        num = np.flatnonzero(~self.nominal_)
+        if num.size:
+            Xn = np.asfortranarray(X[:, num])
+            if self.numeric == "gaussian":
+                cnt = np.zeros((num.size, C))
+                mean = np.zeros((num.size, C))
+                m2 = np.zeros((num.size, C))
+                _moments(Xn, yc.astype(np.int64), C, cnt, mean, m2)
+                self.gauss_count_, self.gauss_mean_, self.gauss_m2_ = _chan_merge(
+                    self.gauss_count_, self.gauss_mean_, self.gauss_m2_, cnt, mean, m2)
+            else:
+                for q in range(num.size):
+                    col = Xn[:, q]
+                    ok = ~np.isnan(col)
+                    v = np.concatenate([self.kde_values_[q], col[ok]])
+                    c = np.concatenate([self.kde_classes_[q], yc[ok].astype(np.int64)])
+                    w = np.concatenate([self.kde_weights_[q], np.ones(int(ok.sum()))])
+                    self.kde_values_[q], self.kde_classes_[q], self.kde_weights_[q] = _unique_value_counts(v, c, w)
+
+    def _finalise(self):
+        C = self.classes_.size
+        sm = Smoothing(self.smoothing, self.m)
+        a0, b0 = sm.terms(C)
+        n = self.class_counts_.sum()
+        log_prior = np.log(self.class_counts_ + a0) - np.log(n + b0)
+        tb = self.nominal_counts_
+        log_prob = np.zeros(tb.counts.size)
+        for j in range(tb.attribute_sets.shape[0]):
+            a, b = sm.terms(tb.n_values[j])
+            blk = tb.block(j).astype(np.float64)              # (k_j, C)
+            observed = blk.sum(axis=0, keepdims=True)         # #(y, j observed)
+            log_prob[tb.offsets[j]:tb.offsets[j + 1]] = (np.log(blk + a) - np.log(observed + b)).ravel()
+        model = {"log_prior": log_prior, "log_prob": log_prob}
+        if (~self.nominal_).any():
+            if self.numeric == "gaussian":
+                model.update(self._gaussian_model())
+            else:
+                model.update(self._kde_model())
+        self._model = model
+
+    def _gaussian_model(self):
+        cnt, mean, m2 = self.gauss_count_, self.gauss_mean_, self.gauss_m2_
+        with np.errstate(invalid="ignore", divide="ignore"):
+            var = np.where(cnt > 0, m2 / np.where(cnt > 0, cnt, 1), 0.0)   # ddof=0 (seed 001 Sect. 4.3.2)
+        # pooled statistics: the variance floor, and the estimate of a class with no observed value
+        pn = cnt.sum(axis=1)
+        pmean = np.zeros(cnt.shape[0])
+        pm2 = np.zeros(cnt.shape[0])
+        pcnt = np.zeros(cnt.shape[0])
+        for c in range(cnt.shape[1]):
+            pcnt, pmean, pm2 = _chan_merge(pcnt, pmean, pm2, cnt[:, c], mean[:, c], m2[:, c])
+        pvar = np.where(pn > 0, pm2 / np.maximum(pn, 1), 0.0)
+        eps = self.var_smoothing * (pvar.max() if pvar.size else 0.0)
+        empty = cnt <= 0
+        mean = np.where(empty, pmean[:, None], mean)
+        var = np.where(empty, pvar[:, None], var) + eps
+        var = np.where(var > 0, var, np.finfo(float).tiny ** 0.5)  # a constant column in every class
+        return {"mean": mean, "var": var}
+
+    def _kde_model(self):
+        """Round to the precision grid (Weka), then per class: sorted unique values, counts, bandwidth."""
+        C = self.classes_.size
+        cols = []
+        for v, c, w in zip(self.kde_values_, self.kde_classes_, self.kde_weights_):
+            p = weka_precision(v)
+            if self.precision_rounding and v.size:
+                v = np.rint(v / p) * p
+                v, c, w = _unique_value_counts(v, c, w)
+            per_class = [self._kde_estimate(v[c == k], w[c == k], p) for k in range(C)]
+            pooled = self._kde_estimate(*_merge_classes(v, w), p)
+            # a class without any observed value of this attribute uses the all-class estimate
+            cols.append((p, [pc if pc is not None else pooled for pc in per_class]))
+        return {"kde": cols}
+
+    def _kde_estimate(self, vk, wk, p):
+        """(sorted values, counts, bandwidth, total count) of one class, or None without values."""
+        if vk.size == 0:
+            return None
+        W = float(wk.sum())
+        if self.bandwidth == "weka":
+            rng = vk[-1] - vk[0]
+            h = max(rng / math.sqrt(W), p / 6.0) if rng > 0 else p / 6.0
+        else:
+            mu = np.sum(wk * vk) / W
+            sd = math.sqrt(max(np.sum(wk * (vk - mu) ** 2) / max(W - 1, 1), 0.0))
+            iqr = _weighted_quantile(vk, wk, 0.75) - _weighted_quantile(vk, wk, 0.25)
+            spread = min(sd, iqr / 1.34) if iqr > 0 else sd
+            h = max(0.9 * spread * W ** -0.2, p / 6.0)
+        return vk, wk, h, W
+
+    # ------------------------------------------------------------------ prediction
+    def predict_log_joint(self, X):
+        """``log P(y) + sum_j log P(x_j | y)`` (densities for numeric columns), shape (n, C)."""
+        check_is_fitted(self, "classes_")
+        X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=np.float64)
+        if getattr(self, "_model", None) is None:
+            self._finalise()
+        mdl = self._model
+        out = np.tile(mdl["log_prior"], (X.shape[0], 1))
+        nom = np.flatnonzero(self.nominal_)
+        if nom.size:
+            codes = encode(X[:, nom], self._declared_, self.missing, what="X (nominal columns)")
+            _nominal_log_joint(codes, self.nominal_counts_.offsets, mdl["log_prob"], self.classes_.size, out)
+        num = np.flatnonzero(~self.nominal_)
+        if num.size:
+            Xn = np.asfortranarray(X[:, num])
+            if self.numeric == "gaussian":
+                _gaussian_log_joint(Xn, mdl["mean"], mdl["var"], out)
+            else:
+                for q, (p, per_class) in enumerate(mdl["kde"]):
+                    col = np.ascontiguousarray(Xn[:, q])
+                    for k, est in enumerate(per_class):
+                        if est is None:  # no training value of this attribute at all
+                            continue
+                        vk, wk, h, W = est
+                        res = np.zeros(col.size)
+                        if self.kde_evaluation == "weka_cell":
+                            _kde_weka_cell(col, vk, wk, h, W, p, res)
+                        else:
+                            _kde_log_density(col, vk, wk, 0, vk.size, h, W, math.log(wk.max()), res)
+                        out[:, k] += res
+        return out
+
+    def predict_log_proba(self, X):
+        lj = self.predict_log_joint(X)
+        hi = lj.max(axis=1, keepdims=True)
+        return lj - (hi + np.log(np.exp(lj - hi).sum(axis=1, keepdims=True)))
+
+    def predict_proba(self, X):
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X):
+        joint = self.predict_log_joint(X)
+        return self.classes_[np.argmax(joint, axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags

@@ -1,0 +1,127 @@
+"""The published numbers of the five seed papers, as data the reports read.
+
+The CSV and YAML files in this package are copies of ``../shared/paper/`` (their
+conventions are in ``PAPER_README.md``): one row per printed table cell, every
+number kept as the printed string. This module loads them and maps the papers'
+dataset names to ours through the ``papers:`` key of each ``conf/data/<name>.yaml``.
+
+>>> from bench import published
+>>> published.table("ande_sr", 4).head()          # ande_sr_table4_wdl_01loss.csv
+>>> published.wdl("ande_sr", 2)                    # WDL rows with integer counts
+>>> published.dataset_map("ande_sr")["Letter Recognition"]
+'letter'
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+import pandas as pd
+
+DIR = Path(__file__).resolve().parent
+
+#: seed number -> paper key, as in ``../shared/seeds/`` and ``settings.yaml``
+PAPERS = {"000": "massbayes", "001": "ecocnb", "002": "eskdb", "003": "ande_sr", "004": "mctree"}
+
+#: the dataset table of each paper (its "Table 1"; MassBayes: Table 2)
+DATASET_TABLES = {"massbayes": 2, "ecocnb": 1, "eskdb": 1, "ande_sr": 1, "mctree": 1}
+
+
+class PublishedError(KeyError):
+    pass
+
+
+def files(paper: str | None = None) -> list[Path]:
+    """The published CSV files, optionally of one paper."""
+    pat = f"{paper}_table*.csv" if paper else "*_table*.csv"
+    return sorted(DIR.glob(pat))
+
+
+def table_path(paper: str, number: int) -> Path:
+    hits = [p for p in files(paper) if re.match(rf"{re.escape(paper)}_table{int(number)}_", p.name)]
+    if not hits:
+        have = ", ".join(p.stem for p in files(paper)) or "none"
+        raise PublishedError(f"no published Table {number} for paper {paper!r} (have: {have})")
+    return hits[0]
+
+
+@functools.lru_cache(maxsize=None)
+def _read(path: str) -> pd.DataFrame:
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def table(paper: str, number: int) -> pd.DataFrame:
+    """A published table as printed: every cell a string ('' = blank / N/A in the paper)."""
+    return _read(str(table_path(paper, number))).copy()
+
+
+def wdl(paper: str, number: int) -> pd.DataFrame:
+    """A published win/draw/loss table with integer ``wins``, ``draws``, ``losses``.
+
+    Orientation (README): a row reads "row_algorithm vs col_algorithm"; ``wins`` counts
+    datasets on which the row algorithm is better.
+    """
+    df = table(paper, number)
+    need = {"row_algorithm", "col_algorithm", "subset", "measure", "wins", "draws", "losses"}
+    if not need <= set(df.columns):
+        raise PublishedError(f"{table_path(paper, number).name} is not a win/draw/loss table")
+    for c in ("wins", "draws", "losses"):
+        df[c] = df[c].astype(int)
+    return df
+
+
+def values(paper: str, number: int) -> pd.DataFrame:
+    """A published table of numbers: adds ``value_num`` (float, NaN when blank) beside the printed ``value``."""
+    df = table(paper, number)
+    if "value" not in df.columns:
+        raise PublishedError(f"{table_path(paper, number).name} has no `value` column")
+    df["value_num"] = pd.to_numeric(df["value"], errors="coerce")
+    if "plusminus" in df.columns:
+        df["plusminus_num"] = pd.to_numeric(df["plusminus"], errors="coerce")
+    return df
+
+
+@functools.lru_cache(maxsize=1)
+def settings() -> dict:
+    """Every parameter the papers give, with verbatim quotes (``settings.yaml``)."""
+    import yaml
+
+    return yaml.safe_load((DIR / "settings.yaml").read_text())
+
+
+def claims(paper: str | None = None) -> pd.DataFrame:
+    """Numeric and qualitative claims of the running text (``claims.csv``)."""
+    df = _read(str(DIR / "claims.csv")).copy()
+    return df[df["paper"] == paper].reset_index(drop=True) if paper else df
+
+
+def datasets(paper: str) -> pd.DataFrame:
+    """The paper's dataset table plus ``ours`` (our dataset name, '' when none maps to it)."""
+    df = table(paper, DATASET_TABLES[paper])
+    back = dataset_map(paper)
+    df["ours"] = [back.get(name, "") for name in df["dataset"]]
+    df["rows"] = pd.to_numeric(df["rows"], errors="coerce")
+    return df
+
+
+def dataset_map(paper: str) -> dict[str, str]:
+    """Paper dataset name -> our dataset name, from the ``papers:`` key of conf/data/*.yaml."""
+    return {paper_name: ours for ours, paper_name in our_dataset_names(paper).items()}
+
+
+@functools.lru_cache(maxsize=None)
+def our_dataset_names(paper: str) -> dict[str, str]:
+    """Our dataset name -> the paper's name for it (only datasets that map to the paper)."""
+    import yaml
+
+    from ..data.registry import conf_dir
+
+    out = {}
+    for p in sorted((conf_dir() / "data").glob("*.yaml")):
+        cfg = yaml.safe_load(p.read_text()) or {}
+        name = (cfg.get("papers") or {}).get(paper)
+        if name:
+            out[cfg.get("name", p.stem)] = str(name)
+    return out

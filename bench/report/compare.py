@@ -1,0 +1,205 @@
+"""Published numbers beside ours: generic builders every paper module uses.
+
+* :func:`beside_published` joins published values and ours on the key (paper, table, dataset,
+  algorithm, measure) and adds the difference, keeping published cells we lack (with the reason)
+  and our cells the paper lacks;
+* :func:`wdl_vs_published` computes our win/draw/loss record for every cell of a published WDL
+  table (same row/column algorithms, subset and measure) and sets it beside the published record,
+  with both sign tests: the papers' bold (significance) marks are lost in the text conversions,
+  so the published significance is recomputed from the published counts;
+* :func:`wdl_matrix_display` lays such a long table out as the papers' matrix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..stats.pairwise import LOWER_IS_BETTER, WDL, outcomes, sign_test, wdl_from_outcomes, wdl_two_se
+
+KEYS = ["paper", "table", "dataset", "algorithm", "measure"]
+
+
+def fmt(v, digits: int = 4) -> str:
+    """A number for a table cell ('' for NaN/None)."""
+    if v is None or (isinstance(v, float) and not np.isfinite(v)):
+        return ""
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    s = f"{float(v):.{digits}f}"
+    return s.lstrip("-") if float(s) == 0 else s
+
+
+def beside_published(published: pd.DataFrame, ours: pd.DataFrame, keys: list[str] = KEYS,
+                     reasons: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Outer join of ``published`` (keys + ``published``, optional ``printed``, ``published_pm``)
+    and ``ours`` (keys + ``ours``, optional ``ours_se``, ``n``) with ``diff = ours - published``.
+
+    ``reasons`` (keys + ``reason``) says why a published cell has no value of ours; cells with
+    neither a value nor a reason get "not computed".
+    """
+    pub = published.copy()
+    if "printed" not in pub.columns:
+        pub["printed"] = pub["published"].map(lambda v: fmt(v))
+    pub["_order"] = np.arange(len(pub))
+    out = pub.merge(ours, on=keys, how="outer")
+    out = out.sort_values("_order", na_position="last", kind="stable").drop(columns="_order").reset_index(drop=True)
+    if reasons is not None and not reasons.empty:
+        out = out.merge(reasons[keys + ["reason"]].drop_duplicates(keys), on=keys, how="left")
+    else:
+        out["reason"] = ""
+    out["published"] = pd.to_numeric(out["published"], errors="coerce")
+    out["ours"] = pd.to_numeric(out["ours"], errors="coerce") if "ours" in out else np.nan
+    out["diff"] = out["ours"] - out["published"]
+    out["reason"] = out["reason"].fillna("")
+    has = out["ours"].notna()
+    out.loc[has, "reason"] = ""
+    out.loc[~has & (out["reason"] == ""), "reason"] = "not computed"
+    return out
+
+
+def display_beside(df: pd.DataFrame, index: list[str], digits: int = 4, extra: list[str] | None = None) -> pd.DataFrame:
+    """A readable version of :func:`beside_published`: printed published value, ours (± se), diff,
+    and the reason for a missing value."""
+    rows = []
+    for r in df.to_dict("records"):
+        ours = fmt(r.get("ours"), digits)
+        se = r.get("ours_se")
+        if ours and se is not None and np.isfinite(se):
+            ours += f" ± {fmt(se, digits)}"
+        pub = str(r.get("printed") or "")
+        pm = r.get("published_pm")
+        if pub and isinstance(pm, str) and pm:
+            pub += f" ± {pm}"
+        row = {k: r.get(k, "") for k in index}
+        row.update({"published": pub, "ours": ours, "diff": fmt(r.get("diff"), digits)})
+        for e in extra or []:
+            row[e] = r.get(e, "")
+        note = r.get("note", "")
+        row["missing / note"] = r.get("reason", "") or ("" if note is None or note != note else str(note))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def our_wdl(values: pd.DataFrame, row: str, col: str, datasets=None, lower_is_better: bool = True,
+            test: str = "sign2", alpha: float = 0.05) -> WDL | None:
+    """Our WDL of ``row`` vs ``col`` over the datasets (index of ``values``) where both have a value."""
+    if values is None or values.empty or row not in values.columns or col not in values.columns:
+        return None
+    v = values if datasets is None else values.loc[values.index.intersection(list(datasets))]
+    both = v[[row, col]].dropna()
+    if both.empty:
+        return None
+    return wdl_from_outcomes(outcomes(both[row].to_numpy(), both[col].to_numpy(), lower_is_better), test, alpha)
+
+
+def our_wdl_two_se(splits: pd.DataFrame, row: str, col: str, datasets=None, lower_is_better: bool = True,
+                   se: str = "paired") -> WDL | None:
+    """Our WDL by seed 000's two-standard-error test, from split values (index (dataset, seed, repeat,
+    fold), one column per algo), over the datasets where both have every split."""
+    if splits is None or splits.empty or row not in splits.columns or col not in splits.columns:
+        return None
+    a_list, b_list = [], []
+    for ds, g in splits[[row, col]].groupby(level="dataset"):
+        if datasets is not None and ds not in set(datasets):
+            continue
+        g = g.dropna()
+        if len(g) >= 2:
+            a_list.append(g[row].to_numpy())
+            b_list.append(g[col].to_numpy())
+    if not a_list:
+        return None
+    return wdl_two_se(a_list, b_list, lower_is_better, se)
+
+
+def published_significance(wins: int, losses: int, test: str, alpha: float = 0.05) -> tuple[float, bool]:
+    """The sign-test p-value and significance of a published record (recomputed; bold is lost)."""
+    if test == "sign2":
+        p = sign_test(wins, losses, "two-sided")
+        return p, p < alpha
+    if test == "sign1":
+        p = sign_test(wins, losses, "greater" if wins >= losses else "less")
+        return p, wins != losses and p <= alpha
+    return float("nan"), False
+
+
+def wdl_vs_published(published_wdl: pd.DataFrame, values: dict[str, pd.DataFrame], algo_map: dict[str, str],
+                     measure_map: dict[str, str], subsets: dict[str, list | None], test: str = "sign2",
+                     alpha: float = 0.05, lower_is_better: dict[str, bool] | None = None,
+                     algo_reasons: dict[str, str] | None = None,
+                     splits: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
+    """Our WDL for every row of a published WDL table, beside the published record.
+
+    ``values[measure]`` are our per-dataset means (our dataset names x our algo names);
+    ``algo_map`` maps the paper's algorithm names to ours; ``measure_map`` the published measure
+    strings to the keys of ``values``; ``subsets`` the published subset strings to lists of our
+    datasets (None = all). ``algo_reasons`` says why an algorithm has no values at all. With
+    ``test="two_se"`` (seed 000) the records come from ``splits[measure]`` (split values, see
+    :func:`our_wdl_two_se`) and the published counts are taken as printed (their draws already are
+    the non-significant differences).
+    """
+    lower_is_better = {**LOWER_IS_BETTER, **(lower_is_better or {})}
+    algo_reasons = algo_reasons or {}
+    rows = []
+    for r in published_wdl.to_dict("records"):
+        measure = measure_map.get(r["measure"], r["measure"])
+        vals = values.get(measure)
+        ra, ca = algo_map.get(r["row_algorithm"]), algo_map.get(r["col_algorithm"])
+        datasets = subsets.get(r["subset"])
+        lib = lower_is_better.get(measure, True)
+        if test == "two_se":
+            vals = (splits or {}).get(measure)
+            ours = our_wdl_two_se(vals, ra, ca, datasets, lib) if ra and ca else None
+        else:
+            ours = our_wdl(vals, ra, ca, datasets, lib, test, alpha) if ra and ca else None
+        p_pub, sig_pub = published_significance(int(r["wins"]), int(r["losses"]), test, alpha)
+        pub = WDL(int(r["wins"]), int(r["draws"]), int(r["losses"]), test, p_pub, sig_pub, alpha)
+        note = ""
+        if ours is None:
+            why = [f"{a}: {algo_reasons.get(m, 'no values')}" for a, m in
+                   ((r["row_algorithm"], ra), (r["col_algorithm"], ca))
+                   if not m or vals is None or vals.empty or m not in vals.columns]
+            note = "; ".join(why) or "no dataset with both values"
+        elif ours.n < pub.n:
+            note = f"{ours.n} of the paper's {pub.n} datasets"
+        share_o = ours.win_share if ours else np.nan
+        rows.append({
+            "row": r["row_algorithm"], "col": r["col_algorithm"], "subset": r["subset"], "measure": r["measure"],
+            "published": str(pub), "published_p": pub.p, "published_significant": pub.significant,
+            "ours": str(ours) if ours else "", "ours_n": ours.n if ours else 0,
+            "ours_p": ours.p if ours else np.nan, "ours_significant": bool(ours.significant) if ours else False,
+            "published_win_share": pub.win_share, "ours_win_share": share_o,
+            "diff_win_share": share_o - pub.win_share if ours else np.nan,
+            "same_direction": (np.sign(ours.wins - ours.losses) == np.sign(pub.wins - pub.losses)) if ours else None,
+            "note": note,
+            "_ours": ours, "_published": pub,
+        })
+    return pd.DataFrame(rows)
+
+
+def wdl_matrix_display(long: pd.DataFrame, rows: list[str], cols: list[str], subset: str, measure: str) -> pd.DataFrame:
+    """The papers' matrix of one (subset, measure): cell = "ours (published)", each in bold when
+    its sign test is significant; blank where the paper has no cell."""
+    sel = long[(long["subset"] == subset) & (long["measure"] == measure)]
+    out = pd.DataFrame("", index=rows, columns=cols, dtype=object)
+    for r in sel.to_dict("records"):
+        if r["row"] not in out.index or r["col"] not in out.columns:
+            continue
+        ours = r["_ours"].markdown() if r["_ours"] is not None else "–"
+        out.loc[r["row"], r["col"]] = f"{ours} ({r['_published'].markdown()})"
+    out.index.name = "row vs col"
+    return out
+
+
+def long_display(long: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """The long WDL comparison without the object columns, numbers formatted."""
+    df = long.drop(columns=[c for c in long.columns if c.startswith("_")]).copy()
+    for c in ("published_p", "ours_p"):
+        df[c] = df[c].map(lambda v: fmt(v, 4))
+    for c in ("published_win_share", "ours_win_share", "diff_win_share"):
+        df[c] = df[c].map(lambda v: fmt(v, digits))
+    none = df["ours"] == ""
+    for c in ("ours_significant", "same_direction"):
+        df[c] = ["" if (n or v is None) else ("yes" if bool(v) else "no") for v, n in zip(df[c], none)]
+    df["published_significant"] = ["yes" if r["_published"].significant else "no" for r in long.to_dict("records")]
+    return df

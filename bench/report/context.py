@@ -1,0 +1,247 @@
+"""What the reports read: stored records, run plans, the registries, and why a cell is missing.
+
+A :class:`ReportContext` is built once per ``python -m bench.report`` run. Paper modules ask it
+for an :class:`ExperimentView` per experiment (records of the newest algorithm configs, the
+plan of the last run, per (dataset, algo) completeness) and for the reason a (dataset, algo)
+cell has no result. Missing cells are collected as :class:`Missing` rows for ``reports/index.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ..stats import collect
+
+#: reason categories, in the order the index lists them
+REASONS = (
+    "dataset not in the data directory",
+    "dataset not available here",
+    "algorithm not implemented yet",
+    "experiment not defined yet",
+    "not run at this scale",
+    "not run yet",
+    "run failed",
+    "incomplete",
+)
+
+
+@dataclass(frozen=True)
+class Missing:
+    """One missing cell (or figure) of a paper's table, and why."""
+
+    paper: str
+    item: str            #: "Table 2", "Fig. 1", ...
+    dataset: str         #: the paper's dataset name ('' for a whole item)
+    algorithm: str       #: the paper's algorithm name ('' for a whole item)
+    reason: str          #: starts with one of REASONS
+
+    @property
+    def category(self) -> str:
+        for r in REASONS:
+            if self.reason.startswith(r):
+                return r
+        return self.reason.split(":")[0]
+
+
+@dataclass
+class PaperResult:
+    """What a paper module wrote and what it could not fill."""
+
+    paper: str
+    files: list = field(default_factory=list)
+    missing: list = field(default_factory=list)
+    notes: list = field(default_factory=list)          #: Markdown lines for the index
+    experiments: list = field(default_factory=list)    #: experiment names the module read
+
+    def add_missing(self, item: str, dataset: str, algorithm: str, reason: str) -> None:
+        self.missing.append(Missing(self.paper, item, dataset, algorithm, reason))
+
+
+class ExperimentView:
+    """The stored state of one experiment."""
+
+    def __init__(self, ctx: "ReportContext", name: str):
+        self.ctx = ctx
+        self.name = name
+        raw = ctx.load_records(name)
+        self.all_records = raw
+        self.plan = ctx.plan(name)
+        labelled = collect.label_variants(raw, list((self.plan.get("sweep") or {}).keys())) if not raw.empty else raw
+        self.records = collect.latest_runs(labelled) if not raw.empty else raw
+        prot = self.plan.get("protocol")
+        if prot and not self.records.empty:
+            self.records = self.records[self.records["protocol"] == prot].reset_index(drop=True)
+        self.status = collect.run_status(self.records, self.plan.get("seeds"))
+        self._status_index = {(r.dataset, r.algo): r for r in self.status.itertuples()}
+
+    @property
+    def defined(self) -> bool:
+        return self.ctx.experiment_defined(self.name)
+
+    @property
+    def n_records(self) -> int:
+        return len(self.records)
+
+    @property
+    def n_failed(self) -> int:
+        return int((self.records["status"] != "ok").sum()) if not self.records.empty else 0
+
+    def complete(self, dataset: str, algo: str) -> bool:
+        st = self._status_index.get((dataset, algo))
+        return bool(st is not None and st.complete)
+
+    def reason(self, dataset: str | None, algo: str) -> str | None:
+        """None when (dataset, algo) has a complete stored run, else why not. Stored runs speak first
+        (failed, incomplete); without any, the registries say why (dataset, algorithm, experiment,
+        scale)."""
+        st = self._status_index.get((dataset, algo)) if dataset else None
+        if st is not None:
+            if st.complete:
+                return None
+            if st.n_ok == 0:
+                return f"run failed: {st.error[:160]}"
+            extra = f"; {st.n_failed} failed: {st.error[:120]}" if st.n_failed else ""
+            return f"incomplete: {st.n_ok} of {st.n_expected} splits{extra}"
+        why = self.ctx.dataset_reason(dataset)
+        if why:
+            return why
+        if not self.ctx.algo_registered(collect.base_algo(algo)):
+            return f"algorithm not implemented yet: no conf/algo/{collect.base_algo(algo)}.yaml"
+        if not self.defined:
+            return f"experiment not defined yet: no conf/experiment/{self.name}.yaml"
+        planned = self.plan.get("datasets")
+        if planned is not None and dataset not in planned:
+            return f"not run at this scale: {dataset} is not in the {self.plan.get('scale')} list"
+        return "not run yet"
+
+    def algo_reason(self, algo: str) -> str | None:
+        """None when ``algo`` has at least one complete run here, else why not (for whole figures)."""
+        st = self.status[self.status["algo"] == algo] if not self.status.empty else self.status
+        if not st.empty and st["complete"].any():
+            return None
+        base = collect.base_algo(algo)
+        if not self.ctx.algo_registered(base):
+            return f"algorithm not implemented yet: no conf/algo/{base}.yaml"
+        if not self.defined:
+            return f"experiment not defined yet: no conf/experiment/{self.name}.yaml"
+        if st.empty:
+            return f"not run yet: no stored runs of {algo} in experiment {self.name}"
+        if (st["n_ok"] == 0).all():
+            return f"run failed: {st['error'].iloc[0][:160]}"
+        return f"incomplete: no complete run of {algo} in experiment {self.name}"
+
+    def algos(self) -> list[str]:
+        """Algorithm (variant) names with at least one complete run."""
+        if self.status.empty:
+            return []
+        return sorted(set(self.status.loc[self.status["complete"], "algo"]))
+
+    def means(self, measure: str) -> pd.DataFrame:
+        return collect.dataset_means(self.records, measure, seeds=self.plan.get("seeds")) \
+            if not self.records.empty else pd.DataFrame()
+
+    def splits(self, measure: str) -> pd.DataFrame:
+        return collect.split_values(self.records, measure, seeds=self.plan.get("seeds")) \
+            if not self.records.empty else pd.DataFrame()
+
+    def ok_records(self, dataset: str, algo: str) -> pd.DataFrame:
+        r = self.records
+        return r[(r["dataset"] == dataset) & (r["algo"] == algo) & (r["status"] == "ok")]
+
+    def hosts(self) -> list[str]:
+        if self.records.empty or "host" not in self.records:
+            return []
+        return sorted(self.records["host"].dropna().astype(str).unique())
+
+
+class ReportContext:
+    """Access to everything a report needs, with caching."""
+
+    def __init__(self, results_root: Path | str | None = None, scale: str | None = None):
+        self.root = Path(results_root or os.environ.get("BENCH_RESULTS_DIR", "results"))
+        self.scale = scale
+        self._views: dict[str, ExperimentView] = {}
+
+    # ------------------------------------------------------------ stored state
+    def stored_experiments(self) -> list[str]:
+        if not self.root.exists():
+            return []
+        return sorted(p.name for p in self.root.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+    @functools.lru_cache(maxsize=None)
+    def load_records(self, experiment: str) -> pd.DataFrame:
+        from ..store import load
+
+        return load(self.root, experiment=experiment)
+
+    def plan(self, experiment: str) -> dict:
+        """The plan of the experiment's last run; without one, what a run at this scale would do."""
+        path = self.root / experiment / "_plan.json"
+        if path.exists():
+            try:
+                return json.loads(path.read_text())
+            except ValueError:
+                pass
+        if self.experiment_defined(experiment):
+            from ..experiments import DEFAULT_SCALE, plan
+
+            try:
+                return {**plan(experiment, self.scale or DEFAULT_SCALE), "not_run": True}
+            except SystemExit:
+                return {}
+        return {}
+
+    def experiment(self, name: str) -> ExperimentView:
+        if name not in self._views:
+            self._views[name] = ExperimentView(self, name)
+        return self._views[name]
+
+    # ------------------------------------------------------------ registries
+    @staticmethod
+    def experiment_defined(name: str) -> bool:
+        from ..data.registry import conf_dir
+
+        return (conf_dir() / "experiment" / f"{name}.yaml").exists()
+
+    @staticmethod
+    @functools.lru_cache(maxsize=None)
+    def algo_registered(name: str) -> bool:
+        from ..data.registry import conf_dir
+
+        return (conf_dir() / "algo" / f"{name}.yaml").exists()
+
+    @staticmethod
+    @functools.lru_cache(maxsize=None)
+    def dataset_reason(name: str | None) -> str | None:
+        """Why a dataset cannot be used here, or None."""
+        if not name:
+            return "dataset not in the data directory: no conf/data entry maps to it"
+        from ..data import DataError
+        from ..data.registry import dataset_config, source_available
+
+        try:
+            cfg = dataset_config(name)
+        except DataError:
+            return f"dataset not in the data directory: no conf/data/{name}.yaml"
+        if not any(source_available(s) for s in cfg.get("sources") or []):
+            return f"dataset not available here: {name} (no local file in BENCH_DATA_DIR, not in the cache)"
+        return None
+
+    @staticmethod
+    @functools.lru_cache(maxsize=None)
+    def dataset_notes(name: str) -> str:
+        """The config's notes when the mirrored data differ from the paper's (DIFF / PARTIAL)."""
+        from ..data import DataError
+        from ..data.registry import dataset_config
+
+        try:
+            notes = str(dataset_config(name).get("notes") or "")
+        except DataError:
+            return ""
+        return notes if ("DIFF" in notes or "PARTIAL" in notes) else ""

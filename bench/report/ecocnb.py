@@ -1,0 +1,217 @@
+"""Seed 001 (Park and Fuernkranz, ECOC with naive Bayes): Table 1's diversity column and
+Tables 2-4 (training times) as ratios to NB, with the published ratios beside ours.
+
+The machines differ (the paper: a 2.4 GHz Opteron 250), so training times are compared as the
+ratio of each ECOC variant's training time to NB's on the same dataset and density estimator.
+
+What the module expects (the ECOC-NB issue writes these; any part may be absent, and its cells
+are then listed as missing):
+
+* experiments :data:`EXPERIMENTS`: ``ecocnb_normal`` (Table 2, normal density estimators),
+  ``ecocnb_kernel`` (Table 3, kernel density estimators), ``ecocnb_discretized`` (Table 4,
+  10-bin equal-frequency discretisation), each on the paper's text datasets with 10-fold CV;
+* in each, algorithms whose names start with the prefixes of :data:`ROLES`: ``nb...`` (plain
+  naive Bayes with that estimator), ``ecocnb...`` (ECOC-NB, one pass), ``ecoc_sf...``
+  (the straightforward ECOC: one NB per code bit);
+* the code length of an ECOC run is read from trailing digits of the algorithm name
+  (``ecocnb_normal_b127``, ``ecoc_sf_normal_b15``: one config per length, the simplest way since
+  all roles share one experiment) or from the estimator parameter ``code_length``
+  (:data:`CODE_LENGTH_PARAM`) of a run swept with ``sweep: {algo.estimator.code_length: [...]}``,
+  which the report tells apart by the experiment's ``sweep`` keys. (A Hydra sweep of
+  ``algo.estimator.code_length`` would also be applied to the NB config, which lacks that key.)
+
+Training time is the mean over the folds of ``times.train_cpu_s`` (preprocessing included).
+The diversity of Table 1 is computed from the data: the number of distinct values summed over the
+attributes, divided by instances x attributes (sparse zeros count as a value; missing values do not).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from .. import published
+from ..stats.collect import base_algo, variant_params
+from .compare import fmt
+from .context import PaperResult, ReportContext
+from .registry import PAPER_MODULES
+from .tables import write_table
+
+PAPER = "ecocnb"
+EXPERIMENTS = {2: "ecocnb_normal", 3: "ecocnb_kernel", 4: "ecocnb_discretized"}
+ESTIMATOR = {2: "normal density", 3: "kernel density", 4: "10-bin equal-frequency discretisation"}
+#: published algorithm name -> prefix of our algorithm names
+ROLES = {"NB": "nb", "ECOC-NB": "ecocnb", "ECOC-straightforward": "ecoc_sf"}
+CODE_LENGTH_PARAM = "code_length"
+CODE_LENGTHS = (15, 31, 63, 127, 255, 511, 1023)
+
+
+# ---------------------------------------------------------------- Table 1: diversity
+def diversity(X) -> float:
+    """Distinct values summed over the attributes / (instances x attributes) (seed 001, Table 1)."""
+    n, d = X.shape
+    if sp.issparse(X):
+        csc = sp.csc_matrix(X)
+        csc.sum_duplicates()
+        cols = np.repeat(np.arange(d), np.diff(csc.indptr))
+        vals = csc.data
+        keep = ~np.isnan(vals)
+        pairs = np.unique(np.stack([cols[keep], vals[keep]]), axis=1).shape[1] if keep.any() else 0
+        nnz = np.diff(csc.indptr)
+        explicit_zero = np.zeros(d, dtype=bool)
+        explicit_zero[cols[(vals == 0) & keep]] = True
+        implicit_zero = (nnz < n) & ~explicit_zero
+        return float((pairs + implicit_zero.sum()) / (n * d))
+    X = np.asarray(X, dtype=np.float64)
+    total = sum(np.unique(col[~np.isnan(col)]).size for col in X.T)
+    return float(total / (n * d))
+
+
+def _table1(ctx: ReportContext, out: Path, res: PaperResult) -> list[Path]:
+    from ..data import load
+
+    pub = published.datasets(PAPER)
+    rows = []
+    for r in pub.itertuples():
+        row = {"dataset": r.dataset, "instances (paper)": int(r.rows), "features (paper)": r.attributes,
+               "classes (paper)": r.classes, "diversity (paper)": r.diversity}
+        why = ctx.dataset_reason(r.ours or None)
+        if why:
+            res.add_missing("Table 1", r.dataset, "", why)
+            rows.append({**row, "instances (ours)": "", "features (ours)": "", "classes (ours)": "",
+                         "diversity (ours)": "", "diff": "", "missing / note": why})
+            continue
+        ds = load(r.ours)
+        div = diversity(ds.X)
+        rows.append({**row, "instances (ours)": ds.n_instances, "features (ours)": ds.n_features,
+                     "classes (ours)": ds.n_classes, "diversity (ours)": fmt(div, 4),
+                     "diff": fmt(div - float(r.diversity), 4), "missing / note": ""})
+    return write_table(pd.DataFrame(rows), out / "table1_datasets_diversity", index=False,
+                       caption="Table 1: the text datasets and their diversity (distinct values summed over "
+                               "attributes / (instances x attributes)), computed from our copy of the data")
+
+
+# ---------------------------------------------------------------- Tables 2-4
+def role_of(algo: str) -> str | None:
+    """The paper's algorithm an algorithm name plays (longest matching prefix), or None."""
+    name = base_algo(algo)
+    best = None
+    for pub_name, prefix in ROLES.items():
+        if name.startswith(prefix) and (best is None or len(prefix) > len(ROLES[best])):
+            best = pub_name
+    return best
+
+
+def code_length_of(algo: str, algo_config: dict | None) -> int | None:
+    """The code length of an ECOC run: the estimator's ``code_length`` or the name's trailing digits."""
+    v = variant_params(algo).get(CODE_LENGTH_PARAM)
+    if v is None and isinstance(algo_config, dict):
+        v = (algo_config.get("estimator") or {}).get(CODE_LENGTH_PARAM)
+    if v is None:
+        m = re.search(r"(\d+)$", base_algo(algo))
+        v = m.group(1) if m else None
+    return int(v) if v is not None else None
+
+
+def _our_times(exp) -> pd.DataFrame:
+    """Mean training seconds per (dataset, role, code length) over complete runs of the experiment."""
+    times = exp.means("train_s")
+    if times.empty:
+        return pd.DataFrame(columns=["dataset", "algorithm", "code_length", "seconds", "algo"])
+    cfg = exp.records.drop_duplicates("algo").set_index("algo")["algo_config"].to_dict()
+    rows = []
+    for algo in times.columns:
+        role = role_of(algo)
+        if role is None:
+            continue
+        length = None if role == "NB" else code_length_of(algo, cfg.get(algo))
+        for ds, v in times[algo].dropna().items():
+            rows.append({"dataset": ds, "algorithm": role, "code_length": length, "seconds": float(v), "algo": algo})
+    return pd.DataFrame(rows)
+
+
+def _time_table(ctx: ReportContext, number: int, out: Path, res: PaperResult) -> list[Path]:
+    exp = ctx.experiment(EXPERIMENTS[number])
+    pub = published.values(PAPER, number)
+    pub["code_length"] = pd.to_numeric(pub["code_length"], errors="coerce")
+    back = published.dataset_map(PAPER)
+    ours = _our_times(exp)
+    rows = []
+    for ds_pub, g in pub.groupby("dataset", sort=False):
+        ds = back.get(ds_pub, "")
+        nb_pub = g.loc[g["algorithm"] == "NB", "value_num"]
+        nb_pub = float(nb_pub.iloc[0]) if not nb_pub.empty else np.nan
+        mine = ours[ours["dataset"] == ds] if not ours.empty else ours
+        nb_ours = mine.loc[mine["algorithm"] == "NB", "seconds"] if not mine.empty else pd.Series(dtype=float)
+        nb_ours = float(nb_ours.iloc[0]) if not nb_ours.empty else np.nan
+        for r in g.itertuples():
+            if r.algorithm == "NB":
+                continue
+            length = int(r.code_length)
+            pub_ratio = r.value_num / nb_pub if np.isfinite(r.value_num) else np.nan
+            sel = mine[(mine["algorithm"] == r.algorithm) & (mine["code_length"] == length)] if not mine.empty \
+                else mine
+            our_ratio = float(sel["seconds"].iloc[0]) / nb_ours if (not sel.empty and np.isfinite(nb_ours)
+                                                                    and nb_ours > 0) else np.nan
+            note = ""
+            if not np.isfinite(r.value_num):
+                note = f"paper: {r.notes.split(';')[0]}" if r.notes else "blank in the paper"
+            if not np.isfinite(our_ratio):
+                who = f"{r.algorithm} {length}-bit"
+                if not ds:
+                    why = ctx.dataset_reason(None)
+                elif not exp.defined:
+                    why = f"experiment not defined yet: no conf/experiment/{exp.name}.yaml"
+                elif not np.isfinite(nb_ours):
+                    who, why = "NB (the baseline of the ratio)", exp.reason(ds, ROLES["NB"]) or "no NB time"
+                else:
+                    why = exp.reason(ds, ROLES[r.algorithm] if sel.empty else sel["algo"].iloc[0]) or "not run yet"
+                if np.isfinite(r.value_num):
+                    res.add_missing(f"Table {number}", ds_pub, who, why)
+                note = (note + "; " if note else "") + f"ours: {why}"
+            rows.append({"dataset": ds_pub, "code length": length, "algorithm": r.algorithm,
+                         "NB s (paper)": fmt(nb_pub, 2), "ratio to NB (paper)": fmt(pub_ratio, 3),
+                         "NB s (ours)": fmt(nb_ours, 4), "ratio to NB (ours)": fmt(our_ratio, 3),
+                         "diff": fmt(our_ratio - pub_ratio, 3), "missing / note": note})
+    cap = (f"Table {number}: training time of ECOC-NB and of the straightforward ECOC as a ratio to NB's on the "
+           f"same dataset ({ESTIMATOR[number]}); published ratio from the paper's seconds, ours from experiment "
+           f"{EXPERIMENTS[number]} (mean training CPU seconds over the folds)")
+    files = write_table(pd.DataFrame(rows), out / f"table{number}_traintime_ratio", index=False, caption=cap)
+    files += _accuracy_table(exp, number, out)
+    return files
+
+
+def _accuracy_table(exp, number: int, out: Path) -> list[Path]:
+    """NB vs ECOC-NB accuracy per code length (the paper's appendix; absent from the conversion)."""
+    acc = exp.means("accuracy")
+    if acc.empty:
+        return []
+    cfg = exp.records.drop_duplicates("algo").set_index("algo")["algo_config"].to_dict()
+    rows = []
+    for ds in acc.index:
+        row = {"dataset": ds}
+        for algo in acc.columns:
+            role = role_of(algo)
+            if role is None or pd.isna(acc.loc[ds, algo]):
+                continue
+            length = code_length_of(algo, cfg.get(algo)) if role != "NB" else None
+            row[role if role == "NB" else f"{role} {length}"] = fmt(100 * acc.loc[ds, algo], 2)
+        rows.append(row)
+    return write_table(pd.DataFrame(rows), out / f"table{number}_accuracy", index=False,
+                       caption=f"Accuracy (%) of NB and the ECOC variants, {ESTIMATOR[number]} (no published "
+                               f"numbers: the paper's appendix is absent from the text conversion)")
+
+
+def build(ctx: ReportContext, out: Path) -> PaperResult:
+    res = PaperResult(PAPER, experiments=list(EXPERIMENTS.values()))
+    res.files += _table1(ctx, out, res)
+    for number in EXPERIMENTS:
+        res.files += _time_table(ctx, number, out, res)
+    return res
+
+
+PAPER_MODULES[PAPER] = build

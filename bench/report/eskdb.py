@@ -1,0 +1,311 @@
+"""Seed 002 (Zhang, Petitjean and Buntine, ESKDB): Tables 3-9 and Figs 1, 3-8, with the
+published numbers beside ours.
+
+What the module expects (the ESKDB issue writes the experiments and algorithm configs; whatever
+is absent is listed as missing, and the tables fill in as runs land):
+
+Experiments (:data:`EXPERIMENTS`), all on the paper's datasets with 5x2 CV (``cv5x2_eskdb``:
+a single 2-fold run on the six largest):
+
+* ``eskdb_main`` - every algorithm of :data:`ALGOS`: Tables 3-9, Figs 1 and 8;
+* ``eskdb_ablation`` - ES-KDB and its ablations (:data:`ABLATION`): Figs 3-5;
+* ``eskdb_ensemble_size`` - ``eskdb_m`` swept over the ensemble size (estimator parameter
+  :data:`ENSEMBLE_SIZE_PARAM`, values 1, 10, 20, 30): Fig. 6;
+* ``eskdb_hdp_tying`` - ``eskdb_hdp`` swept over :data:`TYING_PARAM` (none, parent, level,
+  single) and :data:`PRIOR_PARAM` (uniform, gamma): Fig. 7.
+
+Algorithm names (:data:`ALGOS`): the paper's name -> our conf/algo names, the first one that has
+stored runs is used: NB ``nb_disc``; TAN ``tan``; KDB ``kdb`` (``kdb5``, ``kdb1``, ``kdb2`` also
+accepted); SKDB ``skdb``; KDF ``kdf``; AODE ``aode`` (or ``a1de``); ESKDB_M ``eskdb_m``;
+ESKDB_HDP ``eskdb_hdp``; RF ``rf100``; XGBoost_default ``xgb``; XGBoost_tuned ``xgb_tuned``.
+Ablations: ES-KDB ``eskdb_m``, ES-KDB_randomO ``eskdb_random_o``, ES-KDB_randomCP ``eskdb_random_cp``.
+
+Measures: RMSE over all classes and error rate (mean over splits per dataset); training time =
+mean ``times.train_cpu_s`` per split (the paper's Table 9 "training time"). Averages over datasets
+are over the datasets where every algorithm of the table has a complete run, with the standard
+error over datasets after the ±: the paper does not define its ±, but its values (about 0.016
+for a mean RMSE of 0.22 over 72 datasets) fit the standard error over datasets, not the standard
+deviation. WDL tables use the paper's one-tailed binomial sign test (p <= 0.05, in bold).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import published
+from ..stats.collect import variant_params
+from .compare import beside_published, display_beside, long_display, wdl_vs_published
+from .context import PaperResult, ReportContext
+from .figures import lines, plt, save, scatter_vs
+from .registry import PAPER_MODULES
+from .tables import write_table
+
+PAPER = "eskdb"
+EXPERIMENTS = {"main": "eskdb_main", "ablation": "eskdb_ablation", "ensemble": "eskdb_ensemble_size",
+               "hdp": "eskdb_hdp_tying"}
+ALGOS = {"NB": ["nb_disc"], "TAN": ["tan"], "KDB": ["kdb", "kdb5", "kdb1", "kdb2"], "SKDB": ["skdb"],
+         "KDF": ["kdf"], "AODE": ["aode", "a1de"], "ESKDB_M": ["eskdb_m"], "ESKDB_HDP": ["eskdb_hdp"],
+         "RF": ["rf100"], "XGBoost_default": ["xgb"], "XGBoost_tuned": ["xgb_tuned"]}
+ABLATION = {"ES-KDB": ["eskdb_m"], "ES-KDB_randomO": ["eskdb_random_o"], "ES-KDB_randomCP": ["eskdb_random_cp"]}
+ENSEMBLE_SIZE_PARAM = "n_estimators"
+ENSEMBLE_SIZES = (1, 10, 20, 30)
+TYING_PARAM, PRIOR_PARAM = "tying", "prior"
+TYINGS = ("none", "parent", "level", "single")
+PRIORS = ("uniform", "gamma")
+MEASURES = {"RMSE": "rmse", "error rate": "error", "training time": "train_s"}
+TEST, ALPHA = "sign1", 0.05
+ALL = "all 72 datasets"
+FIG1_ALGOS = ["NB", "TAN", "KDB", "SKDB", "KDF", "AODE", "ESKDB_M"]
+
+
+def _resolve(exp, candidates: dict[str, list[str]]) -> dict[str, str]:
+    """The paper's name -> the first candidate algo with complete runs (else the first candidate)."""
+    have = set(exp.algos())
+    out = {}
+    for paper_name, names in candidates.items():
+        out[paper_name] = next((n for n in names if n in have), names[0])
+    return out
+
+
+def _values(exp, datasets: list[str]) -> dict[str, pd.DataFrame]:
+    vals = {}
+    for m in set(MEASURES.values()):
+        v = exp.means(m)
+        vals[m] = v.loc[v.index.intersection(datasets)] if not v.empty else v
+    return vals
+
+
+def build(ctx: ReportContext, out: Path) -> PaperResult:
+    res = PaperResult(PAPER, experiments=list(EXPERIMENTS.values()))
+    exp = ctx.experiment(EXPERIMENTS["main"])
+    pds = published.datasets(PAPER)
+    mapped = [d for d in pds["ours"] if d]
+    amap = _resolve(exp, ALGOS)
+    label = {v: k for k, v in amap.items()}
+    for r in pds.itertuples():
+        for pa, oa in amap.items():
+            why = exp.reason(r.ours or None, oa)
+            if why:
+                res.add_missing("Tables 3-9, Figs 1, 8", r.dataset, pa, why)
+    vals = _values(exp, mapped)
+    reasons = {oa: exp.algo_reason(oa) or "" for oa in amap.values()}
+
+    # WDL tables 3, 4, 7
+    for number in (3, 4, 7):
+        pub = published.wdl(PAPER, number)
+        long = wdl_vs_published(pub, vals, amap, {"RMSE": "rmse", "error rate": "error"}, {ALL: None}, TEST, ALPHA,
+                                algo_reasons=reasons)
+        disp = long_display(long)
+        res.files += write_table(disp, out / f"table{number}_wdl", index=False,
+                                 caption=f"Table {number}: win-draw-loss, row vs column (a win = lower value), ours "
+                                         f"beside published; significance: one-tailed binomial sign test p <= {ALPHA} "
+                                         f"(published significance recomputed from the published counts)")
+    # average tables 5, 6, 8, 9
+    for number in (5, 6, 8, 9):
+        res.files += _average_table(number, vals, amap, reasons, out)
+    res.files += _figures(ctx, exp, vals, amap, label, out, res)
+    return res
+
+
+def _average_table(number: int, vals: dict, amap: dict, reasons: dict, out: Path) -> list[Path]:
+    pub = published.values(PAPER, number)
+    algos = list(dict.fromkeys(pub["algorithm"]))
+    exclude = {"tic_tac_toe"} if number == 8 else set()
+    # the datasets where every algorithm of the table that has values has a complete run
+    present = [amap.get(a) for a in algos if amap.get(a) in vals["rmse"].columns] if not vals["rmse"].empty else []
+    common = None
+    for m in ("rmse", "error", "train_s"):
+        v = vals[m]
+        if v.empty or not present:
+            continue
+        idx = v[[a for a in present if a in v.columns]].dropna().index
+        common = idx if common is None else common.intersection(idx)
+    common = [d for d in (common if common is not None else []) if d not in exclude]
+    ours, reason_rows = [], []
+    for r in pub.itertuples():
+        key = {"paper": PAPER, "table": number, "dataset": r.dataset, "algorithm": r.algorithm, "measure": r.measure}
+        oa = amap.get(r.algorithm)
+        m = MEASURES[r.measure]
+        v = vals[m]
+        if oa and not v.empty and oa in v.columns and common:
+            x = v.loc[common, oa].astype(float)
+            se = float(x.std(ddof=1) / np.sqrt(x.size)) if x.size > 1 else np.nan
+            ours.append({**key, "ours": float(x.mean()), "ours_se": se if m != "train_s" else np.nan,
+                         "note": f"mean over {len(common)} datasets"})
+        else:
+            reason_rows.append({**key, "reason": reasons.get(oa, "") or "no dataset with every algorithm of the table"})
+    pubk = pd.DataFrame([{"paper": PAPER, "table": number, "dataset": r.dataset, "algorithm": r.algorithm,
+                          "measure": r.measure, "published": r.value_num, "printed": r.value,
+                          "published_pm": r.plusminus} for r in pub.itertuples()])
+    keys = ["paper", "table", "dataset", "algorithm", "measure"]
+    joined = beside_published(pubk, pd.DataFrame(ours, columns=keys + ["ours", "ours_se", "note"]), keys,
+                              pd.DataFrame(reason_rows, columns=keys + ["reason"]))
+    disp = display_beside(joined, ["algorithm", "measure"])
+    # times differ between machines: also compare each training time as a ratio to a reference
+    ref = "XGBoost_default" if "XGBoost_default" in algos else algos[0]
+    t = joined[joined["measure"] == "training time"].set_index("algorithm")
+    if ref in t.index:
+        ratio = []
+        for r in joined.to_dict("records"):
+            if r["measure"] != "training time":
+                ratio.append("")
+                continue
+            pub_r = r["published"] / t.loc[ref, "published"] if t.loc[ref, "published"] else np.nan
+            our_r = r["ours"] / t.loc[ref, "ours"] if t.loc[ref, "ours"] else np.nan
+            ratio.append(f"published {pub_r:.2f}, ours {our_r:.2f}".replace("nan", "–"))
+        disp.insert(len(disp.columns) - 1, f"time / {ref}'s", ratio)
+    cap = {5: "Table 5: average performance of ESKDB with HDP and with M-estimation",
+           6: "Table 6: ESKDB compared with RF and XGBoost (averages)",
+           8: "Table 8: as Table 6 without the tic-tac-toe dataset",
+           9: "Table 9: averaged RMSE, error rate and training time (s) of every classifier"}[number]
+    cap += ("; ours: mean ± standard error over the datasets where every algorithm of the table has a complete run"
+            "; times are CPU seconds on this machine (the paper's machine differs)")
+    return write_table(disp, out / f"table{number}_averages", index=False, caption=cap)
+
+
+# ---------------------------------------------------------------- figures
+def _figures(ctx, exp, vals, amap, label, out: Path, res: PaperResult) -> list[Path]:
+    files = []
+    files += _fig1(exp, vals, amap, out, res)
+    abl = ctx.experiment(EXPERIMENTS["ablation"])
+    amap_abl = _resolve(abl, ABLATION)
+    avals = {m: abl.means(m) for m in ("rmse", "error")}
+    for fig, (a, b) in ((3, ("ES-KDB", "ES-KDB_randomO")), (4, ("ES-KDB", "ES-KDB_randomCP")),
+                        (5, ("ES-KDB_randomCP", "ES-KDB_randomO"))):
+        files += _scatter_pair(abl, avals, amap_abl[a], amap_abl[b], a, b, f"fig{fig}_scatter", f"Fig. {fig}", out, res)
+    files += _fig6(ctx.experiment(EXPERIMENTS["ensemble"]), out, res)
+    files += _fig7(ctx.experiment(EXPERIMENTS["hdp"]), out, res)
+    files += _fig8(exp, vals, amap, out, res)
+    return files
+
+
+def _missing_fig(res: PaperResult, item: str, exp, algos: list[str], names: list[str]) -> bool:
+    """Record why a figure cannot be drawn; True when it cannot."""
+    bad = [(n, exp.algo_reason(a)) for n, a in zip(names, algos) if exp.algo_reason(a)]
+    for n, why in bad:
+        res.add_missing(item, "", n, why)
+    return bool(bad)
+
+
+def _fig1(exp, vals, amap, out, res) -> list[Path]:
+    have = [a for a in FIG1_ALGOS if exp.algo_reason(amap[a]) is None]
+    for a in FIG1_ALGOS:
+        if a not in have:
+            res.add_missing("Fig. 1", "", a, exp.algo_reason(amap[a]))
+    if len(have) < 2:
+        return []
+    cols = [amap[a] for a in have]
+    common = vals["rmse"][cols].dropna().index.intersection(vals["error"][cols].dropna().index)
+    if common.empty:
+        return []
+    pub9 = published.values(PAPER, 9).set_index(["algorithm", "measure"])["value_num"]
+    series = {
+        f"RMSE (ours, {len(common)} datasets)": pd.Series([vals["rmse"].loc[common, amap[a]].mean() for a in have],
+                                                           index=have),
+        f"error rate (ours, {len(common)} datasets)": pd.Series(
+            [vals["error"].loc[common, amap[a]].mean() for a in have], index=have),
+        "RMSE (published, Table 9)": pd.Series([pub9.get((a, "RMSE"), np.nan) for a in have], index=have),
+        "error rate (published, Table 9)": pd.Series([pub9.get((a, "error rate"), np.nan) for a in have], index=have),
+    }
+    styles = {k: {"color": "tab:blue" if "RMSE" in k else "tab:red", "linestyle": "-" if "ours" in k else "--",
+                  "marker": "o" if "ours" in k else "s"} for k in series}
+    return lines(series, "classifier", "average over datasets", out / "fig1_average_rmse_error",
+                 title="Fig. 1: average RMSE and error rate", styles=styles)
+
+
+def _scatter_pair(exp, vals, xa, ya, xname, yname, stem, item, out, res) -> list[Path]:
+    if _missing_fig(res, item, exp, [xa, ya], [xname, yname]):
+        return []
+    fig, axes = plt.subplots(1, 2, figsize=(9.2, 4.6))
+    for ax, (m, name) in zip(axes, (("rmse", "RMSE"), ("error", "error rate"))):
+        v = vals[m]
+        scatter_vs(v[xa], v[ya], f"{xname} {name}", f"{yname} {name}", Path(), title=name,
+                   note=f"{xname} better above the diagonal", ax=ax)
+    fig.suptitle(f"{item}: {xname} vs {yname}, per dataset")
+    fig.tight_layout()
+    return save(fig, out / stem)
+
+
+def _param_series(exp, base: str, param: str) -> dict:
+    """Variant label -> parameter value, for variants of ``base`` swept over ``param``."""
+    out = {}
+    for algo in exp.algos():
+        if algo.split("[", 1)[0] != base:
+            continue
+        v = variant_params(algo).get(param)
+        if v is None:
+            recs = exp.records[exp.records["algo"] == algo]
+            v = ((recs["algo_config"].iloc[0] or {}).get("estimator") or {}).get(param) if not recs.empty else None
+        if v is not None:
+            out[algo] = v
+    return out
+
+
+def _fig6(exp, out, res) -> list[Path]:
+    sizes = _param_series(exp, ALGOS["ESKDB_M"][0], ENSEMBLE_SIZE_PARAM)
+    if len(sizes) < 2:
+        why = exp.algo_reason(ALGOS["ESKDB_M"][0]) or f"fewer than 2 ensemble sizes stored ({ENSEMBLE_SIZE_PARAM})"
+        res.add_missing("Fig. 6", "", "ESKDB_M", why)
+        return []
+    series, errs = {}, {}
+    for m, name in (("rmse", "RMSE"), ("error", "error rate")):
+        v = exp.means(m)
+        algos = sorted(sizes, key=lambda a: float(sizes[a]))
+        common = v[algos].dropna().index
+        s = pd.Series([v.loc[common, a].mean() for a in algos], index=[float(sizes[a]) for a in algos])
+        series[f"{name} ({len(common)} datasets)"] = s
+        errs[f"{name} ({len(common)} datasets)"] = pd.Series(
+            [v.loc[common, a].std(ddof=1) / np.sqrt(len(common)) for a in algos], index=s.index)
+    return lines(series, "ensemble size", "average over datasets (± s.e.)", out / "fig6_ensemble_size",
+                 title="Fig. 6: ESKDB_M as the ensemble grows", yerr=errs)
+
+
+def _fig7(exp, out, res) -> list[Path]:
+    base = ALGOS["ESKDB_HDP"][0]
+    tying = _param_series(exp, base, TYING_PARAM)
+    prior = _param_series(exp, base, PRIOR_PARAM)
+    algos = [a for a in tying if a in prior]
+    if len(algos) < 2:
+        res.add_missing("Fig. 7", "", "ESKDB_HDP", exp.algo_reason(base) or
+                        f"fewer than 2 ({TYING_PARAM}, {PRIOR_PARAM}) variants stored")
+        return []
+    v = exp.means("rmse")[algos].dropna()
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    priors = sorted({str(prior[a]) for a in algos})
+    tyings = [t for t in TYINGS if t in {str(tying[a]).lower() for a in algos}] or \
+        sorted({str(tying[a]) for a in algos})
+    width = 0.8 / max(len(priors), 1)
+    for i, p in enumerate(priors):
+        ys, es = [], []
+        for t in tyings:
+            match = [a for a in algos if str(prior[a]) == p and str(tying[a]).lower() == t]
+            col = v[match[0]] if match else pd.Series(dtype=float)
+            ys.append(col.mean() if not col.empty else np.nan)
+            es.append(col.std(ddof=1) / np.sqrt(col.size) if col.size > 1 else np.nan)
+        ax.bar(np.arange(len(tyings)) - 0.4 + width * (i + 0.5), ys, width, yerr=es, capsize=2, label=f"prior {p}")
+    ax.set_xticks(np.arange(len(tyings)))
+    ax.set_xticklabels(tyings)
+    ax.set_xlabel("tying")
+    ax.set_ylabel(f"average RMSE over {len(v)} datasets (± s.e.)")
+    ax.set_title("Fig. 7: HDP tying strategies and priors")
+    ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=len(priors))
+    return save(fig, out / "fig7_hdp_tying")
+
+
+def _fig8(exp, vals, amap, out, res) -> list[Path]:
+    names = ["ESKDB_HDP", "XGBoost_default", "XGBoost_tuned"]
+    if _missing_fig(res, "Fig. 8", exp, [amap[n] for n in names], names):
+        return []
+    fig, axes = plt.subplots(1, 2, figsize=(9.2, 4.6))
+    for ax, other in zip(axes, ("XGBoost_default", "XGBoost_tuned")):
+        scatter_vs(vals["rmse"][amap["ESKDB_HDP"]], vals["rmse"][amap[other]], "ESKDB_HDP RMSE", f"{other} RMSE",
+                   Path(), title=other, note="ESKDB_HDP better above the diagonal (as in the paper)", ax=ax)
+    fig.suptitle("Fig. 8: ESKDB_HDP vs XGBoost on RMSE, per dataset")
+    fig.tight_layout()
+    return save(fig, out / "fig8_scatter_xgb")
+
+
+PAPER_MODULES[PAPER] = build

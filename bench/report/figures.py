@@ -1,0 +1,193 @@
+"""Figures of the reports (matplotlib, Agg backend), each written as PNG and PDF.
+
+* :func:`normalised_bars` - the A2DE paper's figures: a measure averaged over datasets after
+  dividing by a baseline learner's value on each dataset, per collection of datasets, with
+  standard-error bars, bars in legend order;
+* :func:`cd_diagram` - Demsar's critical-difference diagram of average ranks;
+* :func:`scatter_vs` - one learner against another per dataset (ESKDB paper Figs 3-5, 8);
+* :func:`lines` - a measure against a parameter or a list of learners (ESKDB paper Figs 1, 6).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+DPI = 150
+
+
+def save(fig, stem: Path) -> list[Path]:
+    """Write ``<stem>.png`` and ``<stem>.pdf`` and close the figure."""
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = [stem.with_suffix(".png"), stem.with_suffix(".pdf")]
+    fig.savefig(paths[0], dpi=DPI, bbox_inches="tight")
+    fig.savefig(paths[1], bbox_inches="tight", metadata={"CreationDate": None})
+    plt.close(fig)
+    return paths
+
+
+def normalised_summary(values: pd.DataFrame, baseline: str, algos: list[str],
+                       groups: dict[str, list[str] | None]) -> pd.DataFrame:
+    """Mean and standard error over datasets of value / baseline value, per (group, algo).
+
+    Datasets where the baseline value is 0 (the ratio is undefined) or either value is missing
+    are left out; ``n`` says how many datasets each mean covers.
+    """
+    rows = []
+    for g, members in groups.items():
+        sub = values if members is None else values.loc[values.index.intersection(members)]
+        for a in algos:
+            if a not in sub.columns or baseline not in sub.columns:
+                rows.append({"group": g, "algo": a, "mean": np.nan, "se": np.nan, "n": 0})
+                continue
+            base = sub[baseline].astype(float)
+            r = (sub[a].astype(float) / base)[(base != 0) & base.notna() & sub[a].notna()]
+            n = int(r.size)
+            se = float(r.std(ddof=1) / np.sqrt(n)) if n > 1 else (0.0 if n == 1 else np.nan)
+            rows.append({"group": g, "algo": a, "mean": float(r.mean()) if n else np.nan, "se": se, "n": n})
+    return pd.DataFrame(rows)
+
+
+def normalised_bars(panels: list[tuple[str, pd.DataFrame]], baseline: str, algos: list[str],
+                    groups: dict[str, list[str] | None], stem: Path, ylabel: str, title: str = "",
+                    labels: dict[str, str] | None = None) -> tuple[list[Path], pd.DataFrame]:
+    """Grouped bars of value / baseline (one panel per measure, one group per dataset collection,
+    one bar per learner in legend order) with standard-error bars; a dashed line at 1 marks the
+    baseline. Returns the written paths and the plotted numbers."""
+    labels = labels or {}
+    summaries = []
+    panel_width = max(4.0, 1.0 + 0.24 * len(algos) * len(groups))
+    fig, axes = plt.subplots(1, len(panels), figsize=(panel_width * len(panels), 4.2), squeeze=False)
+    cmap = plt.get_cmap("tab10" if len(algos) <= 10 else "tab20")
+    for ax, (ptitle, values) in zip(axes[0], panels):
+        s = normalised_summary(values, baseline, algos, groups)
+        s.insert(0, "panel", ptitle)
+        summaries.append(s)
+        width = 0.8 / max(len(algos), 1)
+        x = np.arange(len(groups))
+        for i, a in enumerate(algos):
+            part = s[s["algo"] == a].set_index("group").reindex(list(groups))
+            ax.bar(x - 0.4 + width * (i + 0.5), part["mean"].to_numpy(), width, yerr=part["se"].to_numpy(),
+                   capsize=2, color=cmap(i % cmap.N), label=labels.get(a, a), error_kw={"elinewidth": 0.8})
+        ax.axhline(1.0, color="black", linestyle="--", linewidth=0.8)
+        ax.set_xticks(x)
+        ax.set_xticklabels([f"{g}\n(n={int(s[(s['group'] == g)]['n'].max() or 0)})" for g in groups])
+        if len(panels) > 1 or not title:
+            ax.set_title(ptitle)
+        ax.set_ylabel(ylabel)
+        finite = s["mean"].replace([np.inf, -np.inf], np.nan).dropna()
+        if not finite.empty:
+            top = float((finite + s.loc[finite.index, "se"].fillna(0)).max())
+            ax.set_ylim(0, max(1.1, top * 1.08))
+        ax.grid(axis="y", alpha=0.3)
+    handles, labs = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labs, loc="upper center", ncol=min(len(algos), 5), bbox_to_anchor=(0.5, 0.0),
+               frameon=False)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return save(fig, stem), pd.concat(summaries, ignore_index=True)
+
+
+def cd_diagram(average_ranks: dict[str, float], cd: float, n_datasets: int, stem: Path, title: str = "",
+               cliques: list[tuple[int, ...]] | None = None) -> list[Path]:
+    """Demsar's critical-difference diagram: the rank axis (1 = best, on the left), each learner
+    joined to its average rank, thick bars over groups not significantly different, and the CD."""
+    from ..stats.ranks import nemenyi_cliques
+
+    names = list(average_ranks)
+    r = np.array([average_ranks[n] for n in names], dtype=float)
+    k = len(names)
+    cliques = nemenyi_cliques(r, cd) if cliques is None else cliques
+    lo, hi = 1, k
+    order = np.argsort(r, kind="stable")
+    half = (k + 1) // 2
+    left, right = order[:half], order[half:][::-1]
+    clique_y = [-0.22 - 0.16 * i for i in range(len(cliques))]
+    base = min(clique_y, default=-0.1) - 0.35
+    step = 0.32
+    bottom = base - step * (max(len(left), len(right)) - 1) - 0.3
+    fig, ax = plt.subplots(figsize=(7.5, 0.62 * (1.5 - bottom)))
+    ax.set_xlim(lo - 0.6 - 0.12 * k, hi + 0.6 + 0.12 * k)
+    ax.set_ylim(bottom, 1.5)
+    ax.axis("off")
+    ax.hlines(0, lo, hi, color="black", linewidth=1)
+    for t in range(lo, hi + 1):
+        ax.vlines(t, 0, 0.1, color="black", linewidth=1)
+        ax.text(t, 0.16, str(t), ha="center", va="bottom", fontsize=9)
+    # critical difference bar, from rank 1
+    ax.hlines(1.0, lo, lo + cd, color="black", linewidth=1.5)
+    ax.vlines([lo, lo + cd], 0.93, 1.07, color="black", linewidth=1)
+    ax.text(lo + cd / 2, 1.1, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=9)
+    for j, i in enumerate(left):
+        y = base - step * j
+        ax.plot([r[i], r[i], lo - 0.25], [0, y, y], color="black", linewidth=0.8)
+        ax.text(lo - 0.3, y, f"{names[i]} ({r[i]:.2f})", ha="right", va="center", fontsize=9)
+    for j, i in enumerate(right):
+        y = base - step * j
+        ax.plot([r[i], r[i], hi + 0.25], [0, y, y], color="black", linewidth=0.8)
+        ax.text(hi + 0.3, y, f"({r[i]:.2f}) {names[i]}", ha="left", va="center", fontsize=9)
+    for y, g in zip(clique_y, cliques):
+        ax.hlines(y, r[list(g)].min() - 0.03, r[list(g)].max() + 0.03, color="black", linewidth=3)
+    ax.set_title((title + "\n" if title else "") + f"Nemenyi test, {n_datasets} datasets, {k} learners",
+                 fontsize=10)
+    return save(fig, stem)
+
+
+def scatter_vs(x: pd.Series, y: pd.Series, xlabel: str, ylabel: str, stem: Path, title: str = "",
+               note: str = "", ax=None) -> list[Path]:
+    """Per-dataset scatter of two learners with the diagonal; points above it favour x when lower is
+    better (the ESKDB paper: "wins above the diagonal")."""
+    own = ax is None
+    if own:
+        fig, ax = plt.subplots(figsize=(4.6, 4.6))
+    both = pd.concat([x.rename("x"), y.rename("y")], axis=1).dropna()
+    if both.empty:
+        lim = [0.0, 1.0]
+    else:
+        lo, hi = float(np.nanmin(both.to_numpy())), float(np.nanmax(both.to_numpy()))
+        pad = 0.05 * (hi - lo) if hi > lo else 0.05 * max(abs(hi), 1e-3)
+        lim = [max(0.0, lo - pad), hi + pad]
+    ax.plot(lim, lim, color="grey", linestyle="--", linewidth=0.8)
+    ax.scatter(both["x"], both["y"], s=16, alpha=0.8)
+    ax.set_xlim(lim)
+    ax.set_ylim(lim)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title + (f"\n{note}" if note else ""), fontsize=10)
+    ax.set_aspect("equal")
+    ax.grid(alpha=0.3)
+    if own:
+        return save(fig, stem)
+    return []
+
+
+def lines(series: dict[str, pd.Series], xlabel: str, ylabel: str, stem: Path, title: str = "",
+          styles: dict[str, dict] | None = None, yerr: dict[str, pd.Series] | None = None) -> list[Path]:
+    """One line per series over a shared x (numbers or learner names), with optional error bars."""
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for name, s in series.items():
+        st = (styles or {}).get(name, {})
+        x = list(range(len(s))) if s.index.dtype == object else s.index.to_numpy()
+        err = (yerr or {}).get(name)
+        ax.errorbar(x, s.to_numpy(dtype=float), yerr=None if err is None else err.reindex(s.index).to_numpy(),
+                    marker=st.get("marker", "o"), linestyle=st.get("linestyle", "-"), color=st.get("color"),
+                    label=name, capsize=2)
+        if s.index.dtype == object:
+            ax.set_xticks(x)
+            ax.set_xticklabels(list(s.index), rotation=30, ha="right")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(frameon=False)
+    fig.tight_layout()
+    return save(fig, stem)

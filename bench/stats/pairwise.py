@@ -1,0 +1,221 @@
+"""Pairwise comparison of two learners over many datasets: win/draw/loss counts and their tests.
+
+The papers count, for a pair (row algorithm A, column algorithm B), the datasets on which
+A is better (win), equal (draw) or worse (loss), and test the record:
+
+* ``raw`` - the counts by the raw difference of the mean measure, no test;
+* ``sign2`` - two-tailed binomial sign test, draws left out, wins and losses equiprobable,
+  significant when p < alpha (seed 003: "less than 0.05");
+* ``sign1`` - one-tailed binomial sign test in the direction of the majority, significant when
+  p <= alpha (seed 002: "p <= 0.05");
+* ``two_se`` - seed 000's two-standard-error test: a win or loss is counted on a dataset only
+  when the difference of the means exceeds two standard errors, otherwise a draw (see
+  :func:`two_se_outcome` for the standard error used).
+
+Datasets are split by size as seed 003 does (:func:`size_category`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pandas as pd
+
+TESTS = ("raw", "sign1", "sign2", "two_se")
+
+#: measures where a lower value is better (everything else: higher is better)
+LOWER_IS_BETTER = {"error": True, "0-1 loss": True, "rmse": True, "RMSE": True, "bias": True, "variance": True,
+                   "log_loss": True, "train_s": True, "test_s": True, "training time": True,
+                   "error rate": True, "accuracy": False, "auc": False}
+
+#: relative tolerance under which two means count as equal (a draw): float noise only
+DRAW_RTOL = 1e-12
+
+#: seed 003's dataset collections and how they are labelled in reports
+SIZE_SUBSETS = ("all", "large", "medium", "small")
+SIZE_LABELS = {"all": "all", "large": "> 10000 instances", "medium": "1000-10000 instances",
+               "small": "<= 1000 instances"}
+
+
+# ---------------------------------------------------------------- sign test
+def binomial_tail(k: int, n: int, upper: bool) -> float:
+    """Exact P(X >= k) (``upper``) or P(X <= k) for X ~ Binomial(n, 1/2), in rational arithmetic."""
+    if n < 0 or k < 0 or k > n:
+        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
+    ks = range(k, n + 1) if upper else range(0, k + 1)
+    return float(Fraction(sum(comb(n, i) for i in ks), 2 ** n))
+
+
+def sign_test(wins: int, losses: int, alternative: str = "two-sided") -> float:
+    """p-value of the binomial sign test on ``wins`` against ``losses`` (draws excluded).
+
+    ``alternative``: ``two-sided`` (2 x the smaller tail, at most 1; for p = 1/2 this equals
+    the sum of the outcomes no more likely than the observed one), ``greater`` (P(X >= wins)),
+    or ``less`` (P(X <= wins)). With no wins and no losses the p-value is 1.
+    """
+    wins, losses = int(wins), int(losses)
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    if alternative == "greater":
+        return binomial_tail(wins, n, upper=True)
+    if alternative == "less":
+        return binomial_tail(wins, n, upper=False)
+    if alternative == "two-sided":
+        return min(1.0, 2.0 * min(binomial_tail(wins, n, True), binomial_tail(wins, n, False)))
+    raise ValueError(f"alternative must be two-sided, greater or less, got {alternative!r}")
+
+
+# ---------------------------------------------------------------- outcomes per dataset
+def outcomes(a, b, lower_is_better: bool = True, rtol: float = DRAW_RTOL) -> np.ndarray:
+    """Per dataset: +1 when ``a`` is better than ``b``, -1 when worse, 0 when equal (NaN pairs give NaN)."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    diff = (b - a) if lower_is_better else (a - b)
+    out = np.sign(diff)
+    equal = np.abs(a - b) <= rtol * np.maximum(np.abs(a), np.abs(b))
+    out[equal] = 0.0
+    out[np.isnan(a) | np.isnan(b)] = np.nan
+    return out
+
+
+def two_se_outcome(a_splits, b_splits, lower_is_better: bool = True, se: str = "paired",
+                   k: float = 2.0) -> int:
+    """Seed 000's two-standard-error test on one dataset: +1 / -1 when the difference of the means
+    exceeds ``k`` standard errors, else 0 (a draw).
+
+    The paper does not say which standard error. ``se="paired"`` (default) uses the standard error
+    of the per-split differences, sd(a_i - b_i) / sqrt(n), since all learners see the same folds;
+    ``se="pooled"`` uses sqrt(se_a^2 + se_b^2) from each learner's own split values.
+    """
+    a = np.asarray(a_splits, dtype=np.float64)
+    b = np.asarray(b_splits, dtype=np.float64)
+    if a.shape != b.shape or a.size < 2:
+        raise ValueError(f"two-SE test needs paired split values (>= 2 each), got {a.shape} and {b.shape}")
+    if se == "paired":
+        d = a - b
+        s = d.std(ddof=1) / np.sqrt(d.size)
+        diff = d.mean()
+    elif se == "pooled":
+        s = np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+        diff = a.mean() - b.mean()
+    else:
+        raise ValueError(f"se must be 'paired' or 'pooled', got {se!r}")
+    if not abs(diff) > k * s:
+        return 0
+    better = diff < 0 if lower_is_better else diff > 0
+    return 1 if better else -1
+
+
+# ---------------------------------------------------------------- a WDL record
+@dataclass(frozen=True)
+class WDL:
+    """A win/draw/loss record of a row algorithm against a column algorithm."""
+
+    wins: int
+    draws: int
+    losses: int
+    test: str = "raw"
+    p: float = float("nan")          #: p-value of the test (NaN for raw / two_se)
+    significant: bool = False        #: the test rejects "wins and losses are equiprobable"
+    alpha: float = 0.05
+
+    @property
+    def n(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def win_share(self) -> float:
+        """wins / (wins + losses), NaN without decided datasets."""
+        d = self.wins + self.losses
+        return self.wins / d if d else float("nan")
+
+    def __str__(self) -> str:
+        return f"{self.wins}/{self.draws}/{self.losses}"
+
+    def markdown(self) -> str:
+        """``w/d/l`` in bold when significant (the papers' convention)."""
+        return f"**{self}**" if self.significant else str(self)
+
+
+def wdl_from_outcomes(outs, test: str = "sign2", alpha: float = 0.05) -> WDL:
+    """Count +1/0/-1 outcomes (NaN ignored) and apply ``test`` to the record."""
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {TESTS}, got {test!r}")
+    o = np.asarray(outs, dtype=np.float64)
+    o = o[~np.isnan(o)]
+    w, d, l_ = int(np.sum(o > 0)), int(np.sum(o == 0)), int(np.sum(o < 0))
+    if test == "sign2":
+        p = sign_test(w, l_, "two-sided")
+        return WDL(w, d, l_, test, p, p < alpha, alpha)
+    if test == "sign1":
+        p = sign_test(w, l_, "greater" if w >= l_ else "less")
+        return WDL(w, d, l_, test, p, (w != l_) and p <= alpha, alpha)
+    return WDL(w, d, l_, test, float("nan"), False, alpha)
+
+
+def wdl(a, b, lower_is_better: bool = True, test: str = "sign2", alpha: float = 0.05) -> WDL:
+    """WDL of ``a`` against ``b`` from their per-dataset means (aligned arrays; NaN pairs skipped)."""
+    if test == "two_se":
+        raise ValueError("the two-SE test needs split values: use wdl_two_se")
+    return wdl_from_outcomes(outcomes(a, b, lower_is_better), test, alpha)
+
+
+def wdl_two_se(a_splits: list, b_splits: list, lower_is_better: bool = True, se: str = "paired") -> WDL:
+    """WDL by the two-standard-error test: one list entry (an array of split values) per dataset."""
+    outs = [two_se_outcome(a, b, lower_is_better, se) for a, b in zip(a_splits, b_splits)]
+    return wdl_from_outcomes(outs, "two_se")
+
+
+def wdl_matrix(values: pd.DataFrame, algos: list[str], lower_is_better: bool = True, test: str = "sign2",
+               alpha: float = 0.05, layout: str = "lower") -> pd.DataFrame:
+    """WDL matrix of ``values`` (datasets x algorithms, per-dataset means).
+
+    ``layout="lower"`` gives the papers' triangle: row ``algos[i]`` against column ``algos[j]``
+    for every j < i (seed 003, Tables 2-5); ``"full"`` fills every off-diagonal cell. Cells are
+    :class:`WDL` objects (None where not compared); only datasets where both have a value count.
+    """
+    present = [a for a in algos if a in values.columns]
+    rows = algos[1:] if layout == "lower" else algos
+    cols = algos[:-1] if layout == "lower" else algos
+    out = pd.DataFrame(index=rows, columns=cols, dtype=object)
+    for i, r in enumerate(algos):
+        for j, c in enumerate(algos):
+            if r not in out.index or c not in out.columns or i == j or (layout == "lower" and j >= i):
+                continue
+            if r in present and c in present:
+                out.loc[r, c] = wdl(values[r].to_numpy(), values[c].to_numpy(), lower_is_better, test, alpha)
+            else:
+                out.loc[r, c] = None
+    return out
+
+
+# ---------------------------------------------------------------- dataset sizes
+def size_category(n_instances: float) -> str:
+    """Seed 003's collections: ``large`` (> 10000 instances), ``medium`` (> 1000 and <= 10000),
+    ``small`` (<= 1000).
+
+    The paper says "> 1000 and < 10,000" and "< 1000", which leaves exactly 1000 undefined;
+    its WDL totals (40 small datasets) show German and LED (1000 instances each) counted as
+    small, so small is <= 1000. No dataset of the paper has exactly 10000 instances; it is
+    counted as medium here.
+    """
+    n = float(n_instances)
+    if n > 10000:
+        return "large"
+    if n > 1000:
+        return "medium"
+    return "small"
+
+
+def in_subset(n_instances, subset: str) -> np.ndarray:
+    """Boolean mask of the datasets (by instance count) that belong to ``subset``."""
+    if subset not in SIZE_SUBSETS:
+        raise ValueError(f"subset must be one of {SIZE_SUBSETS}, got {subset!r}")
+    ns = np.atleast_1d(np.asarray(n_instances, dtype=np.float64))
+    if subset == "all":
+        return np.ones(ns.shape, dtype=bool)
+    return np.array([size_category(n) == subset for n in ns], dtype=bool)

@@ -1,0 +1,78 @@
+"""The MC-Tree paper report (bench/report/mctree.py) on a tiny stored experiment."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bench.report.build import PAPER_REPORTS, build_reports, load_paper_reports
+from bench.report.mctree import _lead_table, published_static_levels
+from bench.runner import run_job
+from bench.store import load
+
+CV2 = {"name": "cv2", "kind": "kfold", "n_splits": 2}
+TREES = [2, 5, 20, 80]
+
+
+def _algo(name, target, budgets, **params):
+    return {"name": name, "estimator": {"_target_": target, **params}, "anytime": {"budgets": budgets}}
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    root = tmp_path_factory.mktemp("results")
+    for algo in (_algo("mctree_inf", "algorithms.anytime.MCTree", TREES, fanout=3),
+                 _algo("bayestree", "algorithms.anytime.BayesTree", TREES),
+                 _algo("anytime_nn", "algorithms.anytime.AnytimeNN", [1, 10, 50]),
+                 {"name": "svm", "preprocess": [{"_target_": "sklearn.preprocessing.StandardScaler"}],
+                  "estimator": {"_target_": "sklearn.calibration.CalibratedClassifierCV",
+                                "estimator": {"_target_": "sklearn.svm.SVC", "kernel": "linear"}, "ensemble": False}}):
+        res = run_job(algo, "sk_iris", CV2, 0, "mctree_fig5", str(root), progress=False)
+        assert not res.failed
+    return root
+
+
+def test_published_levels_come_from_the_copied_claims():
+    levels = published_static_levels()
+    assert levels[("pendigits", "SVM")] == 97.9 and levels[("pendigits", "C4.5")] == 96.3
+    assert levels[("letter", "C4.5")] == 86.8 and levels[("letter", "SVM")] == 81.8
+
+
+def test_report_draws_every_figure_and_table(stored, tmp_path):
+    load_paper_reports()
+    assert "mctree_fig5" in PAPER_REPORTS and "mctree_fig4_alpha" in PAPER_REPORTS
+    written = build_reports(str(stored), str(tmp_path / "reports"), ["mctree_fig5"])
+    names = {p.name for p in written}
+    for stem in ("mctree_fig5_sk_iris_budget", "mctree_fig5_sk_iris_time"):
+        assert f"{stem}.png" in names and f"{stem}.pdf" in names
+    for table in ("accuracy_at_budgets", "static", "mctree_vs_bayestree", "lead_summary"):
+        assert f"mctree_fig5_{table}.md" in names
+    acc = pd.read_csv(tmp_path / "reports" / "mctree_fig5" / "mctree_fig5_accuracy_at_budgets.csv")
+    assert {"mctree_inf", "bayestree", "anytime_nn"} <= set(acc.columns)
+
+
+def test_lead_is_the_fold_paired_difference(stored):
+    df = load(stored, experiment="mctree_fig5")
+    df = df[df["status"] == "ok"].copy()
+    df["variant"] = df["algo"]
+    from bench.report.mctree import _curves
+
+    curves = _curves(df)
+    lead = _lead_table(curves, "mctree_inf", "bayestree")
+    for budget in TREES:
+        a = [r for r in df[df.algo == "mctree_inf"]["metrics_by_budget"]]
+        b = [r for r in df[df.algo == "bayestree"]["metrics_by_budget"]]
+        acc = lambda recs: np.mean([100 * m["accuracy"] for rec in recs for m in rec if m["budget"] == budget])  # noqa
+        got = float(lead.loc[lead.budget == budget, "lead_points"].iloc[0])
+        assert got == pytest.approx(acc(a) - acc(b))
+
+
+def test_sweep_without_static_classifiers(tmp_path):
+    """Fig. 4 experiments: one algorithm swept over a parameter, no static lines."""
+    root = tmp_path / "results"
+    for alpha in (0.0, 1.0):
+        algo = _algo("mctree", "algorithms.anytime.MCTree", TREES, fanout=3, delta=1, alpha=alpha)
+        assert not run_job(algo, "sk_iris", CV2, 0, "mctree_fig4_alpha", str(root), progress=False).failed
+    written = build_reports(str(root), str(tmp_path / "reports"), ["mctree_fig4_alpha"])
+    acc = pd.read_csv(tmp_path / "reports" / "mctree_fig4_alpha" / "mctree_fig4_alpha_accuracy_at_budgets.csv")
+    assert {"mctree (alpha=0.0)", "mctree (alpha=1.0)"} <= set(acc.columns)
+    assert any(p.name == "mctree_fig4_alpha_sk_iris_budget.pdf" for p in written)

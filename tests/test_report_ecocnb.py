@@ -1,0 +1,61 @@
+"""The ECOC-NB paper's report: Table 1's diversity and Tables 2-4 as ratios to NB."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from bench.report import ecocnb
+from bench.report.context import ReportContext
+from bench.report.synthetic import write_fake_run
+
+CV2 = {"name": "cv2", "kind": "kfold", "n_splits": 2, "n_repeats": 1}
+
+
+def test_diversity_hand_cases():
+    # 3 x 2: column 0 has values {0, 1}, column 1 {0, 2, 5} -> (2 + 3) / 6
+    dense = np.array([[0.0, 2.0], [1.0, 0.0], [1.0, 5.0]])
+    assert ecocnb.diversity(dense) == pytest.approx(5 / 6)
+    assert ecocnb.diversity(sp.csr_matrix(dense)) == pytest.approx(5 / 6)
+    # a column with no zero stored nor implicit: no zero counted; NaN is not a value
+    assert ecocnb.diversity(np.array([[1.0, np.nan], [2.0, 3.0]])) == pytest.approx(3 / 4)
+    full = sp.csr_matrix(np.array([[1.0], [2.0]]))
+    assert ecocnb.diversity(full) == pytest.approx(1.0)
+
+
+def test_roles_and_code_lengths():
+    assert ecocnb.role_of("nb_normal") == "NB" and ecocnb.role_of("ecocnb_normal") == "ECOC-NB"
+    assert ecocnb.role_of("ecoc_sf_normal_b15") == "ECOC-straightforward" and ecocnb.role_of("rf10") is None
+    assert ecocnb.code_length_of("ecocnb_normal[code_length=63]", None) == 63
+    assert ecocnb.code_length_of("ecocnb_x", {"estimator": {"code_length": 31}}) == 31
+    assert ecocnb.code_length_of("ecoc_sf_normal_b127", {}) == 127
+
+
+def test_ratios_from_synthetic_runs(tmp_path):
+    root = tmp_path / "res"
+    for ds in ("oh0", "wap"):
+        write_fake_run(root, "ecocnb_normal", ds, "nb_normal", n=30, protocol=CV2, train_s=2.0)
+        for bits, secs in ((15, 2.2), (31, 2.5)):
+            cfg = {"name": "ecocnb_normal", "estimator": {"_target_": "fake.ECOCNB", "code_length": bits}}
+            write_fake_run(root, "ecocnb_normal", ds, "ecocnb_normal", n=30, protocol=CV2, train_s=secs,
+                           algo_config=cfg)
+        write_fake_run(root, "ecocnb_normal", ds, "ecoc_sf_normal_b15", n=30, protocol=CV2, train_s=30.0)
+    (root / "ecocnb_normal" / "_plan.json").write_text(json.dumps(
+        {"experiment": "ecocnb_normal", "scale": "medium", "protocol": "cv2", "seeds": [0],
+         "sweep": {"algo.estimator.code_length": [15, 31]}}))
+    res = ecocnb.build(ReportContext(root), tmp_path / "rep")
+    t2 = pd.read_csv(tmp_path / "rep" / "table2_traintime_ratio.csv", keep_default_na=False).set_index(
+        ["dataset", "code length", "algorithm"])
+    assert float(t2.loc[("oh0", 15, "ECOC-NB"), "ratio to NB (ours)"]) == pytest.approx(1.1)
+    assert float(t2.loc[("wap", 31, "ECOC-NB"), "ratio to NB (ours)"]) == pytest.approx(1.25)
+    assert float(t2.loc[("wap", 15, "ECOC-straightforward"), "ratio to NB (ours)"]) == pytest.approx(15.0)
+    assert t2.loc[("oh0", 63, "ECOC-NB"), "ratio to NB (ours)"] == ""
+    assert (tmp_path / "rep" / "table2_accuracy.md").exists()
+    missing = {(m.item, m.dataset, m.algorithm): m.category for m in res.missing}
+    # no conf/experiment/ecocnb_normal.yaml in this checkout: cells without runs say so
+    assert missing[("Table 2", "oh0", "ECOC-NB 63-bit")] == "experiment not defined yet"
+    assert ("Table 2", "oh0", "ECOC-NB 15-bit") not in missing
+    assert missing[("Table 3", "oh0", "ECOC-NB 15-bit")] == "experiment not defined yet"
+    assert missing[("Table 2", "fbis", "ECOC-NB 15-bit")] == "dataset not in the data directory"
