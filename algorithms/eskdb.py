@@ -58,11 +58,16 @@ code icesky0125/ESKDB-on-numerical-data where it decides)
   help; ``zero_mi="drop"`` follows the reference code.
 * Missing values: seed 002 Sect. 4.1, "a missing value is treated as a separate
   attribute value": a missing numeric value is left out when cut points are
-  learned and becomes its own value after discretisation, as a missing nominal
-  value does (``missing="value"``); ``missing="skip"`` passes NaN on to SKDB.
-* The MI of Algorithm 3 is computed on the member's discretised training data,
-  with missing as a value when ``missing="value"`` (the reference computes it on
-  the discretised data it counts).
+  learned (as Weka's MDL does) and becomes a value of its own after
+  discretisation, as a missing nominal value does; every attribute has one more
+  value than its bins or categories, as in :class:`algorithms.bnc.SKDB` with
+  ``missing="value"``.
+* The MI of Algorithm 3 is ``I(X; Y)`` on the member's discretised training data,
+  missing as a value: SKDB's own pass 1 (:func:`algorithms.bnc.pairwise_information`),
+  computed once per member and handed to SKDB, which therefore learns its
+  structure from the same MI and CMI.
+* ESKDB_randomO's fixed cut points are Weka's MDL cut points with ``-E`` (the
+  better encoding), as the ESKDB code and ``conf/algo/skdb.yaml`` discretise.
 * Randomness: member e draws from ``numpy.random.default_rng(seed_e)`` where
   ``seed_e`` is the e-th of ``n_estimators`` integers drawn from
   ``default_rng(random_state)``; the member's cut points, order and HDP sampler
@@ -77,12 +82,15 @@ outer bins.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
+from joblib import Parallel, delayed
 from numba import njit
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .discretize import (LN2, _bin_codes_kernel, _candidate_kernel, _mdl_boundaries_kernel, class_counts_by_value,
+from ._counts import encode
+from .discretize import (_bin_codes_kernel, _candidate_kernel, _mdl_boundaries_kernel, class_counts_by_value,
                          midpoints, xlogx_table)
 
 CUT_POINT_COUNTS = ("boundaries", "instances", "instances_plus_boundaries")
@@ -219,34 +227,6 @@ def random_mdl_boundaries(counts, rng: np.random.Generator, cut_point_count: str
 
 
 # ====================================================================== Algorithm 3
-def mutual_information(codes: np.ndarray, y: np.ndarray, n_values, n_classes: int) -> np.ndarray:
-    """MI(X_j; Y) in nats of every column of int ``codes`` (n, d); negative codes (missing,
-    skipped) are left out of that column's table."""
-    codes = np.asarray(codes)
-    n, d = codes.shape
-    y = np.asarray(y, dtype=np.int64)
-    mi = np.zeros(d)
-    for j in range(d):
-        col = codes[:, j].astype(np.int64)
-        ok = col >= 0
-        k = int(n_values[j])
-        joint = np.bincount(col[ok] * n_classes + y[ok], minlength=k * n_classes).reshape(k, n_classes)
-        mi[j] = _mi_from_joint(joint)
-    return mi
-
-
-def _mi_from_joint(joint: np.ndarray) -> float:
-    total = joint.sum()
-    if total <= 0:
-        return 0.0
-    p = joint / total
-    px = p.sum(axis=1, keepdims=True)
-    py = p.sum(axis=0, keepdims=True)
-    nz = p > 0
-    val = float(np.sum(p[nz] * np.log(p[nz] / (px @ py)[nz])))
-    return max(val, 0.0)
-
-
 def sample_attribute_order(mi, rng: np.random.Generator, zero_mi: str = "append") -> np.ndarray:
     """Attribute order drawn by seed 002 Algorithm 3.
 
@@ -275,22 +255,12 @@ def sample_attribute_order(mi, rng: np.random.Generator, zero_mi: str = "append"
 
 
 # ====================================================================== the ensemble (Algorithm 1)
-from sklearn.base import BaseEstimator, ClassifierMixin  # noqa: E402
-from sklearn.utils.multiclass import check_classification_targets  # noqa: E402
-from sklearn.utils.validation import check_is_fitted, validate_data  # noqa: E402
-
 ESTIMATIONS = ("m_estimate", "hdp")
 
 
-def _column_counts(X, numeric, y_codes, n_classes):
-    """Per numeric column: sorted distinct values and their class counts (one sort per column,
-    shared by every member)."""
-    return [class_counts_by_value(X[:, j], y_codes, n_classes) for j in numeric]
-
-
-def _bin_codes(X, numeric, cut_points):
-    """X with every numeric column replaced by its bin code (NaN stays NaN)."""
-    X = np.ascontiguousarray(X, dtype=np.float64)
+def _bin_codes(X: np.ndarray, numeric: np.ndarray, cut_points: list) -> np.ndarray:
+    """``X`` with every numeric column replaced by its bin code (Weka's rule: the number of
+    cut points strictly below the value); NaN stays NaN, nominal columns are unchanged."""
     out = X.copy()
     if numeric.size:
         offsets = np.zeros(numeric.size + 1, dtype=np.int64)
@@ -301,7 +271,7 @@ def _bin_codes(X, numeric, cut_points):
 
 
 class _Member:
-    """One ESKDB member: its cut points, its order and its fitted SKDB."""
+    """One fitted member: cut points of the numeric columns, attribute order, fitted SKDB."""
 
     __slots__ = ("cut_points", "order", "model")
 
@@ -309,3 +279,247 @@ class _Member:
         self.cut_points = cut_points
         self.order = order
         self.model = model
+
+
+def _member_cut_points(spec: dict, rng: np.random.Generator) -> list:
+    """Alg. 1 line 3: the member's cut points (Alg. 2 per numeric column, or the shared fixed ones)."""
+    if spec["fixed_cut_points"] is not None:
+        return spec["fixed_cut_points"]
+    xlogx = spec["xlogx"]
+    return [midpoints(values, random_mdl_boundaries(counts, rng, spec["cut_point_count"], True, xlogx))
+            for values, counts in spec["value_counts"]]
+
+
+def _fit_member(X: np.ndarray, y_codes: np.ndarray, spec: dict, seed: int) -> _Member:
+    """Alg. 1 lines 3-8 for one member, every draw from ``default_rng(seed)``: the cut points
+    (Alg. 2), then the order (Alg. 3), then the HDP sampler's seed."""
+    from .bnc import pairwise_information
+
+    rng = np.random.default_rng(seed)
+    numeric = spec["numeric"]
+    cut_points = _member_cut_points(spec, rng)                               # line 3
+    Xd = _bin_codes(X, numeric, cut_points)                                   # line 4
+    n_values = spec["nominal_values"].copy()
+    n_values[numeric] = [c.size + 1 for c in cut_points]
+    codes = encode(Xd, n_values, "value", what="X (discretised)")            # missing = a value (Sect. 4.1)
+    width = n_values + 1
+    n_classes = spec["n_classes"]
+    # pass 1 of SKDB (MI, CMI), shared with the order sampling
+    info = pairwise_information(codes, y_codes, width, n_classes, spec["max_table_bytes"])
+    order = sample_attribute_order(info.mi, rng, spec["zero_mi"]) if spec["random_order"] else None  # line 5
+    model = spec["make_skdb"](int(rng.integers(0, 2 ** 63 - 1)))
+    model.fit_encoded(codes, y_codes, width, classes=np.arange(n_classes), order=order,   # lines 6-7
+                      information=info)
+    return _Member(cut_points, order, model)
+
+
+class ESKDB(ClassifierMixin, BaseEstimator):
+    """Ensemble of selective KDBs with randomised discretisation and orders (seed 002, Alg. 1).
+
+    See the module docstring for the algorithm, its variants and every choice made where
+    the paper is silent.
+
+    Parameters
+    ----------
+    n_estimators : int, default=10
+        Ensemble size E (Table 2; Fig. 6 sweeps 1, 10, 20, 30).
+    max_k : int, default=5
+        SKDB's maxK (Table 2); each member selects k* <= max_k and n* by leave-one-out CV.
+    estimation : {"m_estimate", "hdp"}, default="m_estimate"
+        ESKDB_M (M-estimates with back-off, Sect. 4.1) or ESKDB_HDP (Sect. 3.3).
+    m : float, default=1.0
+        The M of the M-estimate (base rate 1/|X|). Sect. 2.4 and the reference code use
+        1; Table 2 prints "M = 1/C" (see :mod:`algorithms.hdp`).
+    n_iterations, burn_in : int, default=1000, 100
+        HDP Gibbs iterations and burn-in (Table 2).
+    tying : {"none", "parent", "level", "single"}, default="level"
+    prior : {"gamma", "uniform"}, default="gamma"
+        HDP concentration prior (Sect. 3.3: Gamma(2, 1); the uniform prior for Fig. 7).
+    random_cut_points : bool, default=True
+        Alg. 2 per member; False = Weka's MDL cut points for every member (ESKDB_randomO).
+    random_order : bool, default=True
+        Alg. 3 per member; False = SKDB's MI order (ESKDB_randomCP).
+    cut_point_count : {"boundaries", "instances", "instances_plus_boundaries"}, default="boundaries"
+        K in the MDL cost of Alg. 2 (module docstring).
+    zero_mi : {"append", "drop"}, default="append"
+        Alg. 3's handling of attributes with zero MI (module docstring).
+    n_jobs : int, default=1
+        Members fitted in parallel by joblib (results do not depend on it).
+    random_state : int, numpy Generator or None
+        Seeds the members (module docstring); the runner injects the run's seed.
+    categorical_features : bool array of shape (n_features,) or None
+        Nominal columns (injected by the runner); None = every column numeric.
+    n_categories : int array of shape (n_features,) or None
+        Declared values per nominal column (injected); otherwise max code + 1.
+    max_table_bytes : int or "auto"
+        Memory guard for each member's pair tables (SKDB's pass 1).
+
+    Attributes
+    ----------
+    classes_ : array of class labels
+    members_ : list of fitted members (``cut_points``, ``order``, ``model`` = the SKDB)
+    nominal_ : bool array, the nominal columns
+    bench_extra_ : dict
+        Per member: chosen k*, n* and bins per numeric column (stored by the runner).
+    """
+
+    def __init__(self, n_estimators=10, max_k=5, estimation="m_estimate", m=1.0, n_iterations=1000, burn_in=100,
+                 tying="level", prior="gamma", random_cut_points=True, random_order=True,
+                 cut_point_count="boundaries", zero_mi="append", n_jobs=1, random_state=None,
+                 categorical_features=None, n_categories=None, max_table_bytes="auto"):
+        self.n_estimators = n_estimators
+        self.max_k = max_k
+        self.estimation = estimation
+        self.m = m
+        self.n_iterations = n_iterations
+        self.burn_in = burn_in
+        self.tying = tying
+        self.prior = prior
+        self.random_cut_points = random_cut_points
+        self.random_order = random_order
+        self.cut_point_count = cut_point_count
+        self.zero_mi = zero_mi
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.categorical_features = categorical_features
+        self.n_categories = n_categories
+        self.max_table_bytes = max_table_bytes
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+    # ------------------------------------------------------------------ checks
+    def _check_params(self):
+        if isinstance(self.n_estimators, bool) or not isinstance(self.n_estimators, (int, np.integer)) \
+                or self.n_estimators < 1:
+            raise ValueError(f"n_estimators must be a positive integer; got {self.n_estimators!r}")
+        if isinstance(self.max_k, bool) or not isinstance(self.max_k, (int, np.integer)) or self.max_k < 0:
+            raise ValueError(f"max_k must be a non-negative integer; got {self.max_k!r}")
+        if self.estimation not in ESTIMATIONS:
+            raise ValueError(f"estimation must be one of {ESTIMATIONS}; got {self.estimation!r}")
+        if self.cut_point_count not in CUT_POINT_COUNTS:
+            raise ValueError(f"cut_point_count must be one of {CUT_POINT_COUNTS}; got {self.cut_point_count!r}")
+        if self.zero_mi not in ("append", "drop"):
+            raise ValueError(f"zero_mi must be 'append' or 'drop'; got {self.zero_mi!r}")
+        if not self.m > 0:
+            raise ValueError(f"m must be > 0; got {self.m!r}")
+        if self.estimation == "hdp":
+            from .hdp import HDPSettings
+
+            HDPSettings(n_iterations=self.n_iterations, burn_in=self.burn_in, tying=self.tying, prior=self.prior)
+
+    def _nominal_mask(self, d: int) -> np.ndarray:
+        if self.categorical_features is None:
+            return np.zeros(d, dtype=bool)
+        cat = np.asarray(self.categorical_features)
+        if cat.dtype != bool:
+            mask = np.zeros(d, dtype=bool)
+            mask[cat.astype(np.int64)] = True
+            return mask
+        if cat.shape != (d,):
+            raise ValueError(f"categorical_features has {cat.size} entries but X has {d} columns")
+        return cat.copy()
+
+    def _nominal_values(self, X: np.ndarray, nominal: np.ndarray) -> np.ndarray:
+        """Values per nominal column: the declared ``n_categories`` (> 0), else max code + 1
+        (as :class:`algorithms.discretize.MDLDiscretizer` reports them)."""
+        d = X.shape[1]
+        declared = None
+        if self.n_categories is not None:
+            declared = np.asarray(self.n_categories, dtype=np.int64)
+            if declared.shape != (d,):
+                raise ValueError(f"n_categories has {declared.size} entries but X has {d} columns")
+        out = np.zeros(d, dtype=np.int64)
+        for j in np.flatnonzero(nominal):
+            col = X[:, j]
+            seen = col[~np.isnan(col)]
+            if seen.size and (np.any(seen < 0) or np.any(seen != np.floor(seen))):
+                raise ValueError(f"nominal column {j} holds values that are not category codes 0, 1, 2, ...")
+            from_data = int(seen.max()) + 1 if seen.size else 1
+            out[j] = declared[j] if declared is not None and declared[j] > 0 else from_data
+        return out
+
+    # ------------------------------------------------------------------ SKDB members
+    def _skdb_factory(self):
+        """A function building one member's SKDB from the seed of its HDP sampler (seed 002
+        Alg. 1 line 6: SKDB on the member's discretised data and sampled order, line 7: its
+        parameters by M-estimation with back-off or HDP)."""
+        from .bnc import SKDB
+
+        hdp = None
+        if self.estimation == "hdp":
+            hdp = {"n_iterations": int(self.n_iterations), "burn_in": int(self.burn_in), "tying": self.tying,
+                   "prior": self.prior}
+        common = dict(max_k=int(self.max_k), smoothing=self.estimation, m=float(self.m), backoff=True,
+                      hdp_settings=hdp, missing="value", max_table_bytes=self.max_table_bytes)
+
+        def make(random_state):
+            return SKDB(random_state=random_state, **common)
+
+        return make
+
+    # ------------------------------------------------------------------ training
+    def fit(self, X, y):
+        """Algorithm 1: learn ``n_estimators`` members, each on its own discretisation and order."""
+        self._check_params()
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
+        check_classification_targets(y)
+        self.classes_, y_codes = np.unique(y, return_inverse=True)
+        if self.classes_.size < 2:
+            raise ValueError(f"ESKDB needs at least 2 classes to learn from; got 1 class "
+                             f"({self.classes_[0].tolist()!r})")
+        y_codes = y_codes.astype(np.int64).ravel()
+        n_classes = self.classes_.size
+        X = np.ascontiguousarray(X)
+        d = X.shape[1]
+        nominal = self._nominal_mask(d)
+        numeric = np.flatnonzero(~nominal)
+        self.nominal_ = nominal
+        spec = {"numeric": numeric, "nominal_values": self._nominal_values(X, nominal), "n_classes": n_classes,
+                "random_order": bool(self.random_order), "zero_mi": self.zero_mi,
+                "max_table_bytes": self.max_table_bytes,
+                "cut_point_count": self.cut_point_count, "make_skdb": self._skdb_factory(),
+                "fixed_cut_points": None, "value_counts": None, "xlogx": None}
+        # one sort per numeric column, shared by every member (the scans of Alg. 2 read these)
+        value_counts = [class_counts_by_value(X[:, j], y_codes, n_classes) for j in numeric]
+        xlogx = xlogx_table(max(X.shape[0], 1))
+        if self.random_cut_points:
+            spec["value_counts"], spec["xlogx"] = value_counts, xlogx
+        else:  # ESKDB_randomO: Weka's MDL cut points, the same for every member
+            spec["fixed_cut_points"] = [midpoints(v, _mdl_boundaries_kernel(c, xlogx, True))
+                                        for v, c in value_counts]
+        seeds = np.random.default_rng(self.random_state).integers(0, 2 ** 63 - 1, size=int(self.n_estimators))
+        if self.n_jobs in (None, 1) or self.n_estimators == 1:
+            members = [_fit_member(X, y_codes, spec, int(s)) for s in seeds]
+        else:
+            members = Parallel(n_jobs=self.n_jobs)(delayed(_fit_member)(X, y_codes, spec, int(s)) for s in seeds)
+        self.members_ = members
+        self.bench_extra_ = {
+            "k_star": [int(mb.model.k_) for mb in members],
+            "n_star": [int(mb.model.n_selected_) for mb in members],
+            "mean_bins": [float(np.mean([c.size + 1 for c in mb.cut_points])) if numeric.size else 0.0
+                          for mb in members],
+        }
+        return self
+
+    # ------------------------------------------------------------------ prediction
+    def predict_proba(self, X):
+        """Mean of the members' posteriors P(y | x) (Alg. 1; each member on its own bins)."""
+        check_is_fitted(self, "members_")
+        X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
+        X = np.ascontiguousarray(X)
+        numeric = np.flatnonzero(~self.nominal_)
+        out = np.zeros((X.shape[0], self.classes_.size))
+        for mb in self.members_:
+            Xd = _bin_codes(X, numeric, mb.cut_points)
+            codes = encode(Xd, mb.model.n_values_ - 1, "value", what="X")
+            out += mb.model.predict_proba_encoded(codes)
+        out /= len(self.members_)
+        return out
+
+    def predict(self, X):
+        """The class of highest mean posterior."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]

@@ -7,9 +7,12 @@ from itertools import permutations
 import numpy as np
 import pytest
 from scipy.stats import chisquare
+from sklearn.utils.estimator_checks import check_estimator
 
-from algorithms.discretize import candidate_cuts, class_counts_by_value, mdl_boundaries
-from algorithms.eskdb import mutual_information, random_mdl_boundaries, sample_attribute_order
+from algorithms.bnc import SKDB, mi_order
+from algorithms.discretize import MDLDiscretizer, candidate_cuts, class_counts_by_value, mdl_boundaries
+from bench.data import DataError, load
+from algorithms.eskdb import ESKDB, random_mdl_boundaries, sample_attribute_order
 
 
 # ---------------------------------------------------------------- Algorithm 2, transcribed from the paper
@@ -155,17 +158,140 @@ def test_order_zero_mi_policies():
         sample_attribute_order([0.1, -1.0], np.random.default_rng(0))
 
 
-def test_mutual_information_matches_the_definition():
-    rng = np.random.default_rng(0)
-    y = rng.integers(0, 3, 500)
-    a = np.where(rng.random(500) < 0.7, y, rng.integers(0, 3, 500))
-    b = rng.integers(0, 4, 500)
-    codes = np.column_stack([a, b, np.full(500, -1)])
-    mi = mutual_information(codes, y, [3, 4, 1], 3)
-    joint = np.zeros((3, 3))
-    np.add.at(joint, (a, y), 1)
-    p = joint / 500
-    ref = sum(p[i, j] * math.log(p[i, j] / (p[i].sum() * p[:, j].sum())) for i in range(3) for j in range(3)
-              if p[i, j] > 0)
-    assert math.isclose(mi[0], ref, rel_tol=1e-12)
-    assert 0 <= mi[1] < 0.05 and mi[2] == 0.0
+# ---------------------------------------------------------------- the ensemble (Algorithm 1)
+def mixed_data(n=400, seed=0):
+    """Two informative numeric columns, a nominal column, a noise column, NaN in both kinds."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    X = np.column_stack([
+        y + rng.normal(scale=0.8, size=n),
+        (y == 2) * 1.5 + rng.normal(size=n),
+        np.where(rng.random(n) < 0.8, y, rng.integers(0, 4, n)).astype(float),
+        rng.normal(size=n),
+    ])
+    X[rng.random(n) < 0.05, 0] = np.nan
+    X[rng.random(n) < 0.05, 2] = np.nan
+    cat = np.array([False, False, True, False])
+    return X, y, cat, np.array([0, 0, 4, 0])
+
+
+def _load_or_skip(name):
+    try:
+        return load(name)
+    except DataError:
+        pytest.skip(f"dataset {name} is not available here (set BENCH_DATA_DIR to the mirror)")
+
+
+def _member_hdp_seed(random_state):
+    """The HDP seed of member 0 when nothing is randomised (the module docstring's seeding)."""
+    member_seed = np.random.default_rng(random_state).integers(0, 2 ** 63 - 1, size=1)[0]
+    return int(np.random.default_rng(int(member_seed)).integers(0, 2 ** 63 - 1))
+
+
+@pytest.mark.parametrize("estimation", ["m_estimate", "hdp"])
+@pytest.mark.parametrize("data", ["mixed", "hepatitis"])
+def test_one_member_without_randomisation_is_skdb(estimation, data):
+    if data == "mixed":
+        X, y, cat, ncat = mixed_data()
+    else:  # real data: numeric and nominal attributes, missing values
+        ds = _load_or_skip("hepatitis")
+        X, y, cat, ncat = ds.X, ds.y, ds.categorical, ds.n_categories
+    hdp = {"n_iterations": 50, "burn_in": 10}
+    eskdb = ESKDB(n_estimators=1, random_cut_points=False, random_order=False, estimation=estimation,
+                  random_state=7, categorical_features=cat, n_categories=ncat, **hdp).fit(X, y)
+    # SKDB on Weka-MDL (-E) bins, as conf/algo/skdb.yaml runs it
+    disc = MDLDiscretizer(better_encoding=True, categorical_features=cat, n_categories=ncat).fit(X, y)
+    skdb = SKDB(max_k=5, smoothing=estimation, hdp_settings=hdp if estimation == "hdp" else None,
+                random_state=_member_hdp_seed(7), categorical_features=disc.categorical_features_out_,
+                n_categories=disc.n_categories_out_).fit(disc.transform(X), y)
+    Xt = X[::3].copy()
+    np.testing.assert_array_equal(eskdb.predict_proba(Xt), skdb.predict_proba(disc.transform(Xt)))
+    member = eskdb.members_[0]
+    assert member.model.k_ == skdb.k_ and member.model.n_selected_ == skdb.n_selected_
+    for j, cuts in zip(np.flatnonzero(~cat), member.cut_points):
+        np.testing.assert_array_equal(cuts, disc.cut_points_[j])
+
+
+def test_deterministic_per_seed_and_independent_of_n_jobs():
+    X, y, cat, ncat = mixed_data()
+    kw = dict(n_estimators=4, categorical_features=cat, n_categories=ncat)
+    a = ESKDB(random_state=3, **kw).fit(X, y).predict_proba(X)
+    b = ESKDB(random_state=3, **kw).fit(X, y).predict_proba(X)
+    c = ESKDB(random_state=4, **kw).fit(X, y).predict_proba(X)
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+    d = ESKDB(random_state=3, n_jobs=2, **kw).fit(X, y).predict_proba(X)
+    np.testing.assert_array_equal(a, d)
+    h1 = ESKDB(random_state=3, estimation="hdp", n_iterations=30, burn_in=5, **kw).fit(X, y).predict_proba(X)
+    h2 = ESKDB(random_state=3, estimation="hdp", n_iterations=30, burn_in=5, **kw).fit(X, y).predict_proba(X)
+    np.testing.assert_array_equal(h1, h2)
+
+
+def test_members_differ_and_the_prediction_is_their_mean():
+    X, y, cat, ncat = mixed_data()
+    model = ESKDB(n_estimators=5, random_state=0, categorical_features=cat, n_categories=ncat).fit(X, y)
+    cuts = [tuple(np.concatenate(mb.cut_points)) for mb in model.members_]
+    orders = [tuple(mb.order) for mb in model.members_]
+    assert len(set(cuts)) > 1 and len(set(orders)) > 1
+    Xt = mixed_data(n=50, seed=1)[0]
+    Xt[0, 0] = 1e6                                           # beyond the training range: the outer bin
+    mean = np.mean([mb.model.predict_proba_encoded(_codes(Xt, cat, mb.cut_points, mb.model.n_values_))
+                    for mb in model.members_], axis=0)
+    np.testing.assert_allclose(model.predict_proba(Xt), mean, rtol=1e-12, atol=1e-15)
+
+
+def _codes(X, cat, cut_points, n_values):
+    """Member codes computed independently: bin = number of cut points below the value, NaN ->
+    the last code (missing as a value)."""
+    out = X.copy()
+    for j, cuts in zip(np.flatnonzero(~cat), cut_points):
+        out[:, j] = np.searchsorted(cuts, X[:, j], side="left")
+    out = np.where(np.isnan(X), n_values[None, :] - 1, out)
+    return out.astype(np.int64)
+
+
+def test_ablations_fix_what_they_say():
+    X, y, cat, ncat = mixed_data()
+    kw = dict(n_estimators=4, random_state=0, categorical_features=cat, n_categories=ncat)
+    random_o = ESKDB(random_cut_points=False, **kw).fit(X, y)
+    disc = MDLDiscretizer(better_encoding=True, categorical_features=cat, n_categories=ncat).fit(X, y)
+    for mb in random_o.members_:
+        for j, cuts in zip(np.flatnonzero(~cat), mb.cut_points):
+            np.testing.assert_array_equal(cuts, disc.cut_points_[j])
+    assert len({tuple(mb.order) for mb in random_o.members_}) > 1
+    random_cp = ESKDB(random_order=False, **kw).fit(X, y)
+    for mb in random_cp.members_:
+        assert mb.order is None
+        np.testing.assert_array_equal(mb.model.order_, mi_order(mb.model.information_.mi))
+    assert len({tuple(np.concatenate(mb.cut_points)) for mb in random_cp.members_}) > 1
+
+
+@pytest.mark.parametrize("estimation", ["m_estimate", "hdp"])
+def test_probabilities_sum_to_one(estimation):
+    ds = load("synth_mixed")
+    model = ESKDB(n_estimators=3, estimation=estimation, n_iterations=40, burn_in=10, random_state=0,
+                  categorical_features=ds.categorical, n_categories=ds.n_categories).fit(ds.X[:400], ds.y[:400])
+    p = model.predict_proba(ds.X[400:])
+    assert p.shape == (ds.X.shape[0] - 400, len(ds.classes))
+    assert np.all(p >= 0) and np.allclose(p.sum(axis=1), 1.0, atol=1e-12)
+    assert set(model.bench_extra_) == {"k_star", "n_star", "mean_bins"}
+    assert (model.predict(ds.X[400:]) == ds.y[400:]).mean() > 0.5
+
+
+def test_bad_input_is_named():
+    X, y, cat, ncat = mixed_data()
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        ESKDB(categorical_features=cat).fit(X, np.zeros(X.shape[0], int))
+    model = ESKDB(n_estimators=2, random_state=0, categorical_features=cat, n_categories=ncat).fit(X, y)
+    bad = X[:3].copy()
+    bad[0, 2] = 9.0
+    with pytest.raises(ValueError, match="unseen category"):
+        model.predict_proba(bad)
+    with pytest.raises(ValueError, match="n_estimators"):
+        ESKDB(n_estimators=0).fit(X, y)
+    with pytest.raises(ValueError, match="tying"):
+        ESKDB(estimation="hdp", tying="family").fit(X, y)
+
+
+def test_sklearn_estimator_checks():
+    check_estimator(ESKDB(n_estimators=2, random_state=0))
