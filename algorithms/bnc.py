@@ -404,14 +404,24 @@ class FamilyLevels:
     Depth ``d`` (0..depth) holds the nodes ``(pa_1..pa_d)`` seen in training with their
     class counts ``#(y, pa_1..pa_d)`` and the cells ``(pa_1..pa_d, x)`` with ``#(x, y, pa..)``;
     keys are mixed-radix codes (``pa_1`` most significant; a cell is ``node * |X| + x``),
-    sorted. ``*_counts`` stack all depths; ``*_offset[d]`` is where depth d starts.
+    sorted. All depths are stacked: depth d's nodes are rows ``node_offset[d]:node_offset[d+1]``
+    of ``node_keys`` / ``node_counts`` (cells likewise).
+
+    Navigation: ``child[child_offset[d] + i * |Pa_d| + v]`` is the depth-d node under node i of
+    depth d-1 for parent value v (-1: none), and ``cell_map[cell_map_offset[d] + i * |X| + x]``
+    the cell of node i of depth d with value x; an offset of -1 means that table would be
+    sparse (more than 8 slots per entry) and the kernel binary-searches the keys instead.
     """
-    node_keys: list
-    cell_keys: list
+    node_keys: np.ndarray
+    cell_keys: np.ndarray
     node_counts: np.ndarray
     cell_counts: np.ndarray
     node_offset: np.ndarray
     cell_offset: np.ndarray
+    child: np.ndarray
+    child_offset: np.ndarray
+    cell_map: np.ndarray
+    cell_map_offset: np.ndarray
     root_x: np.ndarray        # (|X|,) #(x) over all classes
     root_total: int           # rows counted
 
@@ -527,25 +537,45 @@ class FamilyTable:
                 cell_counts.append(cc)
         node_offset = np.concatenate([[0], np.cumsum([a.size for a in node_keys])]).astype(np.int64)
         cell_offset = np.concatenate([[0], np.cumsum([a.size for a in cell_keys])]).astype(np.int64)
+        child, child_offset, cell_map, cell_map_offset, used = [], np.full(k + 1, -1, np.int64), [], \
+            np.full(k + 1, -1, np.int64), 0
+        for d in range(1, k + 1):
+            A = self.arities[d - 1]
+            m_prev, m_d = node_keys[d - 1].size, node_keys[d].size
+            if m_prev * A <= max(8 * m_d, 1 << 12):
+                tbl = np.full(m_prev * A, -1, dtype=np.int64)
+                up = np.searchsorted(node_keys[d - 1], node_keys[d] // A)
+                tbl[up * A + node_keys[d] % A] = np.arange(m_d)
+                child.append(tbl)
+                child_offset[d] = used
+                used += tbl.size
+        used = 0
+        for d in range(k + 1):
+            m_d, c_d = node_keys[d].size, cell_keys[d].size
+            if m_d * V <= max(8 * c_d, 1 << 12):
+                tbl = np.full(m_d * V, -1, dtype=np.int64)
+                up = np.searchsorted(node_keys[d], cell_keys[d] // V)
+                tbl[up * V + cell_keys[d] % V] = np.arange(c_d)
+                cell_map.append(tbl)
+                cell_map_offset[d] = used
+                used += tbl.size
         root_x = np.bincount(x, weights=self.counts.sum(axis=1), minlength=V).astype(np.int64) if x.size else \
             np.zeros(V, dtype=np.int64)
-        return FamilyLevels(node_keys, cell_keys, np.ascontiguousarray(np.concatenate(node_counts)),
+        cat = lambda parts: np.concatenate(parts) if parts else np.zeros(0, np.int64)
+        return FamilyLevels(cat(node_keys), cat(cell_keys), np.ascontiguousarray(np.concatenate(node_counts)),
                             np.ascontiguousarray(np.concatenate(cell_counts)), node_offset, cell_offset,
-                            root_x, int(self.counts.sum()))
+                            cat(child), child_offset, cat(cell_map), cell_map_offset, root_x, int(self.counts.sum()))
 
     def lookup(self, lv: FamilyLevels, codes: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
         """Per row and depth 0..depth: the row of its node and of its cell in ``lv``'s stacked
-        counts, -1 where training never saw them."""
+        counts, -1 where training never saw them (one Numba walk down the tree per row)."""
         n = codes.shape[0]
-        node_idx = np.full((n, depth + 1), -1, dtype=np.int64)
-        cell_idx = np.full((n, depth + 1), -1, dtype=np.int64)
-        x = codes[:, self.attribute].astype(np.int64)
-        path = np.zeros(n, dtype=np.int64)
-        for d in range(depth + 1):
-            if d:
-                path = path * self.arities[d - 1] + codes[:, self.parents[d - 1]]
-            node_idx[:, d] = _find(lv.node_keys[d], path, lv.node_offset[d])
-            cell_idx[:, d] = _find(lv.cell_keys[d], path * self.n_child + x, lv.cell_offset[d])
+        node_idx = np.empty((n, depth + 1), dtype=np.int64)
+        cell_idx = np.empty((n, depth + 1), dtype=np.int64)
+        _walk_tree(codes, self.attribute, np.asarray(self.parents[:depth], dtype=np.int64),
+                   np.asarray(self.arities[:depth], dtype=np.int64), self.n_child, lv.node_keys, lv.node_offset,
+                   lv.cell_keys, lv.cell_offset, lv.child, lv.child_offset, lv.cell_map, lv.cell_map_offset,
+                   node_idx, cell_idx)
         return node_idx, cell_idx
 
     def family_counts(self, depth: int | None = None) -> H.FamilyCounts:
@@ -575,13 +605,50 @@ def _sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.nd
     return ks[first], np.add.reduceat(counts[order], first, axis=0)
 
 
-def _find(sorted_keys: np.ndarray, queries: np.ndarray, offset: int) -> np.ndarray:
-    """``offset + position`` of each query in ``sorted_keys``, -1 when absent."""
-    if sorted_keys.size == 0:
-        return np.full(queries.shape, -1, dtype=np.int64)
-    pos = np.searchsorted(sorted_keys, queries)
-    pos_c = np.minimum(pos, sorted_keys.size - 1)
-    return np.where(sorted_keys[pos_c] == queries, pos_c + offset, -1)
+@njit(cache=True, inline="always")
+def _search(keys, lo, hi, key):
+    """Index of ``key`` in the sorted ``keys[lo:hi]`` (absolute), -1 when absent."""
+    a, b = lo, hi
+    while a < b:
+        mid = (a + b) >> 1
+        if keys[mid] < key:
+            a = mid + 1
+        else:
+            b = mid
+    return a if a < hi and keys[a] == key else -1
+
+
+@njit(cache=True)
+def _walk_tree(codes, attribute, parents, arities, n_child, node_keys, node_offset, cell_keys, cell_offset,
+               child, child_offset, cell_map, cell_map_offset, node_idx, cell_idx):
+    """For each row, walk down the family's tree: the node at every depth (absent below an
+    absent node) and the cell of the row's value there; global rows of the stacked counts."""
+    n = codes.shape[0]
+    D = parents.shape[0]
+    for r in range(n):
+        x = codes[r, attribute]
+        path = 0
+        local = 0 if node_offset[1] > node_offset[0] else -1
+        for d in range(D + 1):
+            if d > 0:
+                v = codes[r, parents[d - 1]]
+                path = path * arities[d - 1] + v
+                if local >= 0:
+                    if child_offset[d] >= 0:
+                        local = child[child_offset[d] + local * arities[d - 1] + v]
+                    else:
+                        g = _search(node_keys, node_offset[d], node_offset[d + 1], path)
+                        local = g - node_offset[d] if g >= 0 else -1
+            if local < 0:
+                node_idx[r, d] = -1
+                cell_idx[r, d] = -1
+                continue
+            node_idx[r, d] = node_offset[d] + local
+            if cell_map_offset[d] >= 0:
+                c = cell_map[cell_map_offset[d] + local * n_child + x]
+                cell_idx[r, d] = cell_offset[d] + c if c >= 0 else -1
+            else:
+                cell_idx[r, d] = _search(cell_keys, cell_offset[d], cell_offset[d + 1], path * n_child + x)
 
 
 # =========================================================================== estimation kernels
@@ -634,22 +701,28 @@ def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, r
             if backoff:
                 while deepest >= 0 and node_counts[node_idx[r, deepest], c] - sub <= 0:
                     deepest -= 1
+            last_d = -2
+            factor = 1.0
             for k in range(K1):
                 d = k if k < deepest else deepest
-                if d >= 0:
-                    nt = node_counts[node_idx[r, d], c] - sub
-                    ci = cell_idx[r, d]
-                    nx = (cell_counts[ci, c] if ci >= 0 else 0) - sub
-                else:
-                    nt = root_total - 1
-                    nx = root_x[x[r]] - 1
-                post[r, k, c] *= (nx + a) / (nt + b)
+                if d != last_d:            # models k >= deepest share one factor
+                    if d >= 0:
+                        nt = node_counts[node_idx[r, d], c] - sub
+                        ci = cell_idx[r, d]
+                        nx = (cell_counts[ci, c] if ci >= 0 else 0) - sub
+                    else:
+                        nt = root_total - 1
+                        nx = root_x[x[r]] - 1
+                    factor = (nx + a) / (nt + b)
+                    last_d = d
+                post[r, k, c] *= factor
         for k in range(K1):
             s = 0.0
             for c in range(C):
                 s += post[r, k, c]
+            inv = 1.0 / s
             for c in range(C):
-                post[r, k, c] /= s
+                post[r, k, c] *= inv
             if all_classes:
                 e = 0.0
                 for c in range(C):

@@ -1,6 +1,12 @@
 """Agreement of TAN and BayesNet-K2 with Weka 3.6's BayesNet on identical folds: the same structure
 (every node's parent list) and the same class probabilities (to 1e-9).
 
+One exception, TAN on data with exactly tied conditional mutual informations (car is a full
+factorial design): Weka's gains of the two directions of an edge are then equal up to the last bit
+of Java's ``Math.log``, and its direction rule picks the root by that bit. The undirected tree is
+still required to be Weka's, the tie is checked, and the probabilities are compared with Weka's root
+imposed (``root_ties`` counts such folds).
+
 * TAN: ``BayesNet -D -Q search.local.TAN -- -S ENTROPY -E SimpleEstimator -- -A <alpha>`` against
   ``TAN(root="weka", smoothing="laplace", alpha=<alpha>, backoff=False, missing="mode")``;
 * K2 (seed 000's BayesNet): ``BayesNet -D -Q search.local.K2 -- -P 100 -N -S BAYES -E SimpleEstimator
@@ -60,11 +66,32 @@ def our_structure(est, d):
     return [[d] + ([int(est.tree_parent_[a])] if est.tree_parent_[a] >= 0 else []) for a in range(d)] + [[]]
 
 
+def _undirected(structure, d):
+    return {frozenset((a, p)) for a in range(d) for p in structure[a] if p != d}
+
+
+def _root_tie(est, d) -> bool:
+    """Whether the learned tree has an edge whose two directions have the same Weka gain up to
+    rounding (1e-12 relative): Weka's direction rule then depends on last-bit differences between
+    Java's Math.log and the C library's, so its root is not reproducible."""
+    from algorithms.bnc import _weka_tan_scores
+    cnt = est.information_.counts
+    delta = np.full((d, d), -np.inf)
+    _weka_tan_scores(cnt.tables[2].attribute_sets, cnt.set_offsets, int(cnt.set_start[1]), int(cnt.set_start[2]),
+                     cnt.n_values, cnt.n_classes, cnt.counts, delta)
+    edges = [(a, int(p)) for a, p in enumerate(est.tree_parent_) if p >= 0]
+    return any(abs(delta[a, p] - delta[p, a]) <= 1e-12 * abs(delta[a, p]) for a, p in edges)
+
+
 def compare_fold(ds, train, test, case):
+    """(our proba, Weka's result, same structure, note). For TAN, when the directed trees differ,
+    the undirected trees must be equal and the root must be decided by an exact tie; the
+    probabilities are then compared with Weka's root imposed (``TAN(root=r)`` on the same data)."""
     from algorithms.discretize import MDLDiscretizer
     from bench.weka.bayesnet import run_bayesnet
 
     label, options, make = case
+    d = ds.X.shape[1]
     numeric = not ds.categorical.all()
     Xtr, Xte = ds.X[train], ds.X[test]
     cat, ncat = ds.categorical, ds.n_categories
@@ -75,23 +102,34 @@ def compare_fold(ds, train, test, case):
         cat, ncat = disc.categorical_features_out_, disc.n_categories_out_
     est = make(categorical_features=cat, n_categories=ncat).fit(Xtr, ds.y[train])
     w = run_bayesnet(ds, train, test, options, filter=MDL_FILTER if numeric else None)
-    return est.predict_proba(Xte), w, our_structure(est, ds.X.shape[1]) == w.parents
+    ours = our_structure(est, d)
+    if ours == w.parents:
+        return est.predict_proba(Xte), w, True, ""
+    if not label.startswith("TAN") or _undirected(ours, d) != _undirected(w.parents, d) or not _root_tie(est, d):
+        return est.predict_proba(Xte), w, False, "structure differs"
+    weka_root = next(a for a in range(d) if w.parents[a] == [d])
+    rooted = est.set_params(root=weka_root).fit(Xtr, ds.y[train])
+    assert our_structure(rooted, d) == w.parents
+    return rooted.predict_proba(Xte), w, False, f"root decided by a tie (Weka's root {weka_root} imposed)"
 
 
 def agreement_row(name, case, n_folds=10, max_folds=None) -> dict:
     ds = load(name)
-    P, W, y, same = [], [], [], []
+    P, W, y, same, ties = [], [], [], [], 0
     for i, s in enumerate(splits(ds.y, {"kind": "kfold", "n_splits": n_folds}, 0)):
         if max_folds is not None and i >= max_folds:
             break
-        p, w, ok = compare_fold(ds, s.train, s.test, case)
+        p, w, ok, note = compare_fold(ds, s.train, s.test, case)
+        assert note != "structure differs", (name, case[0], i)
+        ties += note.startswith("root decided")
         P.append(p)
         W.append(w.proba)
         y.append(ds.y[s.test])
         same.append(ok)
     P, W, y = np.vstack(P), np.vstack(W), np.concatenate(y)
     return {"dataset": name, "classifier": case[0], "folds": len(same), "same_structure": f"{sum(same)}/{len(same)}",
-            "max_abs_diff": float(np.abs(P - W).max()), "pred_agree_pct": 100.0 * float(np.mean(P.argmax(1) == W.argmax(1))),
+            "root_ties": ties, "max_abs_diff": float(np.abs(P - W).max()),
+            "pred_agree_pct": 100.0 * float(np.mean(P.argmax(1) == W.argmax(1))),
             "error_ours": float(np.mean(P.argmax(1) != y)), "error_weka": float(np.mean(W.argmax(1) != y))}
 
 
@@ -99,7 +137,7 @@ def agreement_row(name, case, n_folds=10, max_folds=None) -> dict:
 @pytest.mark.parametrize("name", ["car", "segment"])
 def test_one_fold_agrees(name, case):
     row = agreement_row(name, case, max_folds=1)
-    assert row["same_structure"] == "1/1", row
+    assert row["same_structure"] == "1/1" or row["root_ties"] == 1, row
     assert row["max_abs_diff"] < 1e-9, row
     assert row["pred_agree_pct"] == 100.0, row
 
@@ -110,7 +148,7 @@ def test_ten_folds_agree(name):
     for case in CASES:
         row = agreement_row(name, case)
         print(row)
-        assert row["same_structure"] == "10/10", row
+        assert row["same_structure"] == f"{10 - row['root_ties']}/10", row
         assert row["max_abs_diff"] < 1e-9, row
 
 
