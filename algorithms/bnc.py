@@ -865,12 +865,14 @@ class _BNCBase(ClassifierMixin, BaseEstimator):
         counts to the fixed families. ``classes`` (all labels) is needed on the first call
         unless that chunk holds them all."""
         first = not hasattr(self, "_families")
+        if getattr(self, "_encoded_only", False):
+            raise ValueError(f"{type(self).__name__} was fitted with fit_encoded; partial_fit needs fit or partial_fit")
         self._partial_fit(X, y, classes=classes, first=first)
         self._model = None
         return self
 
     def _reset(self):
-        for attr in ("_families", "_members", "classes_", "_model", "modes_"):
+        for attr in ("_families", "_members", "classes_", "_model", "modes_", "_encoded_only"):
             if hasattr(self, attr):
                 delattr(self, attr)
 
@@ -921,6 +923,7 @@ class _BNCBase(ClassifierMixin, BaseEstimator):
         (SKDB: ``order``, ``information``)."""
         self._check_params()
         self._reset()
+        self._encoded_only = True
         y = np.asarray(y, dtype=np.int64)
         self.classes_ = np.arange(int(y.max()) + 1) if classes is None else np.asarray(classes)
         self.n_values_ = np.asarray(n_values, dtype=np.int64)
@@ -985,14 +988,23 @@ class _BNCBase(ClassifierMixin, BaseEstimator):
         return out
 
     def predict_proba_encoded(self, codes) -> np.ndarray:
-        """Class probabilities for int codes (no validation; see :meth:`fit_encoded`)."""
+        """Class probabilities for int codes ``0 .. n_values_[j] - 1`` (see :meth:`fit_encoded`;
+        only the range of the codes is checked)."""
         check_is_fitted(self, "_families")
-        return self._proba_codes(np.asfortranarray(np.asarray(codes)))
+        codes = np.asfortranarray(np.asarray(codes))
+        if codes.ndim != 2 or codes.shape[1] != self.n_values_.size:
+            raise ValueError(f"codes must have shape (n, {self.n_values_.size}), got {codes.shape}")
+        if codes.shape[0] and (codes.min() < 0 or np.any(codes.max(axis=0) >= self.n_values_)):
+            bad = int(np.flatnonzero((codes.min(axis=0) < 0) | (codes.max(axis=0) >= self.n_values_))[0])
+            raise ValueError(f"codes of column {bad} fall outside 0..{self.n_values_[bad] - 1}")
+        return self._proba_codes(codes)
 
     def predict_log_joint(self, X):
         """``log P(y, x)`` per row and class (up to a per-row constant) for single-network
         models; for ensembles, the log of the averaged posterior."""
         check_is_fitted(self, "_families")
+        if getattr(self, "_encoded_only", False):
+            raise ValueError(f"{type(self).__name__} was fitted with fit_encoded: predict with predict_proba_encoded")
         X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=np.float64)
         codes = self._encode(X)
         if len(self._members) == 1:

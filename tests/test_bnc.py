@@ -207,6 +207,10 @@ def test_skdb_given_order_and_encoded_fast_path():
     b = SKDB(max_k=2).fit_encoded(X.astype(np.int8), y, a.n_values_, order=order)  # 3 values + missing slot
     assert (a.k_, a.n_selected_) == (b.k_, b.n_selected_)
     np.testing.assert_allclose(a.predict_proba(X), b.predict_proba_encoded(X.astype(np.int8)))
+    with pytest.raises(ValueError, match="predict_proba_encoded"):
+        b.predict_proba(X)
+    with pytest.raises(ValueError, match="outside"):
+        b.predict_proba_encoded(X.astype(np.int8) + 4)
     # a partial order uses only the listed attributes
     c = SKDB(max_k=1, order=[3, 1]).fit(X, y)
     assert set(c.selected_.tolist()) <= {1, 3}
