@@ -1326,9 +1326,10 @@ class SKDB(_BNCBase):
         levels = [t.levels() for t in tables]
         terms = [self._terms(t.n_child, smoothing) for t in tables]
         prior_loss = 0.0
-        for lo in range(0, n, CHUNK_ROWS):
-            chunk = codes[lo:lo + CHUNK_ROWS]
-            yc = y[lo:lo + CHUNK_ROWS]
+        block = max(1024, min(CHUNK_ROWS, (1 << 22) // (K1 * C)))   # posteriors of a block: <= 32 MB
+        for lo in range(0, n, block):
+            chunk = codes[lo:lo + block]
+            yc = y[lo:lo + block]
             post = np.empty((chunk.shape[0], K1, C))
             prior_loss += _loo_prior(yc, counts, float(n), a0, b0, all_classes, post)
             for u, (t, lv, (ta, tb)) in enumerate(zip(tables, levels, terms)):

@@ -338,3 +338,14 @@ def test_check_estimator(make):
     from sklearn.utils.estimator_checks import check_estimator
 
     check_estimator(make())
+
+
+def test_skdb_loo_blocks_do_not_change_the_result(monkeypatch):
+    import algorithms.bnc as B
+
+    X, y = nominal_data(n=3000, d=4, seed=21)
+    one = SKDB(max_k=2).fit(X, y)
+    monkeypatch.setattr(B, "CHUNK_ROWS", 1024)       # three blocks of rows
+    three = SKDB(max_k=2).fit(X, y)
+    np.testing.assert_allclose(one.loo_rmse_, three.loo_rmse_, rtol=1e-12)
+    assert (one.k_, one.n_selected_) == (three.k_, three.n_selected_)
