@@ -491,7 +491,7 @@ class FamilyTable:
             order = np.argsort(keys, kind="stable")
             keys, counts = keys[order], counts[order]
             first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-            keys, counts = keys[first], np.add.reduceat(counts, first, axis=0)
+            keys, counts = keys[first], _sum_runs(counts, first)
         self.keys, self.counts = keys, counts
         self.n_rows += n
 
@@ -524,7 +524,7 @@ class FamilyTable:
             if node.size:
                 first = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])   # node is non-decreasing
                 node_keys.append(node[first])
-                node_counts.append(np.add.reduceat(self.counts, first, axis=0))
+                node_counts.append(_sum_runs(self.counts, first))
             else:
                 node_keys.append(node)
                 node_counts.append(self.counts)
@@ -595,6 +595,24 @@ class FamilyTable:
         return H.FamilyCounts(paths, counts, (C,) + tbl.arities, V, tbl.attribute, tbl.parents)
 
 
+@njit(cache=True)
+def _sum_runs_kernel(counts, first, out):
+    m = counts.shape[0]
+    for g in range(first.shape[0]):
+        stop = first[g + 1] if g + 1 < first.shape[0] else m
+        for r in range(first[g], stop):
+            for c in range(counts.shape[1]):
+                out[g, c] += counts[r, c]
+
+
+def _sum_runs(counts: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Row sums of ``counts`` over the runs of rows starting at ``first`` (``np.add.reduceat``
+    along axis 0, which is slow for 2-D arrays)."""
+    out = np.zeros((first.size, counts.shape[1]), dtype=np.int64)
+    _sum_runs_kernel(np.ascontiguousarray(counts), first.astype(np.int64), out)
+    return out
+
+
 def _sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sorted unique keys and the summed count rows."""
     if keys.size == 0:
@@ -602,7 +620,7 @@ def _sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.nd
     order = np.argsort(keys, kind="stable")
     ks = keys[order]
     first = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
-    return ks[first], np.add.reduceat(counts[order], first, axis=0)
+    return ks[first], _sum_runs(counts[order], first)
 
 
 @njit(cache=True, inline="always")
