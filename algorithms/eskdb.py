@@ -30,7 +30,11 @@ Variants (all parameters of :class:`ESKDB`)
 * ``n_estimators`` in {1, 10, 20, 30} (Sect. 4.4); ``tying`` and ``prior`` go to
   the HDP sampler (Sect. 4.5).
 * ``n_estimators=1, random_cut_points=False, random_order=False`` is SKDB on
-  Weka-MDL-discretised data, probability for probability.
+  Weka-MDL-discretised data (``-E``), probability for probability: the
+  ``conf/algo/skdb.yaml`` pipeline.
+* ``m=1.0``: the M of the M-estimates, ``(n_x + M/|X|) / (N + M)`` (Sect. 2.4 and the
+  reference code's ``SUtils.m_MEsti = 1.0``; Table 2's "M = 1/C" is the pseudo-count
+  this gives a class; see :mod:`algorithms.bnc`).
 
 Choices where the paper is silent (each a parameter, defaults from the reference
 code icesky0125/ESKDB-on-numerical-data where it decides)
@@ -77,7 +81,14 @@ code icesky0125/ESKDB-on-numerical-data where it decides)
 Nominal attributes pass through unchanged (their codes 0..k-1 are the values).
 Unseen nominal codes at prediction raise a ValueError naming the column (from
 the count engine); numeric test values outside the training range fall into the
-outer bins.
+outer bins. There is no ``partial_fit``: every member needs the sorted values of
+each numeric column (Alg. 2) and SKDB's three passes over the whole training set.
+
+Cost: the values of each numeric column are sorted once per ``fit`` and shared by
+the members; a member's discretisation is one Numba scan per visited subset
+(Alg. 2) and one binning pass; its SKDB is three count passes on the count engine;
+HDP smoothing (1000 Gibbs sweeps over each selected family's tree) dominates
+ESKDB_HDP. ``n_jobs`` fits members in parallel processes.
 """
 
 from __future__ import annotations
