@@ -1,0 +1,1413 @@
+"""Bayesian network classifiers with the class as a parent of every attribute:
+TAN, KDB-k, SKDB and KDF, on the count engine of :mod:`algorithms._counts` and
+the smoothing of :mod:`algorithms.hdp` (seed 002, Zhang, Petitjean and Buntine,
+"Bayesian network classifiers using ensembles and smoothing", Sects. 2.1-2.4, 4.1).
+
+Learners
+--------
+* :class:`TAN` (Friedman et al. 1997): a maximum spanning tree over the attributes
+  weighted by the conditional mutual information ``I(X_i; X_j | Y)`` (Chow and Liu);
+  each attribute gets its tree parent as second parent. ``root`` says how the edges
+  are directed: an attribute index grows the tree with Prim's algorithm from that
+  attribute and directs every edge away from it (``root=0`` is the ESKDB code's
+  ``learnStructureTAN``: ``findMST`` from attribute 0); ``root="weka"`` reproduces
+  Weka 3.6's ``search.local.TAN`` with ``-S ENTROPY`` exactly: edge weights are
+  Weka's log-likelihood gains computed with Weka's arithmetic, the tree is grown from
+  the strongest edge, and edges are directed by Weka's rule (read from the 3.6.14
+  bytecode; see :func:`weka_tan_parents`).
+* :class:`KDB` (Sahami 1996): attributes ordered by ``I(X_i; Y)`` (descending, ties by
+  lower index); the attribute at position ``u`` takes as parents the ``min(u, k)``
+  earlier attributes with the highest ``I(X_i; X_j | Y)`` (ties by earlier position),
+  listed by decreasing CMI (the order of the back-off levels).
+* :class:`SKDB` (Martinez, Webb, Chen and Zaidi 2016, JMLR 17(44)): pass 1 learns the
+  KDB structure for ``max_k``; pass 2 counts every family with its ``max_k`` parents
+  (the counts of every KDB-k, k <= max_k, are the prefixes of these tries); pass 3 is
+  an incremental leave-one-out cross-validation over the training data that scores
+  every model (k, n') -- the first n' attributes of the order, each with its first
+  min(k, .) parents -- at once, subtracting each instance's own counts. The loss is
+  the RMSE of the LOO posteriors; the class-prior-only model is the starting best;
+  (n*, k*) is the first strict improvement scanning n' = 1..n outer and k = 0..max_k
+  inner (the ESKDB code's ``learnStructureSKDB`` order). See :class:`SKDB` for where
+  this differs from Petal's ``kdbSelective``.
+* :class:`KDF` (Duan and Wang 2017): one KDB per attribute, with that attribute first;
+  the class posteriors of the members are averaged. The member order and parents
+  follow the ESKDB code's ``learnStructureKDBForest`` (which produced seed 002's KDF
+  numbers): after the root, the next attribute maximises ``sum_i I(Y; X_j | X_i)`` over
+  the attributes already placed; an attribute's first parent is the earlier attribute
+  with the highest ``I(X_u; X_p | Y)`` and the others are that parent's own ancestors
+  (parent, grand-parent, ...), up to k.
+
+Parameter estimation (seed 002 Sects. 2.4 and 4.1)
+--------------------------------------------------
+Every family (attribute ``X`` with parents ``Pa_1..Pa_k``) is a probability tree with
+the class as first level, as in Petitjean et al. (2018): node ``(y, pa_1..pa_d)`` at
+depth ``d`` holds the counts ``#(X, y, pa_1..pa_d)``.
+
+* ``smoothing="m_estimate"``: ``P(x | node) = (#(x, node) + M/|X|) / (#(node) + M)``
+  (base rate ``1/|X|``) and ``P(y) = (#y + M/C) / (N + M)``. With ``backoff=True``
+  (seed 002 Sect. 4.1: "when the leaf node has no data, back off the probability
+  estimates to its nearest non-empty ancestor") the estimate comes from the deepest
+  node on the instance's path that has training data for that class; the root
+  (``P(x)`` over all classes) is used only for a class without training data. This is
+  the estimate and query of :func:`algorithms.hdp.m_estimate_family`.
+  ``m``: seed 002 Sect. 2.4 says M "is usually set to 1" with base rate ``b = 1/C``;
+  its Table 2 prints ``M = 1/C``. The ESKDB code uses M = 1 (``SUtils.m_MEsti = 1.0``
+  in ``MEsti(n, N, k) = (n + M/k) / (N + M)``), i.e. a class count receives the
+  pseudo-count ``M b = 1/C`` that Table 2 names; the configs use ``m=1.0``.
+  ``m="1/C"`` is the literal reading of Table 2 (M = 1/C, so a class count receives
+  ``1/C^2`` and an attribute value ``1/(C |X|)``).
+* ``smoothing="laplace"``: ``(#(x, node) + alpha) / (#(node) + alpha |X|)`` (Lidstone;
+  Laplace for ``alpha=1``, "a special case of M-estimation where M = C"), class prior
+  ``(#y + alpha) / (N + alpha C)``. With ``backoff=False`` this is Weka's
+  ``SimpleEstimator -A alpha`` (an unseen parent configuration gets ``1/|X|``).
+* ``smoothing="hdp"``: the HDP estimates of :mod:`algorithms.hdp` (collapsed Gibbs
+  sampler over table counts, seed 002 Sects. 2.5 and 3.3) on the same trees, with the
+  settings of ``hdp_settings`` (a dict of :class:`algorithms.hdp.HDPSettings` fields:
+  1000 iterations, burn-in 100, LEVEL tying, Gamma(2, 1) prior by default); the class
+  prior is the M-estimate; queries back off to the deepest existing node. SKDB's
+  selection pass always scores with M-estimates (the ESKDB code learns SKDB's structure
+  with ``MEsti`` and smooths the selected families afterwards).
+
+Data
+----
+Nominal attributes only (numeric columns raise an error that says to discretise them;
+the configs run the MDL discretiser first). ``missing="value"`` (default; seed 002
+Sect. 4.1: "A missing value is treated as a separate attribute value") gives every
+attribute one more value; ``missing="mode"`` replaces a missing value by the most
+frequent training value of its column (ties to the lower code), as Weka's BayesNet does
+with ``ReplaceMissingValues``; the modes come from the first ``fit``/``partial_fit``
+chunk.
+
+Passes, ``partial_fit`` and the fast path
+-----------------------------------------
+Pass 1 (the pair tables for MI and CMI) and pass 2 (the families) each read the data
+once; SKDB's pass 3 reads it once more (a Numba kernel over the instances, in chunks).
+The structure depends on all the data, so ``partial_fit`` learns the structure
+(passes 1-3) on its first chunk and later chunks only add their counts to the fixed
+families (pass 2). ``partial_fit`` over chunks therefore equals ``fit`` when the
+structure from the first chunk equals the structure from all data; the counts are
+integers, so splitting the later chunks differently never changes the model.
+``fit_encoded`` / ``predict_proba_encoded`` skip validation and encoding for callers
+that already hold int codes (ESKDB's members on their own discretisation).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import hdp as H
+from ._counts import (BLOCK_ROWS, AllSubsetCounts, CountTableTooLarge, class_codes, code_dtype, encode,
+                      encode_classes, infer_n_values)
+
+SMOOTHINGS = ("m_estimate", "laplace", "hdp")
+MISSING_MODES = ("value", "mode")
+LOO_LOSSES = ("true_class", "all_classes")
+#: rows per block in prediction and in SKDB's selection pass
+CHUNK_ROWS = 1 << 16
+#: mixed-radix keys of a family (parent path x child value x class) must stay below this
+KEY_LIMIT = 1 << 62
+LOG2 = math.log(2.0)
+
+
+# =========================================================================== pass 1: MI and CMI
+@njit(cache=True)
+def _information_kernel(pair_sets, set_offsets, single_start, pair_start, n_values, n_classes, counts, n_rows,
+                        mi, cmi, cmi_class):
+    """From the order-1 and order-2 tables (layout of AllSubsetCounts, class innermost):
+
+    ``mi[i] = I(X_i; Y)``, ``cmi[i, j] = I(X_i; X_j | Y)`` (symmetric) and
+    ``cmi_class[i, j] = I(Y; X_j | X_i)`` (KDF's ordering measure), all in bits.
+    """
+    d = n_values.shape[0]
+    C = n_classes
+    N = float(n_rows)
+    class_tot = np.zeros(C)
+    if d > 0:
+        off = set_offsets[single_start]
+        for v in range(n_values[0]):
+            for c in range(C):
+                class_tot[c] += counts[off + v * C + c]
+    for i in range(d):
+        off = set_offsets[single_start + i]
+        s = 0.0
+        for v in range(n_values[i]):
+            nv = 0.0
+            for c in range(C):
+                nv += counts[off + v * C + c]
+            for c in range(C):
+                a = float(counts[off + v * C + c])
+                if a > 0:
+                    s += a / N * math.log(a * N / (nv * class_tot[c]))
+        mi[i] = s / LOG2
+    for p in range(pair_sets.shape[0]):
+        i = pair_sets[p, 0]
+        j = pair_sets[p, 1]
+        ki = n_values[i]
+        kj = n_values[j]
+        off = set_offsets[pair_start + p]
+        oi = set_offsets[single_start + i]
+        oj = set_offsets[single_start + j]
+        s = 0.0
+        s_ij = 0.0   # I(Y; X_j | X_i)
+        s_ji = 0.0   # I(Y; X_i | X_j)
+        for vi in range(ki):
+            n_i = 0.0
+            for c in range(C):
+                n_i += counts[oi + vi * C + c]
+            for vj in range(kj):
+                n_ij = 0.0
+                base = off + (vi * kj + vj) * C
+                for c in range(C):
+                    n_ij += counts[base + c]
+                if n_ij == 0:
+                    continue
+                n_j = 0.0
+                for c in range(C):
+                    n_j += counts[oj + vj * C + c]
+                for c in range(C):
+                    a = float(counts[base + c])
+                    if a > 0:
+                        n_ic = float(counts[oi + vi * C + c])
+                        n_jc = float(counts[oj + vj * C + c])
+                        s += a / N * math.log(a * class_tot[c] / (n_ic * n_jc))
+                        s_ij += a / N * math.log(a * n_i / (n_ic * n_ij))
+                        s_ji += a / N * math.log(a * n_j / (n_jc * n_ij))
+        cmi[i, j] = s / LOG2
+        cmi[j, i] = s / LOG2
+        cmi_class[i, j] = s_ij / LOG2
+        cmi_class[j, i] = s_ji / LOG2
+
+
+@dataclass
+class PairInformation:
+    """Pass 1 of the KDB family: the attribute-pair x class counts and the information
+    measures read from them (bits).
+
+    Attributes
+    ----------
+    counts : AllSubsetCounts (order <= 2)
+    mi : (d,) ``I(X_i; Y)``
+    cmi : (d, d) ``I(X_i; X_j | Y)``, symmetric, zero diagonal
+    cmi_class : (d, d) ``I(Y; X_j | X_i)`` at ``[i, j]`` (KDF)
+    """
+    counts: AllSubsetCounts
+    mi: np.ndarray
+    cmi: np.ndarray
+    cmi_class: np.ndarray
+
+
+def pairwise_information(codes, y, n_values, n_classes: int, max_table_bytes="auto",
+                         block_rows: int = BLOCK_ROWS) -> PairInformation:
+    """Count ``#(x_i, y)`` and ``#(x_i, x_j, y)`` for all attributes and pairs in one pass
+    (``codes`` from :func:`algorithms._counts.encode`, no negative codes; ``y`` class codes)
+    and return MI and CMI. Public so that ESKDB can sample its attribute orders from ``mi``
+    and hand the same object to :meth:`SKDB.fit_encoded`."""
+    n_values = np.asarray(n_values, dtype=np.int64)
+    d = n_values.size
+    counts = AllSubsetCounts.allocate(n_values, n_classes, 2, max_table_bytes, what="pair tables (MI, CMI)",
+                                      expected_rows=codes.shape[0])
+    if codes.shape[0]:
+        counts.add(np.asfortranarray(codes), encode_classes(y, n_classes), block_rows)
+    mi = np.zeros(d)
+    cmi = np.zeros((d, d))
+    cmi_class = np.zeros((d, d))
+    pair_sets = counts.tables[2].attribute_sets if 2 in counts.tables else np.zeros((0, 2), np.int64)
+    if counts.n_rows:
+        _information_kernel(pair_sets, counts.set_offsets, int(counts.set_start[1]),
+                            int(counts.set_start[2]) if 2 in counts.tables else 0, n_values, int(n_classes),
+                            counts.counts, counts.n_rows, mi, cmi, cmi_class)
+    return PairInformation(counts, mi, cmi, cmi_class)
+
+
+# =========================================================================== structures
+def mi_order(mi) -> np.ndarray:
+    """Attributes by decreasing ``I(X; Y)``; ties keep the lower index first."""
+    return np.argsort(-np.asarray(mi), kind="stable").astype(np.int64)
+
+
+def kdb_parents(order, cmi, k: int) -> dict:
+    """KDB (Sahami 1996): ``{attribute: parents}``; the attribute at position ``u`` of
+    ``order`` takes the ``min(u, k)`` earlier attributes with the highest ``cmi[a, .]``,
+    listed by decreasing CMI (ties: earlier in the order first)."""
+    order = np.asarray(order, dtype=np.int64)
+    out = {}
+    for u, a in enumerate(order):
+        before = order[:u]
+        take = min(u, int(k))
+        if take == 0:
+            out[int(a)] = ()
+            continue
+        rank = np.argsort(-cmi[a, before], kind="stable")[:take]
+        out[int(a)] = tuple(int(p) for p in before[rank])
+    return out
+
+
+def prim_tree_parents(weight, root: int) -> np.ndarray:
+    """Maximum spanning tree by Prim's algorithm from ``root``, edges directed away from
+    it: ``parent[i]`` (-1 at the root). The node with the largest weight to the tree joins
+    next (ties: lowest index), and a node's parent is the tree node that first gave it its
+    largest weight (the ESKDB code's ``CorrelationMeasures.findMST``)."""
+    w = np.asarray(weight, dtype=np.float64)
+    d = w.shape[0]
+    parent = np.full(d, -1, dtype=np.int64)
+    if d == 0:
+        return parent
+    in_tree = np.zeros(d, dtype=bool)
+    in_tree[root] = True
+    best = w[root].copy()
+    parent[:] = root
+    parent[root] = -1
+    for _ in range(d - 1):
+        cand = np.where(in_tree, -np.inf, best)
+        nxt = int(np.argmax(cand))
+        in_tree[nxt] = True
+        better = (~in_tree) & (best < w[nxt])
+        best = np.where(better, w[nxt], best)
+        parent[better] = nxt
+    return parent
+
+
+@njit(cache=True)
+def _weka_tan_scores(pair_sets, set_offsets, single_start, pair_start, n_values, n_classes, counts, delta):
+    """Weka 3.6 TAN's edge gains with ``-S ENTROPY``, in Weka's arithmetic:
+    ``delta[i, j] = LL(X_i | Y, X_j) - LL(X_i | Y)`` with ``LL = sum_cfg sum_v n log(n / n_cfg)``
+    accumulated in Weka's order (parent configurations class-major, then the extra parent's
+    value; the node's values innermost), as ``LocalScoreSearchAlgorithm.calcScoreOfCounts``."""
+    d = n_values.shape[0]
+    C = n_classes
+    base = np.zeros(d)
+    for i in range(d):
+        off = set_offsets[single_start + i]
+        k = n_values[i]
+        s = 0.0
+        for y in range(C):
+            nsum = 0.0
+            for v in range(k):
+                nsum += counts[off + v * C + y]
+            for v in range(k):
+                n = counts[off + v * C + y]
+                if n > 0:
+                    s += n * math.log(n / nsum)
+        base[i] = s
+    for p in range(pair_sets.shape[0]):
+        i = pair_sets[p, 0]
+        j = pair_sets[p, 1]
+        ki = n_values[i]
+        kj = n_values[j]
+        off = set_offsets[pair_start + p]
+        s = 0.0
+        for y in range(C):           # head i, parents [class, j]
+            for vj in range(kj):
+                nsum = 0.0
+                for vi in range(ki):
+                    nsum += counts[off + (vi * kj + vj) * C + y]
+                for vi in range(ki):
+                    n = counts[off + (vi * kj + vj) * C + y]
+                    if n > 0:
+                        s += n * math.log(n / nsum)
+        delta[i, j] = s - base[i]
+        s = 0.0
+        for y in range(C):           # head j, parents [class, i]
+            for vi in range(ki):
+                nsum = 0.0
+                for vj in range(kj):
+                    nsum += counts[off + (vi * kj + vj) * C + y]
+                for vj in range(kj):
+                    n = counts[off + (vi * kj + vj) * C + y]
+                    if n > 0:
+                        s += n * math.log(n / nsum)
+        delta[j, i] = s - base[j]
+
+
+def weka_tan_parents(info: PairInformation) -> np.ndarray:
+    """The tree of Weka 3.6's ``search.local.TAN -S ENTROPY`` (``parent[i]``, -1 at the root).
+
+    1. the strongest link: the first (head i, tail j), i outer and j inner, with the
+       largest gain ``delta[i, j]`` (Weka's strict ``>`` scan);
+    2. each further link joins exactly one linked and one unlinked attribute, chosen the
+       same way;
+    3. links are directed in the order found: link (head i, tail j) makes ``i`` the parent
+       of ``j`` when ``j`` has no parent yet, else ``j`` the parent of ``i``.
+    """
+    cnt = info.counts
+    d = cnt.n_values.size
+    parent = np.full(d, -1, dtype=np.int64)
+    if d < 2:
+        return parent
+    delta = np.full((d, d), -np.inf)
+    _weka_tan_scores(cnt.tables[2].attribute_sets, cnt.set_offsets, int(cnt.set_start[1]), int(cnt.set_start[2]),
+                     cnt.n_values, cnt.n_classes, cnt.counts, delta)
+    linked = np.zeros(d, dtype=bool)
+    links = []
+    flat = int(np.argmax(delta))                        # first maximum in row-major order
+    head, tail = divmod(flat, d)
+    links.append((tail, head))
+    linked[[head, tail]] = True
+    for _ in range(d - 2):
+        cand = np.where(linked[:, None] ^ linked[None, :], delta, -np.inf)
+        head, tail = divmod(int(np.argmax(cand)), d)
+        links.append((tail, head))
+        linked[[head, tail]] = True
+    has_parent = np.zeros(d, dtype=bool)
+    for link1, link2 in links:
+        if not has_parent[link1]:
+            parent[link1] = link2
+            has_parent[link1] = True
+        else:
+            parent[link2] = link1
+            has_parent[link2] = True
+    return parent
+
+
+def kdf_member(root: int, cmi, cmi_class, k: int) -> tuple[np.ndarray, dict]:
+    """One KDF member (the ESKDB code's ``learnStructureKDBForest``): ``(order, parents)``.
+
+    Order: ``root`` first; then repeatedly the unplaced attribute with the largest
+    ``sum_{i placed} I(Y; X_j | X_i)`` (ties: lowest index). Parents of the attribute at
+    position u >= 1: its first parent p is the earlier attribute with the largest
+    ``I(X_u; X_p | Y)`` (ties: earliest); its ancestor list is ``[p] + ancestors(p)``
+    and its parents are the first ``min(len, k)`` of that list."""
+    d = cmi.shape[0]
+    order = [int(root)]
+    placed = np.zeros(d, dtype=bool)
+    placed[root] = True
+    score = np.zeros(d)
+    while len(order) < d:
+        score += cmi_class[order[-1]]
+        nxt = int(np.argmax(np.where(placed, -np.inf, score)))
+        order.append(nxt)
+        placed[nxt] = True
+    ancestors = {order[0]: []}
+    parents = {order[0]: ()}
+    for u in range(1, d):
+        a = order[u]
+        before = np.asarray(order[:u])
+        p = int(before[int(np.argmax(cmi[a, before]))])
+        anc = [p] + ancestors[p]
+        ancestors[a] = anc
+        parents[a] = tuple(anc[:int(k)])
+    return np.asarray(order, dtype=np.int64), parents
+
+
+# =========================================================================== families
+@dataclass
+class FamilyLevels:
+    """The probability tree of a family down to ``depth`` parents, flattened for the kernels.
+
+    Depth ``d`` (0..depth) holds the nodes ``(pa_1..pa_d)`` seen in training with their
+    class counts ``#(y, pa_1..pa_d)`` and the cells ``(pa_1..pa_d, x)`` with ``#(x, y, pa..)``;
+    keys are mixed-radix codes (``pa_1`` most significant; a cell is ``node * |X| + x``),
+    sorted. All depths are stacked: depth d's nodes are rows ``node_offset[d]:node_offset[d+1]``
+    of ``node_keys`` / ``node_counts`` (cells likewise).
+
+    Navigation: ``child[child_offset[d] + i * |Pa_d| + v]`` is the depth-d node under node i of
+    depth d-1 for parent value v (-1: none), and ``cell_map[cell_map_offset[d] + i * |X| + x]``
+    the cell of node i of depth d with value x; an offset of -1 means that table would be
+    sparse (more than 8 slots per entry) and the kernel binary-searches the keys instead.
+    """
+    node_keys: np.ndarray
+    cell_keys: np.ndarray
+    node_counts: np.ndarray
+    cell_counts: np.ndarray
+    node_offset: np.ndarray
+    cell_offset: np.ndarray
+    child: np.ndarray
+    child_offset: np.ndarray
+    cell_map: np.ndarray
+    cell_map_offset: np.ndarray
+    root_x: np.ndarray        # (|X|,) #(x) over all classes
+    root_total: int           # rows counted
+
+
+class FamilyTable:
+    """Counts of one family: attribute ``attribute`` given the class and ``parents`` (in
+    back-off order). Sparse: the observed leaf cells ``(pa_1..pa_k, x)`` as sorted keys
+    ``path * |X| + x`` with their class-count vectors ``counts`` (m, C); every shallower
+    level is derived from them (:meth:`levels`), so one table serves every k' <= k."""
+
+    def __init__(self, attribute: int, parents, n_values, n_classes: int):
+        self.attribute = int(attribute)
+        self.parents = tuple(int(p) for p in parents)
+        n_values = np.asarray(n_values, dtype=np.int64)
+        self.arities = tuple(int(n_values[p]) for p in self.parents)
+        self.n_child = int(n_values[self.attribute])
+        self.n_classes = int(n_classes)
+        paths = 1
+        for a in self.arities:
+            paths *= a
+        self.n_paths = paths
+        if paths * self.n_child * self.n_classes >= KEY_LIMIT:
+            raise CountTableTooLarge(
+                f"the family of attribute {self.attribute} with parents {list(self.parents)} has "
+                f"{paths * self.n_child * self.n_classes:.3g} possible cells, too many for 63-bit keys; "
+                f"use fewer parents or coarser attributes")
+        self.keys = np.zeros(0, dtype=np.int64)
+        self.counts = np.zeros((0, self.n_classes), dtype=np.int64)
+        self.n_rows = 0
+
+    @property
+    def key(self) -> tuple:
+        return (self.attribute, self.parents)
+
+    def path_codes(self, codes: np.ndarray, depth: int | None = None) -> np.ndarray:
+        """Mixed-radix code of each row's values of the first ``depth`` parents."""
+        depth = len(self.parents) if depth is None else depth
+        path = np.zeros(codes.shape[0], dtype=np.int64)
+        for p, a in zip(self.parents[:depth], self.arities[:depth]):
+            path *= a
+            path += codes[:, p]
+        return path
+
+    def add(self, codes: np.ndarray, y: np.ndarray) -> None:
+        """Count rows (int codes, no negative values) with class codes ``y``."""
+        n = codes.shape[0]
+        if n == 0:
+            return
+        V, C = self.n_child, self.n_classes
+        key = (self.path_codes(codes) * V + codes[:, self.attribute]) * C + np.asarray(y, dtype=np.int64)
+        size = self.n_paths * V * C
+        if size <= max(1 << 16, 4 * n):
+            dense = np.bincount(key, minlength=size)
+            uniq = np.flatnonzero(dense)
+            cnt = dense[uniq]
+        else:
+            uniq, cnt = np.unique(key, return_counts=True)
+        cells = uniq // C
+        start = np.r_[True, cells[1:] != cells[:-1]]
+        row = np.cumsum(start) - 1
+        keys = cells[start]
+        counts = np.zeros((keys.size, C), dtype=np.int64)
+        counts[row, uniq % C] = cnt
+        if self.keys.size:
+            keys = np.concatenate([self.keys, keys])
+            counts = np.concatenate([self.counts, counts])
+            order = np.argsort(keys, kind="stable")
+            keys, counts = keys[order], counts[order]
+            first = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+            keys, counts = keys[first], _sum_runs(counts, first)
+        self.keys, self.counts = keys, counts
+        self.n_rows += n
+
+    def truncated(self, depth: int) -> "FamilyTable":
+        """The same family with only its first ``depth`` parents (counts summed)."""
+        out = FamilyTable.__new__(FamilyTable)
+        out.attribute, out.parents = self.attribute, self.parents[:depth]
+        out.arities, out.n_child, out.n_classes = self.arities[:depth], self.n_child, self.n_classes
+        out.n_paths = int(np.prod(out.arities, dtype=object)) if depth else 1
+        out.n_rows = self.n_rows
+        div = int(np.prod(self.arities[depth:], dtype=object)) if depth < len(self.parents) else 1
+        if div == 1:
+            out.keys, out.counts = self.keys.copy(), self.counts.copy()
+        else:
+            cell = (self.keys // self.n_child) // div * self.n_child + self.keys % self.n_child
+            out.keys, out.counts = _sum_by_key(cell, self.counts)
+        return out
+
+    def levels(self, depth: int | None = None) -> FamilyLevels:
+        """Node and cell counts at every depth 0..depth (default: all parents)."""
+        k = len(self.parents) if depth is None else depth
+        V = self.n_child
+        path = self.keys // V
+        x = self.keys % V
+        full = len(self.parents)
+        node_keys, cell_keys, node_counts, cell_counts = [], [], [], []
+        for d in range(k + 1):
+            div = int(np.prod(self.arities[d:], dtype=object)) if d < full else 1
+            node = path // div if div > 1 else path
+            if node.size:
+                first = np.flatnonzero(np.r_[True, node[1:] != node[:-1]])   # node is non-decreasing
+                node_keys.append(node[first])
+                node_counts.append(_sum_runs(self.counts, first))
+            else:
+                node_keys.append(node)
+                node_counts.append(self.counts)
+            if d == full:
+                cell_keys.append(self.keys)
+                cell_counts.append(self.counts)
+            else:
+                ck, cc = _sum_by_key(node * V + x, self.counts)
+                cell_keys.append(ck)
+                cell_counts.append(cc)
+        node_offset = np.concatenate([[0], np.cumsum([a.size for a in node_keys])]).astype(np.int64)
+        cell_offset = np.concatenate([[0], np.cumsum([a.size for a in cell_keys])]).astype(np.int64)
+        child, child_offset, cell_map, cell_map_offset, used = [], np.full(k + 1, -1, np.int64), [], \
+            np.full(k + 1, -1, np.int64), 0
+        for d in range(1, k + 1):
+            A = self.arities[d - 1]
+            m_prev, m_d = node_keys[d - 1].size, node_keys[d].size
+            if m_prev * A <= max(8 * m_d, 1 << 12):
+                tbl = np.full(m_prev * A, -1, dtype=np.int64)
+                up = np.searchsorted(node_keys[d - 1], node_keys[d] // A)
+                tbl[up * A + node_keys[d] % A] = np.arange(m_d)
+                child.append(tbl)
+                child_offset[d] = used
+                used += tbl.size
+        used = 0
+        for d in range(k + 1):
+            m_d, c_d = node_keys[d].size, cell_keys[d].size
+            if m_d * V <= max(8 * c_d, 1 << 12):
+                tbl = np.full(m_d * V, -1, dtype=np.int64)
+                up = np.searchsorted(node_keys[d], cell_keys[d] // V)
+                tbl[up * V + cell_keys[d] % V] = np.arange(c_d)
+                cell_map.append(tbl)
+                cell_map_offset[d] = used
+                used += tbl.size
+        root_x = np.bincount(x, weights=self.counts.sum(axis=1), minlength=V).astype(np.int64) if x.size else \
+            np.zeros(V, dtype=np.int64)
+        cat = lambda parts: np.concatenate(parts) if parts else np.zeros(0, np.int64)
+        return FamilyLevels(cat(node_keys), cat(cell_keys), np.ascontiguousarray(np.concatenate(node_counts)),
+                            np.ascontiguousarray(np.concatenate(cell_counts)), node_offset, cell_offset,
+                            cat(child), child_offset, cat(cell_map), cell_map_offset, root_x, int(self.counts.sum()))
+
+    def lookup(self, lv: FamilyLevels, codes: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
+        """Per row and depth 0..depth: the row of its node and of its cell in ``lv``'s stacked
+        counts, -1 where training never saw them (one Numba walk down the tree per row)."""
+        n = codes.shape[0]
+        node_idx = np.empty((n, depth + 1), dtype=np.int64)
+        cell_idx = np.empty((n, depth + 1), dtype=np.int64)
+        _walk_tree(codes, self.attribute, np.asarray(self.parents[:depth], dtype=np.int64),
+                   np.asarray(self.arities[:depth], dtype=np.int64), self.n_child, lv.node_keys, lv.node_offset,
+                   lv.cell_keys, lv.cell_offset, lv.child, lv.child_offset, lv.cell_map, lv.cell_map_offset,
+                   node_idx, cell_idx)
+        return node_idx, cell_idx
+
+    def family_counts(self, depth: int | None = None) -> H.FamilyCounts:
+        """The counts as :class:`algorithms.hdp.FamilyCounts` (paths ``[y, pa_1..pa_d]``) for HDP smoothing."""
+        tbl = self if depth is None or depth == len(self.parents) else self.truncated(depth)
+        V, C = tbl.n_child, tbl.n_classes
+        rows, ys = np.nonzero(tbl.counts)
+        cells = tbl.keys[rows]
+        path = cells // V
+        if tbl.parents:
+            pv = np.stack(np.unravel_index(path, tbl.arities), axis=1)
+        else:
+            pv = np.zeros((rows.size, 0), dtype=np.int64)
+        paths = np.column_stack([ys, pv]).astype(np.int64)
+        counts = np.zeros((rows.size, V), dtype=np.int64)
+        counts[np.arange(rows.size), cells % V] = tbl.counts[rows, ys]
+        return H.FamilyCounts(paths, counts, (C,) + tbl.arities, V, tbl.attribute, tbl.parents)
+
+
+@njit(cache=True)
+def _sum_runs_kernel(counts, first, out):
+    m = counts.shape[0]
+    for g in range(first.shape[0]):
+        stop = first[g + 1] if g + 1 < first.shape[0] else m
+        for r in range(first[g], stop):
+            for c in range(counts.shape[1]):
+                out[g, c] += counts[r, c]
+
+
+def _sum_runs(counts: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Row sums of ``counts`` over the runs of rows starting at ``first`` (``np.add.reduceat``
+    along axis 0, which is slow for 2-D arrays)."""
+    out = np.zeros((first.size, counts.shape[1]), dtype=np.int64)
+    _sum_runs_kernel(np.ascontiguousarray(counts), first.astype(np.int64), out)
+    return out
+
+
+def _sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted unique keys and the summed count rows."""
+    if keys.size == 0:
+        return keys.copy(), counts.copy()
+    order = np.argsort(keys, kind="stable")
+    ks = keys[order]
+    first = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
+    return ks[first], _sum_runs(counts[order], first)
+
+
+@njit(cache=True, inline="always")
+def _search(keys, lo, hi, key):
+    """Index of ``key`` in the sorted ``keys[lo:hi]`` (absolute), -1 when absent."""
+    a, b = lo, hi
+    while a < b:
+        mid = (a + b) >> 1
+        if keys[mid] < key:
+            a = mid + 1
+        else:
+            b = mid
+    return a if a < hi and keys[a] == key else -1
+
+
+@njit(cache=True)
+def _walk_tree(codes, attribute, parents, arities, n_child, node_keys, node_offset, cell_keys, cell_offset,
+               child, child_offset, cell_map, cell_map_offset, node_idx, cell_idx):
+    """For each row, walk down the family's tree: the node at every depth (absent below an
+    absent node) and the cell of the row's value there; global rows of the stacked counts."""
+    n = codes.shape[0]
+    D = parents.shape[0]
+    for r in range(n):
+        x = codes[r, attribute]
+        path = 0
+        local = 0 if node_offset[1] > node_offset[0] else -1
+        for d in range(D + 1):
+            if d > 0:
+                v = codes[r, parents[d - 1]]
+                path = path * arities[d - 1] + v
+                if local >= 0:
+                    if child_offset[d] >= 0:
+                        local = child[child_offset[d] + local * arities[d - 1] + v]
+                    else:
+                        g = _search(node_keys, node_offset[d], node_offset[d + 1], path)
+                        local = g - node_offset[d] if g >= 0 else -1
+            if local < 0:
+                node_idx[r, d] = -1
+                cell_idx[r, d] = -1
+                continue
+            node_idx[r, d] = node_offset[d] + local
+            if cell_map_offset[d] >= 0:
+                c = cell_map[cell_map_offset[d] + local * n_child + x]
+                cell_idx[r, d] = cell_offset[d] + c if c >= 0 else -1
+            else:
+                cell_idx[r, d] = _search(cell_keys, cell_offset[d], cell_offset[d + 1], path * n_child + x)
+
+
+# =========================================================================== estimation kernels
+@njit(cache=True)
+def _family_log_prob(node_idx, cell_idx, node_counts, cell_counts, x, root_x, root_total, a, b, backoff, out):
+    """``out[r, y] += log P(x_r | y, pa_r)`` with ``P = (#(x, node) + a) / (#(node) + b)``.
+
+    With back-off the node is the deepest one on the row's path with training data for
+    class y (the root, all classes, when the class has none); without, the leaf (empty:
+    ``a / b``)."""
+    n, D1 = node_idx.shape
+    C = out.shape[1]
+    for r in range(n):
+        for y in range(C):
+            d = D1 - 1
+            if backoff:
+                while d >= 0 and (node_idx[r, d] < 0 or node_counts[node_idx[r, d], y] == 0):
+                    d -= 1
+            if d >= 0:
+                ni = node_idx[r, d]
+                ci = cell_idx[r, d]
+                nt = node_counts[ni, y] if ni >= 0 else 0
+                nx = cell_counts[ci, y] if ci >= 0 else 0
+            else:
+                nt = root_total
+                nx = root_x[x[r]]
+            out[r, y] += math.log((nx + a) / (nt + b))
+
+
+@njit(cache=True)
+def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, root_total, a, b, backoff,
+                   all_classes, post, loss):
+    """SKDB pass 3 for one attribute over a block of training rows (seed 002 Sect. 2.1;
+    Martinez et al. 2016): multiply each model's LOO posterior by this attribute's
+    estimate with the row's own counts subtracted, normalise, and add the squared error.
+
+    ``post[r, k, :]`` is the posterior of the model with up to k parents per attribute.
+    Model k uses, for class c, the deepest node at depth <= k on the row's path that still
+    has data for c once the row is left out (node counts are monotone along a path, so
+    that is ``min(k, D_c)`` with ``D_c`` the deepest non-empty depth); without back-off it
+    uses depth ``min(k, depth of the family)``."""
+    n, D1 = node_idx.shape
+    K1 = post.shape[1]
+    C = post.shape[2]
+    for r in range(n):
+        yr = y[r]
+        for c in range(C):
+            sub = 1 if c == yr else 0
+            deepest = D1 - 1
+            if backoff:
+                while deepest >= 0 and node_counts[node_idx[r, deepest], c] - sub <= 0:
+                    deepest -= 1
+            last_d = -2
+            factor = 1.0
+            for k in range(K1):
+                d = k if k < deepest else deepest
+                if d != last_d:            # models k >= deepest share one factor
+                    if d >= 0:
+                        nt = node_counts[node_idx[r, d], c] - sub
+                        ci = cell_idx[r, d]
+                        nx = (cell_counts[ci, c] if ci >= 0 else 0) - sub
+                    else:
+                        nt = root_total - 1
+                        nx = root_x[x[r]] - 1
+                    factor = (nx + a) / (nt + b)
+                    last_d = d
+                post[r, k, c] *= factor
+        for k in range(K1):
+            s = 0.0
+            for c in range(C):
+                s += post[r, k, c]
+            inv = 1.0 / s
+            for c in range(C):
+                post[r, k, c] *= inv
+            if all_classes:
+                e = 0.0
+                for c in range(C):
+                    t = (1.0 if c == yr else 0.0) - post[r, k, c]
+                    e += t * t
+                loss[k] += e
+            else:
+                t = 1.0 - post[r, k, yr]
+                loss[k] += t * t
+
+
+@njit(cache=True)
+def _loo_prior(y, class_counts, n_rows, a0, b0, all_classes, post):
+    """LOO class prior ``(#c - [c = y_r] + a0) / (N - 1 + b0)``, normalised, for every model;
+    returns the summed squared error of the prior-only model."""
+    n = y.shape[0]
+    K1 = post.shape[1]
+    C = post.shape[2]
+    loss = 0.0
+    p = np.empty(C)
+    for r in range(n):
+        s = 0.0
+        for c in range(C):
+            p[c] = (class_counts[c] - (1 if c == y[r] else 0) + a0) / (n_rows - 1 + b0)
+            s += p[c]
+        for c in range(C):
+            p[c] /= s
+            for k in range(K1):
+                post[r, k, c] = p[c]
+        if all_classes:
+            for c in range(C):
+                t = (1.0 if c == y[r] else 0.0) - p[c]
+                loss += t * t
+        else:
+            t = 1.0 - p[y[r]]
+            loss += t * t
+    return loss
+
+
+# =========================================================================== the estimator base
+class _BNCBase(ClassifierMixin, BaseEstimator):
+    """Shared machinery: validation, coding, counting, estimation and prediction.
+
+    Subclasses implement ``_learn(codes, y)``, which sets ``self._members`` (a list of
+    ``{attribute: parents}`` dicts, one per member of the model; attributes left out of a
+    member are absent) and returns nothing; the base counts the families afterwards unless
+    ``_learn`` already did (``self._families`` filled).
+    """
+
+    # ------------------------------------------------------------------ parameters
+    def _check_common(self):
+        if self.smoothing not in SMOOTHINGS:
+            raise ValueError(f"smoothing must be one of {SMOOTHINGS}, got {self.smoothing!r}")
+        if not (self.m == "1/C" or (isinstance(self.m, (int, float)) and not isinstance(self.m, bool)
+                                    and self.m > 0)):
+            raise ValueError(f"m must be a positive number or '1/C', got {self.m!r}")
+        if not (isinstance(self.alpha, (int, float)) and self.alpha > 0):
+            raise ValueError(f"alpha must be a positive number, got {self.alpha!r}")
+        if self.missing not in MISSING_MODES:
+            raise ValueError(f"missing must be one of {MISSING_MODES}, got {self.missing!r}")
+        if self.hdp_settings is not None and not isinstance(self.hdp_settings, dict):
+            raise ValueError(f"hdp_settings must be a dict of HDPSettings fields or None, got {self.hdp_settings!r}")
+        self._hdp_settings()
+
+    def _hdp_settings(self) -> H.HDPSettings:
+        try:
+            return H.HDPSettings(**(self.hdp_settings or {}))
+        except TypeError as exc:
+            raise ValueError(f"hdp_settings: {exc}") from None
+
+    def _m_value(self) -> float:
+        C = self.classes_.size
+        return 1.0 / C if self.m == "1/C" else float(self.m)
+
+    def _terms(self, n_values: int, smoothing: str | None = None) -> tuple[float, float]:
+        """``(a, b)`` of ``(count + a) / (total + b)`` for a variable with ``n_values`` values."""
+        smoothing = smoothing or self.smoothing
+        if smoothing == "laplace":
+            return float(self.alpha), float(self.alpha) * n_values
+        m = self._m_value()
+        return m / n_values, m
+
+    def _class_prior(self) -> np.ndarray:
+        a0, b0 = self._terms(self.classes_.size)
+        return (self.class_counts_ + a0) / (self.class_counts_.sum() + b0)
+
+    # ------------------------------------------------------------------ data
+    def _declared_values(self, X) -> np.ndarray:
+        d = X.shape[1]
+        cat = None if self.categorical_features is None else np.asarray(self.categorical_features, dtype=bool)
+        if cat is not None and cat.shape != (d,):
+            raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
+        if self.n_categories is not None:
+            nc = np.asarray(self.n_categories, dtype=np.int64)
+            if nc.shape != (d,):
+                raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
+            numeric = (nc <= 0) if cat is None else (~cat | (nc <= 0))
+        else:
+            nc = None
+            numeric = np.zeros(d, dtype=bool) if cat is None else ~cat
+        if numeric.any():
+            cols = np.flatnonzero(numeric)
+            raise ValueError(
+                f"{type(self).__name__} needs nominal attributes, but columns {cols[:10].tolist()}"
+                f"{' ...' if cols.size > 10 else ''} are numeric; discretise them first (e.g. the MDL "
+                f"discretiser as a preprocess step: algorithms.discretize.MDLDiscretizer)")
+        if nc is None:
+            nc = np.maximum(infer_n_values(X), 1)
+        return nc
+
+    def _encode(self, X) -> np.ndarray:
+        """Int codes (column-major) with missing values coded as ``missing`` says."""
+        if self.missing == "value":
+            return encode(X, self._declared_, "value", what="X")
+        codes = encode(X, self._declared_, "skip", what="X")
+        if not hasattr(self, "modes_"):
+            modes = np.zeros(codes.shape[1], dtype=np.int64)
+            for j in range(codes.shape[1]):
+                col = codes[:, j]
+                col = col[col >= 0].astype(np.int64)
+                if col.size:
+                    modes[j] = int(np.argmax(np.bincount(col, minlength=int(self._declared_[j]))))
+            self.modes_ = modes
+        miss = codes < 0
+        if miss.any():
+            codes = np.where(miss, self.modes_[None, :].astype(codes.dtype), codes)
+            codes = np.asfortranarray(codes)
+        return codes
+
+    # ------------------------------------------------------------------ training
+    def fit(self, X, y):
+        """Learn the structure and count its families (see the module docstring for the passes)."""
+        self._reset()
+        self._partial_fit(X, y, classes=None, first=True)
+        self._finalise()
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """First call: learn the structure from this chunk; later calls: add the chunk's
+        counts to the fixed families. ``classes`` (all labels) is needed on the first call
+        unless that chunk holds them all."""
+        first = not hasattr(self, "_families")
+        if getattr(self, "_encoded_only", False):
+            raise ValueError(f"{type(self).__name__} was fitted with fit_encoded; partial_fit needs fit or partial_fit")
+        self._partial_fit(X, y, classes=classes, first=first)
+        self._model = None
+        return self
+
+    def _reset(self):
+        for attr in ("_families", "_members", "classes_", "_model", "modes_", "_encoded_only"):
+            if hasattr(self, attr):
+                delattr(self, attr)
+
+    def _partial_fit(self, X, y, classes, first: bool):
+        self._check_params()
+        X, y = validate_data(self, X, y, reset=first, ensure_all_finite="allow-nan", dtype=np.float64)
+        if y.dtype.kind not in "iub":
+            check_classification_targets(y)
+        if first:
+            labels = class_codes(y)[0] if classes is None else np.unique(np.asarray(classes))
+            if labels.size < 2:
+                raise ValueError(f"{type(self).__name__} needs at least 2 classes to learn from; got "
+                                 + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
+            self.classes_ = labels
+            declared = self._declared_values(X)
+            self._declared_ = declared
+            self.n_values_ = declared + (1 if self.missing == "value" else 0)
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
+        yc = class_codes(y, self.classes_)[1].astype(np.int64)
+        codes = self._encode(X)
+        self._train_codes(codes, yc, first)
+
+    def _train_codes(self, codes, yc, first: bool, **learn_kw):
+        C = self.classes_.size
+        if first:
+            self.class_counts_ = np.zeros(C, dtype=np.int64)
+            self._families = {}
+            self._learn(codes, yc, **learn_kw)
+            if not self._families:
+                for member in self._members:
+                    for a, pa in member.items():
+                        if (a, pa) not in self._families:
+                            self._families[(a, pa)] = FamilyTable(a, pa, self.n_values_, C)
+                for tbl in self._families.values():
+                    tbl.add(codes, yc)
+        else:
+            for tbl in self._families.values():
+                tbl.add(codes, yc)
+        self.class_counts_ += np.bincount(yc, minlength=C)
+
+    def fit_encoded(self, codes, y, n_values, classes=None, **learn_kw):
+        """Fit on int codes without validation (the fast path for ensembles).
+
+        ``codes``: (n, d) ints ``0 .. n_values[j] - 1`` (missing values already coded);
+        ``y``: (n,) class codes ``0 .. C - 1``; ``classes``: the labels (default
+        ``arange(C)`` with ``C = max(y) + 1``). Extra keywords go to the structure learner
+        (SKDB: ``order``, ``information``)."""
+        self._check_params()
+        self._reset()
+        self._encoded_only = True
+        y = np.asarray(y, dtype=np.int64)
+        self.classes_ = np.arange(int(y.max()) + 1) if classes is None else np.asarray(classes)
+        self.n_values_ = np.asarray(n_values, dtype=np.int64)
+        self._declared_ = self.n_values_.copy()
+        self.n_features_in_ = int(self.n_values_.size)
+        codes = np.asfortranarray(np.asarray(codes).astype(code_dtype(int(self.n_values_.max(initial=1))),
+                                                            copy=False))
+        self._train_codes(codes, y, True, **learn_kw)
+        self._finalise()
+        return self
+
+    # ------------------------------------------------------------------ estimation
+    def _finalise(self):
+        """Turn counts into the prediction model (levels for M/Laplace, HDP estimates)."""
+        model = {"prior": self._class_prior(), "levels": {}, "hdp": {}}
+        if self.smoothing == "hdp":
+            keys = sorted(self._families)
+            fams = [self._families[k].family_counts() for k in keys]
+            ests = H.smooth_network(fams, self._hdp_settings(), self.random_state)
+            model["hdp"] = dict(zip(keys, ests))
+        else:
+            for key, tbl in self._families.items():
+                model["levels"][key] = tbl.levels()
+        self._model = model
+        self.bench_extra_ = {**getattr(self, "_extra", {}),
+                             "n_families": len(self._families),
+                             "family_cells": int(sum(t.keys.size for t in self._families.values()))}
+
+    def _member_log_joint(self, member: dict, codes: np.ndarray) -> np.ndarray:
+        """``log P(y) + sum_a log P(x_a | y, pa_a)`` for one member, shape (n, C)."""
+        mdl = self._model
+        n = codes.shape[0]
+        out = np.tile(np.log(mdl["prior"]), (n, 1))
+        if self.smoothing == "hdp":
+            ests = [mdl["hdp"][(a, pa)] for a, pa in member.items()]
+            if ests:
+                out += H.joint_log_likelihood(codes, mdl["prior"], ests) - np.log(mdl["prior"])[None, :]
+            return out
+        backoff = bool(self.backoff)
+        for a, pa in member.items():
+            tbl = self._families[(a, pa)]
+            lv = mdl["levels"][(a, pa)]
+            ta, tb = self._terms(tbl.n_child)
+            node_idx, cell_idx = tbl.lookup(lv, codes, len(pa))
+            _family_log_prob(node_idx, cell_idx, lv.node_counts, lv.cell_counts,
+                             codes[:, a].astype(np.int64), lv.root_x, lv.root_total, ta, tb, backoff, out)
+        return out
+
+    def _proba_codes(self, codes: np.ndarray) -> np.ndarray:
+        if getattr(self, "_model", None) is None:
+            self._finalise()
+        n = codes.shape[0]
+        C = self.classes_.size
+        out = np.zeros((n, C))
+        for lo in range(0, n, CHUNK_ROWS):
+            chunk = codes[lo:lo + CHUNK_ROWS]
+            acc = np.zeros((chunk.shape[0], C))
+            for member in self._members:
+                lj = self._member_log_joint(member, chunk)
+                acc += np.exp(lj - _logsumexp_rows(lj))
+            out[lo:lo + CHUNK_ROWS] = acc / len(self._members)
+        return out
+
+    def predict_proba_encoded(self, codes) -> np.ndarray:
+        """Class probabilities for int codes ``0 .. n_values_[j] - 1`` (see :meth:`fit_encoded`;
+        only the range of the codes is checked)."""
+        check_is_fitted(self, "_families")
+        codes = np.asfortranarray(np.asarray(codes))
+        if codes.ndim != 2 or codes.shape[1] != self.n_values_.size:
+            raise ValueError(f"codes must have shape (n, {self.n_values_.size}), got {codes.shape}")
+        if codes.shape[0] and (codes.min() < 0 or np.any(codes.max(axis=0) >= self.n_values_)):
+            bad = int(np.flatnonzero((codes.min(axis=0) < 0) | (codes.max(axis=0) >= self.n_values_))[0])
+            raise ValueError(f"codes of column {bad} fall outside 0..{self.n_values_[bad] - 1}")
+        return self._proba_codes(codes)
+
+    def predict_log_joint(self, X):
+        """``log P(y, x)`` per row and class (up to a per-row constant) for single-network
+        models; for ensembles, the log of the averaged posterior."""
+        check_is_fitted(self, "_families")
+        if getattr(self, "_encoded_only", False):
+            raise ValueError(f"{type(self).__name__} was fitted with fit_encoded: predict with predict_proba_encoded")
+        X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=np.float64)
+        codes = self._encode(X)
+        if len(self._members) == 1:
+            if getattr(self, "_model", None) is None:
+                self._finalise()
+            return np.concatenate([self._member_log_joint(self._members[0], codes[lo:lo + CHUNK_ROWS])
+                                   for lo in range(0, codes.shape[0], CHUNK_ROWS)] or
+                                  [np.zeros((0, self.classes_.size))])
+        with np.errstate(divide="ignore"):
+            return np.log(self._proba_codes(codes))
+
+    def predict_log_proba(self, X):
+        lj = self.predict_log_joint(X)
+        return lj - _logsumexp_rows(lj)
+
+    def predict_proba(self, X):
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X):
+        joint = self.predict_log_joint(X)
+        return self.classes_[np.argmax(joint, axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.positive_only = True
+        return tags
+
+    # ------------------------------------------------------------------ inspection
+    @property
+    def families_(self) -> dict:
+        """``{(attribute, parents): FamilyTable}`` of the fitted model."""
+        check_is_fitted(self, "_families")
+        return self._families
+
+    def _parents_list(self, member: dict) -> list:
+        return [member.get(a) for a in range(self.n_values_.size)]
+
+
+def _logsumexp_rows(a: np.ndarray) -> np.ndarray:
+    hi = np.max(a, axis=1, keepdims=True) if a.shape[1] else np.zeros((a.shape[0], 1))
+    hi = np.where(np.isfinite(hi), hi, 0.0)
+    return hi + np.log(np.sum(np.exp(a - hi), axis=1, keepdims=True))
+
+
+_COMMON_DOC = """
+    smoothing : {"m_estimate", "laplace", "hdp"}, default="m_estimate"
+        Parameter estimates (module docstring). Seed 002 uses M-estimation with back-off
+        for every BNC and HDP for ESKDB_HDP.
+    m : float or "1/C", default=1.0
+        M of the M-estimate (base rate ``1/|X|`` for attributes, ``1/C`` for the class).
+    alpha : float, default=1.0
+        Pseudo-count per value for ``smoothing="laplace"`` (Weka's ``-A``).
+    backoff : bool, default=True
+        Back off to the nearest non-empty ancestor (seed 002 Sect. 4.1); False uses the
+        leaf, ``1/|X|`` when it is empty (Weka's SimpleEstimator). Ignored by HDP.
+    hdp_settings : dict or None, default=None
+        Fields of :class:`algorithms.hdp.HDPSettings` for ``smoothing="hdp"``.
+    missing : {"value", "mode"}, default="value"
+        A missing value as a value of its own (seed 002) or replaced by the column's
+        training mode (Weka's BayesNet).
+    random_state : int, Generator or None
+        Seeds the HDP sampler (one generator per family).
+    categorical_features, n_categories :
+        Injected by the runner; every column must be nominal.
+    max_table_bytes : int or "auto"
+        Memory guard for the pair tables of pass 1.
+"""
+
+
+def _check_order(order, d: int) -> np.ndarray | None:
+    if order is None:
+        return None
+    arr = np.asarray(order)
+    if arr.ndim != 1 or arr.size == 0 or arr.dtype.kind not in "iu" and not np.all(arr == np.round(arr)):
+        raise ValueError(f"order must be a non-empty sequence of attribute indices, got {order!r}")
+    arr = arr.astype(np.int64)
+    if arr.min() < 0 or arr.max() >= d or np.unique(arr).size != arr.size:
+        raise ValueError(f"order must list distinct attribute indices in 0..{d - 1}, got {arr.tolist()}")
+    return arr
+
+
+# =========================================================================== TAN
+class TAN(_BNCBase):
+    """Tree-augmented naive Bayes (Friedman, Geiger and Goldszmidt 1997).
+
+    Parameters
+    ----------
+    root : int or "weka", default=0
+        How the maximum spanning tree over ``I(X_i; X_j | Y)`` is grown and directed: an
+        attribute index = Prim's algorithm from that attribute, every edge directed away
+        from it (``0``: the ESKDB code's TAN); ``"weka"`` = Weka 3.6's ``search.local.TAN``
+        with ``-S ENTROPY`` (its gains, tie-breaks and edge directions; the root is
+        whichever attribute Weka's rule leaves without a parent).
+    """ + _COMMON_DOC + """
+    Attributes
+    ----------
+    classes_, class_counts_, n_values_
+    tree_parent_ : (d,) the tree parent of each attribute (-1 at the root)
+    parents_ : list of parent tuples (class implicit)
+    information_ : PairInformation (MI, CMI)
+    """
+
+    def __init__(self, root=0, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
+                 missing="value", random_state=None, categorical_features=None, n_categories=None,
+                 max_table_bytes="auto"):
+        self.root = root
+        self.smoothing = smoothing
+        self.m = m
+        self.alpha = alpha
+        self.backoff = backoff
+        self.hdp_settings = hdp_settings
+        self.missing = missing
+        self.random_state = random_state
+        self.categorical_features = categorical_features
+        self.n_categories = n_categories
+        self.max_table_bytes = max_table_bytes
+
+    def _check_params(self):
+        self._check_common()
+        if not (self.root == "weka" or (isinstance(self.root, (int, np.integer)) and not isinstance(self.root, bool)
+                                        and self.root >= 0)):
+            raise ValueError(f"root must be an attribute index or 'weka', got {self.root!r}")
+
+    def _learn(self, codes, y):
+        d = codes.shape[1]
+        info = pairwise_information(codes, y, self.n_values_, self.classes_.size, self.max_table_bytes)
+        self.information_ = info
+        if self.root == "weka":
+            parent = weka_tan_parents(info)
+        else:
+            if d and self.root >= d:
+                raise ValueError(f"root={self.root} but the data has {d} attributes")
+            parent = prim_tree_parents(info.cmi, int(self.root)) if d else np.zeros(0, np.int64)
+        self.tree_parent_ = parent
+        self._members = [{a: ((int(parent[a]),) if parent[a] >= 0 else ()) for a in range(d)}]
+        self.parents_ = self._parents_list(self._members[0])
+
+
+# =========================================================================== KDB
+class KDB(_BNCBase):
+    """k-dependence Bayesian classifier (Sahami 1996).
+
+    Parameters
+    ----------
+    k : int, default=1
+        Maximum number of attribute parents.
+    order : sequence of int or None, default=None
+        Attribute order; None = by decreasing ``I(X; Y)``. Attributes left out of a given
+        order are not used.
+    """ + _COMMON_DOC + """
+    Attributes
+    ----------
+    order_ : (d',) attribute order
+    parents_ : list (d) of parent tuples in back-off order (None for unused attributes)
+    information_ : PairInformation
+    """
+
+    def __init__(self, k=1, order=None, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True,
+                 hdp_settings=None, missing="value", random_state=None, categorical_features=None,
+                 n_categories=None, max_table_bytes="auto"):
+        self.k = k
+        self.order = order
+        self.smoothing = smoothing
+        self.m = m
+        self.alpha = alpha
+        self.backoff = backoff
+        self.hdp_settings = hdp_settings
+        self.missing = missing
+        self.random_state = random_state
+        self.categorical_features = categorical_features
+        self.n_categories = n_categories
+        self.max_table_bytes = max_table_bytes
+
+    def _check_params(self):
+        self._check_common()
+        if not (isinstance(self.k, (int, np.integer)) and not isinstance(self.k, bool) and self.k >= 0):
+            raise ValueError(f"k must be a non-negative integer, got {self.k!r}")
+
+    def _learn(self, codes, y, order=None, information=None):
+        d = codes.shape[1]
+        info = information or pairwise_information(codes, y, self.n_values_, self.classes_.size,
+                                                   self.max_table_bytes)
+        self.information_ = info
+        given = _check_order(self.order if order is None else order, d)
+        self.order_ = mi_order(info.mi) if given is None else given
+        self._members = [kdb_parents(self.order_, info.cmi, int(self.k))]
+        self.parents_ = self._parents_list(self._members[0])
+
+
+# =========================================================================== SKDB
+class SKDB(_BNCBase):
+    """Selective KDB (Martinez, Webb, Chen and Zaidi 2016, JMLR 17(44)), the base learner
+    of ESKDB (seed 002 Sect. 2.1 and Algorithm 1 line 6).
+
+    Pass 1: MI and CMI; the KDB structure for ``max_k`` on ``order`` (given, or by MI).
+    Pass 2: every family's counts with its ``max_k`` parents.
+    Pass 3: leave-one-out over the training rows (a Numba kernel over row blocks): for
+    each row, the class prior and then each attribute in order update the LOO posterior
+    of every model k = 0..max_k at once, with the row's own counts subtracted from every
+    count it reads (Pazzani's trick); after attribute u the squared error of model
+    (k, u + 1 attributes) is accumulated. RMSE = sqrt(sum / N) (``loo_loss="true_class"``:
+    ``(1 - P(y_i | x_i))^2``, as Petal's ``kdbSelective`` and the ESKDB code;
+    ``"all_classes"``: ``sum_y (1[y = y_i] - P(y | x_i))^2``, the RMSE of the reports).
+    Selection: the prior-only model is the starting best; scanning n' = 1..n (outer) and
+    k = 0..max_k (inner), a model replaces the best only when strictly better (the ESKDB
+    code's order; Petal scans k outer). n* = 0 leaves the class prior alone (k* = 0).
+
+    The LOO estimates are exactly those of the final model refitted without the row: the
+    node is the deepest one on the row's path with data for the class once the row is
+    removed, the M-estimate (or Laplace) of that node, the root when the class has no
+    other row. Petal's ``updateClassDistributionloocv`` differs in two ways that this
+    implementation does not copy: it backs off when the next node has fewer than 2 rows
+    with the row's attribute value (a class-free rule unlike its own prediction), and
+    when it stops early it overwrites the posteriors of the deeper models with the
+    shallower one's (dropping their earlier attributes' factors).
+
+    Parameters
+    ----------
+    max_k : int, default=5
+        Maximum number of parents (seed 002 Table 2: maxK = 5).
+    order : sequence of int or None, default=None
+        Attribute order (ESKDB passes its MI-sampled order, Algorithm 3); None = by
+        decreasing MI. Attributes absent from the order are never used.
+    loo_loss : {"true_class", "all_classes"}, default="true_class"
+    """ + _COMMON_DOC + """
+    Attributes
+    ----------
+    order_ : (d',) attribute order used
+    max_parents_ : list (d) of the pass-1 parent tuples for ``max_k`` (None if unused)
+    k_ : int, selected k* (0 when n* = 0)
+    n_selected_ : int, selected n*
+    selected_ : (n*,) the attributes in the model, ``order_[:n*]``
+    parents_ : list (d) of the selected parent tuples (first k* of ``max_parents_``), None
+        for attributes not in the model
+    loo_rmse_ : (max_k + 1, d') LOO RMSE of model (k, first u + 1 attributes)
+    loo_rmse_prior_ : float, LOO RMSE of the class prior alone
+    information_ : PairInformation (MI, CMI of pass 1)
+    bench_extra_ : dict with k*, n*
+    """
+
+    def __init__(self, max_k=5, order=None, loo_loss="true_class", smoothing="m_estimate", m=1.0, alpha=1.0,
+                 backoff=True, hdp_settings=None, missing="value", random_state=None, categorical_features=None,
+                 n_categories=None, max_table_bytes="auto"):
+        self.max_k = max_k
+        self.order = order
+        self.loo_loss = loo_loss
+        self.smoothing = smoothing
+        self.m = m
+        self.alpha = alpha
+        self.backoff = backoff
+        self.hdp_settings = hdp_settings
+        self.missing = missing
+        self.random_state = random_state
+        self.categorical_features = categorical_features
+        self.n_categories = n_categories
+        self.max_table_bytes = max_table_bytes
+
+    def _check_params(self):
+        self._check_common()
+        if not (isinstance(self.max_k, (int, np.integer)) and not isinstance(self.max_k, bool) and self.max_k >= 0):
+            raise ValueError(f"max_k must be a non-negative integer, got {self.max_k!r}")
+        if self.loo_loss not in LOO_LOSSES:
+            raise ValueError(f"loo_loss must be one of {LOO_LOSSES}, got {self.loo_loss!r}")
+
+    def _learn(self, codes, y, order=None, information=None):
+        d = codes.shape[1]
+        C = self.classes_.size
+        K = int(self.max_k)
+        # pass 1: structure for max_k
+        info = information or pairwise_information(codes, y, self.n_values_, C, self.max_table_bytes)
+        self.information_ = info
+        given = _check_order(self.order if order is None else order, d)
+        self.order_ = mi_order(info.mi) if given is None else given
+        full = kdb_parents(self.order_, info.cmi, K)
+        self.max_parents_ = [full.get(a) for a in range(d)]
+        # pass 2: the max_k families
+        tables = [FamilyTable(a, full[int(a)], self.n_values_, C) for a in self.order_]
+        for t in tables:
+            t.add(codes, y)
+        # pass 3: incremental LOO
+        loss, prior_loss = self._loo(tables, codes, y)
+        n = max(codes.shape[0], 1)
+        denom = n * (C if self.loo_loss == "all_classes" else 1)
+        self.loo_rmse_ = np.sqrt(loss / denom)
+        self.loo_rmse_prior_ = float(np.sqrt(prior_loss / denom))
+        best, n_sel, k_sel = self.loo_rmse_prior_, 0, 0
+        for u in range(self.order_.size):
+            for k in range(K + 1):
+                if self.loo_rmse_[k, u] < best:
+                    best, n_sel, k_sel = self.loo_rmse_[k, u], u + 1, k
+        self.n_selected_ = n_sel
+        self.k_ = k_sel
+        self.selected_ = self.order_[:n_sel].copy()
+        member = {}
+        for t in tables[:n_sel]:
+            depth = min(k_sel, len(t.parents))
+            tt = t if depth == len(t.parents) else t.truncated(depth)
+            member[t.attribute] = tt.parents
+            self._families[tt.key] = tt
+        self._members = [member]
+        self.parents_ = self._parents_list(member)
+        self._extra = {"k": int(k_sel), "n_selected": int(n_sel), "n_attributes": int(d),
+                       "loo_rmse": float(best)}
+
+    def _loo(self, tables, codes, y) -> tuple[np.ndarray, float]:
+        """Pass 3: summed squared LOO errors of every model (k, first u+1 attributes)."""
+        K1 = int(self.max_k) + 1
+        C = self.classes_.size
+        n = codes.shape[0]
+        loss = np.zeros((K1, len(tables)))
+        if n == 0:
+            return loss, 0.0
+        counts = np.bincount(y, minlength=C).astype(np.float64)
+        smoothing = "laplace" if self.smoothing == "laplace" else "m_estimate"
+        a0, b0 = self._terms(C, smoothing)
+        all_classes = self.loo_loss == "all_classes"
+        levels = [t.levels() for t in tables]
+        terms = [self._terms(t.n_child, smoothing) for t in tables]
+        prior_loss = 0.0
+        block = max(1024, min(CHUNK_ROWS, (1 << 22) // (K1 * C)))   # posteriors of a block: <= 32 MB
+        for lo in range(0, n, block):
+            chunk = codes[lo:lo + block]
+            yc = y[lo:lo + block]
+            post = np.empty((chunk.shape[0], K1, C))
+            prior_loss += _loo_prior(yc, counts, float(n), a0, b0, all_classes, post)
+            for u, (t, lv, (ta, tb)) in enumerate(zip(tables, levels, terms)):
+                node_idx, cell_idx = t.lookup(lv, chunk, len(t.parents))
+                acc = np.zeros(K1)
+                _loo_attribute(node_idx, cell_idx, lv.node_counts, lv.cell_counts,
+                               chunk[:, t.attribute].astype(np.int64), yc, lv.root_x, lv.root_total, ta, tb,
+                               bool(self.backoff), all_classes, post, acc)
+                loss[:, u] += acc
+        return loss, prior_loss
+
+
+# =========================================================================== KDF
+class KDF(_BNCBase):
+    """k-dependence forest (Duan and Wang 2017): one KDB per attribute, that attribute
+    first; prediction averages the members' class posteriors. Order and parents of a
+    member: :func:`kdf_member` (the ESKDB code's ``learnStructureKDBForest``). Families
+    shared by several members are counted once. (The ESKDB code's switch falls through
+    from ``KDBF`` into ``SKDB_R`` and appends one SKDB with a random order to the forest;
+    that is not reproduced.)
+
+    Parameters
+    ----------
+    k : int, default=5
+    """ + _COMMON_DOC + """
+    Attributes
+    ----------
+    orders_ : list of (d,) member orders
+    member_parents_ : list of per-member parent lists
+    information_ : PairInformation
+    """
+
+    def __init__(self, k=5, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
+                 missing="value", random_state=None, categorical_features=None, n_categories=None,
+                 max_table_bytes="auto"):
+        self.k = k
+        self.smoothing = smoothing
+        self.m = m
+        self.alpha = alpha
+        self.backoff = backoff
+        self.hdp_settings = hdp_settings
+        self.missing = missing
+        self.random_state = random_state
+        self.categorical_features = categorical_features
+        self.n_categories = n_categories
+        self.max_table_bytes = max_table_bytes
+
+    def _check_params(self):
+        self._check_common()
+        if not (isinstance(self.k, (int, np.integer)) and not isinstance(self.k, bool) and self.k >= 0):
+            raise ValueError(f"k must be a non-negative integer, got {self.k!r}")
+
+    def _learn(self, codes, y):
+        d = codes.shape[1]
+        info = pairwise_information(codes, y, self.n_values_, self.classes_.size, self.max_table_bytes)
+        self.information_ = info
+        self.orders_, members = [], []
+        for root in range(d):
+            order, parents = kdf_member(root, info.cmi, info.cmi_class, int(self.k))
+            self.orders_.append(order)
+            members.append(parents)
+        self._members = members if members else [{}]
+        self.member_parents_ = [self._parents_list(m) for m in self._members]

@@ -1,0 +1,353 @@
+"""TAN, KDB, SKDB and KDF (algorithms.bnc): hand-checked cases, brute-force references and properties.
+
+Weka agreement (TAN with -S ENTROPY) is in tests/test_bnc_weka.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from algorithms import hdp as H
+from algorithms.bnc import KDB, KDF, SKDB, TAN, kdb_parents, mi_order, pairwise_information, prim_tree_parents
+
+
+# --------------------------------------------------------------------------- data
+def nominal_data(n=300, d=5, k=3, C=3, seed=0, noise=0.25):
+    """Nominal data with dependencies between attributes and the class."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, C, n)
+    X = np.empty((n, d))
+    X[:, 0] = (y + (rng.random(n) < noise) * rng.integers(0, k, n)) % k
+    for j in range(1, d):
+        X[:, j] = (X[:, j - 1] + y * (j % 2) + (rng.random(n) < noise) * rng.integers(0, k, n)) % k
+    return X, y
+
+
+# --------------------------------------------------------------------------- information measures
+def brute_mi_cmi(X, y):
+    n, d = X.shape
+    def p(*cols):
+        keys = list(zip(*cols))
+        out = {}
+        for kk in keys:
+            out[kk] = out.get(kk, 0) + 1
+        return out
+    mi = np.zeros(d)
+    cmi = np.zeros((d, d))
+    pc = p(y)
+    for i in range(d):
+        pic = p(X[:, i], y)
+        pi = p(X[:, i])
+        mi[i] = sum(c / n * math.log2(c * n / (pi[(a,)] * pc[(b,)])) for (a, b), c in pic.items())
+        for j in range(d):
+            if i == j:
+                continue
+            pijc = p(X[:, i], X[:, j], y)
+            pjc = p(X[:, j], y)
+            cmi[i, j] = sum(c / n * math.log2(c * pc[(cc,)] / (pic[(a, cc)] * pjc[(b, cc)]))
+                            for (a, b, cc), c in pijc.items())
+    return mi, cmi
+
+
+def test_pairwise_information_matches_brute_force():
+    X, y = nominal_data(n=200, d=4)
+    info = pairwise_information(X.astype(np.int8), y, [3] * 4, 3)
+    mi, cmi = brute_mi_cmi(X, y)
+    np.testing.assert_allclose(info.mi, mi, atol=1e-12)
+    np.testing.assert_allclose(info.cmi, cmi, atol=1e-12)
+
+
+# --------------------------------------------------------------------------- KDB, hand-checked
+def test_kdb_hand_checked_tiny_case():
+    """4 rows, 3 binary attributes; structure and one posterior worked out by hand.
+
+    y = (0, 0, 1, 1); X0 = y (MI 1 bit), X1 = (0, 1, 0, 1) (MI 0), X2 = (0, 0, 0, 1)
+    (MI 0.311 bits). Order: X0, X2, X1. (missing="mode": no missing-value slot, |X| = 2.) k = 1: X2's only candidate is X0; X1 takes the
+    earlier attribute with larger I(X1; . | Y): I(X1; X2 | Y) = 0.5 bit > I(X1; X0 | Y) = 0.
+    """
+    X = np.array([[0, 0, 0], [0, 1, 0], [1, 0, 0], [1, 1, 1]], float)
+    y = np.array([0, 0, 1, 1])
+    est = KDB(k=1, smoothing="m_estimate", m=1.0, missing="mode").fit(X, y)
+    assert est.order_.tolist() == [0, 2, 1]
+    assert est.parents_ == [(), (2,), (0,)]
+    # P(y, x) for x = (1, 1, 1) with M-estimates (m = 1, base 1/|X| = 1/2, prior base 1/2):
+    # y=0: P(y)=2.5/5; P(x0=1|y=0)=(0+.5)/(2+1); P(x2=1|y=0,x0=1): node (y=0,x0=1) empty
+    #      -> back off to (y=0): (0+.5)/(2+1); P(x1=1|y=0,x2=1): node (y=0,x2=1) empty -> (y=0): (1+.5)/(2+1)
+    # y=1: P(y)=2.5/5; P(x0=1|y=1)=(2+.5)/3; P(x2=1|y=1,x0=1)=(1+.5)/(2+1); P(x1=1|y=1,x2=1)=(1+.5)/(1+1)
+    j0 = 0.5 * (0.5 / 3) * (0.5 / 3) * (1.5 / 3)
+    j1 = 0.5 * (2.5 / 3) * (1.5 / 3) * (1.5 / 2)
+    p = est.predict_proba(np.array([[1.0, 1.0, 1.0]]))
+    np.testing.assert_allclose(p[0], [j0 / (j0 + j1), j1 / (j0 + j1)], rtol=1e-12)
+
+
+def test_kdb_parents_top_k_by_cmi():
+    cmi = np.array([[0, 1, 5, 2], [1, 0, 3, 4], [5, 3, 0, 6], [2, 4, 6, 0]], float)
+    par = kdb_parents([0, 1, 2, 3], cmi, 2)
+    assert par == {0: (), 1: (0,), 2: (0, 1), 3: (2, 1)}
+    assert mi_order([0.1, 0.5, 0.5, 0.2]).tolist() == [1, 2, 3, 0]
+
+
+# --------------------------------------------------------------------------- M-estimates against hdp.m_estimate_family
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_kdb_m_estimates_equal_hdp_tree_m_estimates(k):
+    """Our back-off kernel against algorithms.hdp's independent tree (m_estimate_family + query)."""
+    X, y = nominal_data(n=150, d=5, k=4, seed=3)
+    Xte, _ = nominal_data(n=80, d=5, k=4, seed=9)
+    est = KDB(k=k, m=1.0).fit(X, y)
+    codes_tr = X.astype(np.int64)
+    codes_te = Xte.astype(np.int64)
+    ests = []
+    for a, pa in enumerate(est.parents_):
+        fam = H.FamilyCounts.from_data(codes_tr[:, a], y, codes_tr[:, list(pa)] if pa else None,
+                                       n_values=est.n_values_[a], arities=(3,) + tuple(est.n_values_[list(pa)]),
+                                       attribute=a, parents=pa)
+        ests.append(H.m_estimate_family(fam, 1.0))
+    prior = H.class_prior(np.bincount(y, minlength=3), 1.0)
+    ref = H.joint_log_likelihood(codes_te, prior, ests)
+    ours = est.predict_log_joint(Xte)
+    np.testing.assert_allclose(ours, ref, rtol=1e-12, atol=1e-12)
+
+
+# --------------------------------------------------------------------------- SKDB: LOO against brute-force refits
+def _refit_posteriors(X, y, hold, order, parents, C, V, m, k, n_att):
+    """Pure Python: counts from every row but ``hold``; the M-estimate back-off model
+    (k, first n_att attributes of ``order``) applied to row ``hold``."""
+    keep = [r for r in range(len(y)) if r != hold]
+    N = len(keep)
+    x = X[hold]
+    post = []
+    for c in range(C):
+        nc = sum(1 for r in keep if y[r] == c)
+        p = (nc + m / C) / (N + m)
+        for a in order[:n_att]:
+            pa = parents[a][:k]
+            # deepest depth with data for class c after removing `hold`
+            chosen = None
+            for dep in range(len(pa), -1, -1):
+                rows = [r for r in keep if y[r] == c and all(X[r, q] == x[q] for q in pa[:dep])]
+                if rows:
+                    chosen = rows
+                    break
+            if chosen is None:                 # root: all classes
+                nt = N
+                nx = sum(1 for r in keep if X[r, a] == x[a])
+            else:
+                nt = len(chosen)
+                nx = sum(1 for r in chosen if X[r, a] == x[a])
+            p *= (nx + m / V[a]) / (nt + m)
+        post.append(p)
+    post = np.array(post)
+    return post / post.sum()
+
+
+@pytest.mark.parametrize("loss_kind", ["true_class", "all_classes"])
+def test_skdb_loo_equals_brute_force_refits(loss_kind):
+    X, y = nominal_data(n=70, d=4, k=3, C=3, seed=5, noise=0.4)
+    K = 2
+    est = SKDB(max_k=K, loo_loss=loss_kind, m=1.0).fit(X, y)
+    order = est.order_.tolist()
+    parents = {a: est.max_parents_[a] for a in order}
+    V = est.n_values_
+    n, C = len(y), 3
+    sq = np.zeros((K + 1, len(order)))
+    sq_prior = 0.0
+    for i in range(n):
+        onehot = np.eye(C)[y[i]]
+        prior = np.array([(np.sum(np.delete(y, i) == c) + 1 / C) / (n - 1 + 1) for c in range(C)])
+        prior /= prior.sum()
+        sq_prior += np.sum((onehot - prior) ** 2) if loss_kind == "all_classes" else (1 - prior[y[i]]) ** 2
+        for u in range(len(order)):
+            for k in range(K + 1):
+                p = _refit_posteriors(X, y, i, order, parents, C, V, 1.0, k, u + 1)
+                sq[k, u] += np.sum((onehot - p) ** 2) if loss_kind == "all_classes" else (1 - p[y[i]]) ** 2
+    denom = n * (C if loss_kind == "all_classes" else 1)
+    rmse = np.sqrt(sq / denom)
+    np.testing.assert_allclose(est.loo_rmse_, rmse, rtol=1e-10)
+    assert est.loo_rmse_prior_ == pytest.approx(math.sqrt(sq_prior / denom), rel=1e-12)
+    best, n_sel, k_sel = math.sqrt(sq_prior / denom), 0, 0
+    for u in range(len(order)):
+        for k in range(K + 1):
+            if rmse[k, u] < best - 1e-12:
+                best, n_sel, k_sel = rmse[k, u], u + 1, k
+    assert (est.n_selected_, est.k_) == (n_sel, k_sel)
+    assert est.n_selected_ > 0
+
+
+def test_skdb_final_model_is_the_selected_kdb():
+    X, y = nominal_data(n=400, d=6, k=3, C=3, seed=2)
+    Xte, _ = nominal_data(n=100, d=6, k=3, C=3, seed=4)
+    s = SKDB(max_k=3).fit(X, y)
+    kdb = KDB(k=s.k_, order=s.order_[:s.n_selected_]).fit(X, y)
+    assert [p for p in s.parents_] == [p for p in kdb.parents_]
+    np.testing.assert_allclose(s.predict_proba(Xte), kdb.predict_proba(Xte), rtol=1e-12)
+    assert s.bench_extra_["k"] == s.k_ and s.bench_extra_["n_selected"] == s.n_selected_
+
+
+def test_skdb_prior_only_when_nothing_helps():
+    """Pure-noise attributes (seed 2): no model beats the class prior in LOO, so n* = 0 and the
+    prediction is the M-estimated prior."""
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 2, (60, 3)).astype(float)
+    y = rng.integers(0, 2, 60)
+    s = SKDB(max_k=2).fit(X, y)
+    assert (s.n_selected_, s.k_) == (0, 0)
+    assert s.loo_rmse_.min() > s.loo_rmse_prior_
+    assert s.parents_ == [None, None, None]
+    prior = (np.bincount(y) + 0.5) / (60 + 1)
+    np.testing.assert_allclose(s.predict_proba(X), np.tile(prior, (60, 1)))
+
+
+def test_skdb_given_order_and_encoded_fast_path():
+    X, y = nominal_data(n=300, d=5, seed=8)
+    order = [4, 2, 0, 1, 3]
+    a = SKDB(max_k=2, order=order).fit(X, y)
+    assert a.order_.tolist() == order
+    b = SKDB(max_k=2).fit_encoded(X.astype(np.int8), y, a.n_values_, order=order)  # 3 values + missing slot
+    assert (a.k_, a.n_selected_) == (b.k_, b.n_selected_)
+    np.testing.assert_allclose(a.predict_proba(X), b.predict_proba_encoded(X.astype(np.int8)))
+    with pytest.raises(ValueError, match="predict_proba_encoded"):
+        b.predict_proba(X)
+    with pytest.raises(ValueError, match="outside"):
+        b.predict_proba_encoded(X.astype(np.int8) + 4)
+    # a partial order uses only the listed attributes
+    c = SKDB(max_k=1, order=[3, 1]).fit(X, y)
+    assert set(c.selected_.tolist()) <= {1, 3}
+    assert c.parents_[0] is None
+
+
+# --------------------------------------------------------------------------- TAN
+def test_prim_tree_is_a_maximum_spanning_tree():
+    rng = np.random.default_rng(1)
+    for d in (2, 4, 6):
+        w = rng.random((d, d))
+        w = w + w.T
+        parent = prim_tree_parents(w, 0)
+        assert parent[0] == -1 and (parent[1:] >= 0).all()
+        total = sum(w[i, parent[i]] for i in range(1, d))
+        # brute force over all trees (Pruefer-free: all parent vectors forming a tree rooted at 0)
+        best = -1
+        for par in itertools.product(range(d), repeat=d - 1):
+            par = (-1,) + par
+            ok = True
+            for i in range(1, d):
+                seen, j = set(), i
+                while j != 0 and j not in seen:
+                    seen.add(j)
+                    j = par[j]
+                ok &= j == 0 and par[i] != i
+            if ok:
+                best = max(best, sum(w[i, par[i]] for i in range(1, d)))
+        assert total == pytest.approx(best)
+
+
+def test_tan_structure_and_root():
+    X, y = nominal_data(n=300, d=5, seed=11)
+    t0 = TAN(root=0).fit(X, y)
+    t3 = TAN(root=3).fit(X, y)
+    tw = TAN(root="weka").fit(X, y)
+    edges = lambda t: {frozenset((i, int(p))) for i, p in enumerate(t.tree_parent_) if p >= 0}
+    assert edges(t0) == edges(t3) == edges(tw)
+    assert t0.tree_parent_[0] == -1 and t3.tree_parent_[3] == -1
+    assert sum(p is not None and len(p) == 0 for p in tw.parents_) == 1
+
+
+# --------------------------------------------------------------------------- KDF
+def test_kdf_members_and_average():
+    X, y = nominal_data(n=300, d=4, seed=12)
+    f = KDF(k=2).fit(X, y)
+    assert [o[0] for o in f.orders_] == [0, 1, 2, 3]
+    assert all(sorted(o.tolist()) == [0, 1, 2, 3] for o in f.orders_)
+    # the average of the members' posteriors, each member's estimates from algorithms.hdp's trees
+    codes = X.astype(np.int64)
+    prior = H.class_prior(np.bincount(y, minlength=3), 1.0)
+    ref = np.zeros((len(y), 3))
+    for order, parents in zip(f.orders_, f.member_parents_):
+        ests = []
+        for a in order:
+            pa = parents[a]
+            fam = H.FamilyCounts.from_data(codes[:, a], y, codes[:, list(pa)] if pa else None, n_values=int(f.n_values_[a]),
+                                           arities=(3,) + tuple(f.n_values_[list(pa)]), attribute=int(a), parents=pa)
+            ests.append(H.m_estimate_family(fam, 1.0))
+        lj = H.joint_log_likelihood(codes, prior, ests)
+        post = np.exp(lj - lj.max(1, keepdims=True))
+        ref += post / post.sum(1, keepdims=True)
+    np.testing.assert_allclose(f.predict_proba(X), ref / 4, rtol=1e-10)
+    # direct check: each member's first parent is its max-CMI earlier attribute
+    cmi = f.information_.cmi
+    for order, parents in zip(f.orders_, f.member_parents_):
+        for u in range(1, 4):
+            a = order[u]
+            assert parents[a][0] == order[:u][np.argmax(cmi[a, order[:u]])]
+            assert len(parents[a]) <= 2
+    p = f.predict_proba(X)
+    np.testing.assert_allclose(p.sum(1), 1)
+
+
+# --------------------------------------------------------------------------- properties
+ALL = [lambda: TAN(), lambda: TAN(root="weka"), lambda: KDB(k=2), lambda: SKDB(max_k=3), lambda: KDF(k=2),
+       lambda: KDB(k=2, smoothing="laplace", backoff=False), lambda: SKDB(max_k=2, m="1/C"),
+       lambda: KDB(k=1, smoothing="hdp", hdp_settings={"n_iterations": 30, "burn_in": 5}, random_state=0)]
+
+
+@pytest.mark.parametrize("make", ALL)
+def test_probabilities_sum_to_one_and_determinism(make):
+    X, y = nominal_data(n=250, d=5, seed=13)
+    Xte, _ = nominal_data(n=60, d=5, seed=14)
+    Xte[::7, 2] = np.nan
+    X[::11, 1] = np.nan
+    p1 = make().fit(X, y).predict_proba(Xte)
+    p2 = make().fit(X, y).predict_proba(Xte)
+    np.testing.assert_allclose(p1.sum(1), 1, rtol=1e-12)
+    assert np.array_equal(p1, p2)
+
+
+@pytest.mark.parametrize("make", [lambda: KDB(k=2), lambda: SKDB(max_k=2), lambda: TAN(), lambda: KDF(k=1)])
+def test_partial_fit_chunks_after_structure(make):
+    """The structure comes from the first chunk; later chunks only add counts, so any split
+    of the later rows gives the same model, and with the first chunk = all rows, fit."""
+    X, y = nominal_data(n=400, d=5, seed=15)
+    a = make().partial_fit(X[:150], y[:150], classes=[0, 1, 2])
+    a.partial_fit(X[150:300], y[150:300]).partial_fit(X[300:], y[300:])
+    b = make().partial_fit(X[:150], y[:150], classes=[0, 1, 2]).partial_fit(X[150:], y[150:])
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+    fam_a = {k: (t.keys, t.counts) for k, t in a.families_.items()}
+    for k, t in b.families_.items():
+        np.testing.assert_array_equal(fam_a[k][0], t.keys)
+        np.testing.assert_array_equal(fam_a[k][1], t.counts)
+    np.testing.assert_array_equal(make().partial_fit(X, y).predict_proba(X), make().fit(X, y).predict_proba(X))
+
+
+def test_errors_name_the_problem():
+    X, y = nominal_data(n=50, d=3)
+    with pytest.raises(ValueError, match="numeric"):
+        KDB(categorical_features=np.array([True, False, True])).fit(X, y)
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        KDB().fit(X, np.zeros(50, int))
+    with pytest.raises(ValueError, match="order"):
+        SKDB(order=[0, 0, 1]).fit(X, y)
+    with pytest.raises(ValueError, match="smoothing"):
+        KDB(smoothing="bogus").fit(X, y)
+    with pytest.raises(ValueError, match="unseen category|nominal code"):
+        KDB(n_categories=[3, 3, 3], categorical_features=[True] * 3).fit(X, y).predict(X + 3)
+
+
+@pytest.mark.parametrize("make", [lambda: TAN(), lambda: KDB(k=2), lambda: SKDB(max_k=2), lambda: KDF(k=1)])
+def test_check_estimator(make):
+    from sklearn.utils.estimator_checks import check_estimator
+
+    check_estimator(make())
+
+
+def test_skdb_loo_blocks_do_not_change_the_result(monkeypatch):
+    import algorithms.bnc as B
+
+    X, y = nominal_data(n=3000, d=4, seed=21)
+    one = SKDB(max_k=2).fit(X, y)
+    monkeypatch.setattr(B, "CHUNK_ROWS", 1024)       # three blocks of rows
+    three = SKDB(max_k=2).fit(X, y)
+    np.testing.assert_allclose(one.loo_rmse_, three.loo_rmse_, rtol=1e-12)
+    assert (one.k_, one.n_selected_) == (three.k_, three.n_selected_)

@@ -1,0 +1,297 @@
+"""ESKDB (algorithms/eskdb.py): Algorithm 2 (randomised MDL), Algorithm 3 (order sampling),
+the ensemble (equality with SKDB, determinism, probabilities)."""
+
+import math
+from itertools import permutations
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+from sklearn.utils.estimator_checks import check_estimator
+
+from algorithms.bnc import SKDB, mi_order
+from algorithms.discretize import MDLDiscretizer, candidate_cuts, class_counts_by_value, mdl_boundaries
+from bench.data import DataError, load
+from algorithms.eskdb import ESKDB, random_mdl_boundaries, sample_attribute_order
+
+
+# ---------------------------------------------------------------- Algorithm 2, transcribed from the paper
+def _paper_alg2(counts, lo, hi, first, rng, out):
+    """randomSampleCutPoints(P, firstFlag), line by line (recursive, plain Python over
+    candidate_cuts), K = number of candidate boundaries; draws the same uniforms as the kernel."""
+    m = hi - lo - 1
+    if m < 1 or counts[lo:hi].sum() < 2:
+        return
+    cands = candidate_cuts(counts, lo, hi, n_cut_points=m)
+    ig = cands.gain
+    ig_t = np.where(ig > cands.mdl_threshold, ig - cands.mdl_threshold, 0.0)  # lines 5-14
+    u = rng.random()
+    if ig_t.sum() == 0:                                                      # line 16
+        if first:                                                            # line 17
+            p = np.clip(ig, 0, None)
+            if p.sum() != 0:                                                 # line 19
+                out.append(int(cands.boundary[_first_reaching(p / p.sum(), u)]))  # lines 18, 20-22
+        return                                                               # lines 22 / 25
+    pick = _first_reaching(ig_t / ig_t.sum(), u)                              # lines 28-29
+    j = int(cands.boundary[pick])
+    out.append(j)                                                            # line 30
+    _paper_alg2(counts, lo, j + 1, False, rng, out)                          # lines 32, 34
+    _paper_alg2(counts, j + 1, hi, False, rng, out)                          # lines 33, 35
+
+
+def _first_reaching(p, u):
+    cum = np.cumsum(p)
+    ok = np.flatnonzero((cum >= u) & (p > 0))
+    return int(ok[0]) if ok.size else int(np.flatnonzero(p > 0)[-1])
+
+
+def _no_cut_passes_counts():
+    """12 distinct values, 2 classes, weakly informative: no candidate passes MDL (checked)."""
+    return np.array([[3, 1], [2, 2], [3, 1], [1, 2], [2, 2], [2, 1],
+                     [1, 3], [2, 2], [1, 2], [2, 1], [1, 2], [1, 3]], dtype=np.int64)
+
+
+def test_kernel_equals_the_paper_transcription():
+    rng = np.random.default_rng(3)
+    for trial in range(30):
+        n = int(rng.integers(30, 400))
+        x = np.round(rng.normal(size=n), 1)
+        y = ((x + rng.normal(scale=rng.uniform(0.2, 3.0), size=n)) > 0).astype(int) + (x > 1.2)
+        _, counts = class_counts_by_value(x, y, 3)
+        for seed in range(5):
+            expect = []
+            _paper_alg2(counts, 0, counts.shape[0], True, np.random.default_rng(seed), expect)
+            got = random_mdl_boundaries(counts, np.random.default_rng(seed))
+            np.testing.assert_array_equal(got, np.sort(expect))
+
+
+def test_first_call_rule_forces_one_cut_sampled_by_information_gain():
+    counts = _no_cut_passes_counts()
+    cands = candidate_cuts(counts, n_cut_points=counts.shape[0] - 1)
+    assert not cands.passes_mdl.any(), "the fixture must have no cut that passes MDL"
+    assert mdl_boundaries(counts, better_encoding=True).size == 0
+    p = np.clip(cands.gain, 0, None)
+    p = p / p.sum()
+    n_draws = 6000
+    freq = np.zeros(cands.boundary.size)
+    for seed in range(n_draws):
+        cuts = random_mdl_boundaries(counts, np.random.default_rng(seed))
+        assert cuts.size == 1                      # exactly one cut is forced (Alg. 2 lines 16-22)
+        freq[np.searchsorted(cands.boundary, cuts[0])] += 1
+    # frequencies proportional to the raw information gain; pool cells with small expectations
+    expected = p * n_draws
+    big = expected >= 5
+    obs = np.r_[freq[big], freq[~big].sum()] if (~big).any() else freq
+    exp = np.r_[expected[big], expected[~big].sum()] if (~big).any() else expected
+    assert chisquare(obs, exp).pvalue > 1e-3
+    # and without the first-call rule there is no cut at all
+    assert random_mdl_boundaries(counts, np.random.default_rng(0), force_first=False).size == 0
+
+
+def test_first_draw_follows_gain_minus_threshold():
+    # one strong boundary region: several candidates pass MDL; with a two-value-per-side design
+    # the first draw decides everything (each side is pure afterwards or has no passing cut)
+    counts = np.array([[20, 0], [18, 2], [12, 8], [2, 18], [0, 20]], dtype=np.int64)
+    cands = candidate_cuts(counts, n_cut_points=counts.shape[0] - 1)
+    excess = np.clip(cands.gain - cands.mdl_threshold, 0, None)
+    assert (excess > 0).sum() >= 2
+    p = excess / excess.sum()
+    n_draws = 4000
+    first = np.zeros(p.size)
+    for seed in range(n_draws):
+        rng = np.random.default_rng(seed)
+        u = np.random.default_rng(seed).random()  # the first uniform the kernel draws
+        first[_first_reaching(p, u)] += 1
+        cuts = random_mdl_boundaries(counts, rng)
+        assert cands.boundary[_first_reaching(p, u)] in cuts
+    keep = p > 0
+    assert chisquare(first[keep], p[keep] * n_draws).pvalue > 1e-3
+
+
+def test_cut_point_count_rules():
+    counts = np.array([[5, 1], [4, 2], [1, 5], [2, 6], [6, 1], [5, 0]], dtype=np.int64)
+    for rule in ("boundaries", "instances", "instances_plus_boundaries"):
+        random_mdl_boundaries(counts, np.random.default_rng(0), cut_point_count=rule)
+    with pytest.raises(ValueError, match="cut_point_count"):
+        random_mdl_boundaries(counts, np.random.default_rng(0), cut_point_count="weka")
+
+
+def test_constant_and_tiny_columns_get_no_cut():
+    assert random_mdl_boundaries(np.array([[3, 4]]), np.random.default_rng(0)).size == 0
+    assert random_mdl_boundaries(np.zeros((0, 2), np.int64), np.random.default_rng(0)).size == 0
+    # a pure column: every gain is zero except where the class changes
+    cuts = random_mdl_boundaries(np.array([[5, 0], [5, 0], [0, 5]]), np.random.default_rng(0))
+    np.testing.assert_array_equal(cuts, [1])
+
+
+# ---------------------------------------------------------------- Algorithm 3
+def test_order_sampling_frequencies():
+    mi = np.array([0.5, 0.3, 0.0, 0.2])
+    n_draws = 6000
+    seen = {}
+    for seed in range(n_draws):
+        order = sample_attribute_order(mi, np.random.default_rng(seed))
+        assert order[-1] == 2                    # zero MI: never drawn while another remains
+        key = tuple(order[:3])
+        seen[key] = seen.get(key, 0) + 1
+    perms = list(permutations([0, 1, 3]))
+    w = {0: 0.5, 1: 0.3, 3: 0.2}
+    prob = []
+    for perm in perms:                            # sampling without replacement, renormalised (lines 8-11)
+        left, pr = 1.0, 1.0
+        for a in perm:
+            pr *= w[a] / left
+            left -= w[a]
+        prob.append(pr)
+    obs = np.array([seen.get(p, 0) for p in perms], float)
+    assert math.isclose(sum(prob), 1.0)
+    assert chisquare(obs, np.array(prob) * n_draws).pvalue > 1e-3
+
+
+def test_order_zero_mi_policies():
+    mi = [0.0, 0.4, 0.0, 0.1]
+    drop = sample_attribute_order(mi, np.random.default_rng(0), zero_mi="drop")
+    assert sorted(drop.tolist()) == [1, 3]
+    app = sample_attribute_order(mi, np.random.default_rng(0), zero_mi="append")
+    assert sorted(app.tolist()) == [0, 1, 2, 3] and set(app[:2].tolist()) == {1, 3}
+    with pytest.raises(ValueError):
+        sample_attribute_order([0.1, -1.0], np.random.default_rng(0))
+
+
+# ---------------------------------------------------------------- the ensemble (Algorithm 1)
+def mixed_data(n=400, seed=0):
+    """Two informative numeric columns, a nominal column, a noise column, NaN in both kinds."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    X = np.column_stack([
+        y + rng.normal(scale=0.8, size=n),
+        (y == 2) * 1.5 + rng.normal(size=n),
+        np.where(rng.random(n) < 0.8, y, rng.integers(0, 4, n)).astype(float),
+        rng.normal(size=n),
+    ])
+    X[rng.random(n) < 0.05, 0] = np.nan
+    X[rng.random(n) < 0.05, 2] = np.nan
+    cat = np.array([False, False, True, False])
+    return X, y, cat, np.array([0, 0, 4, 0])
+
+
+def _load_or_skip(name):
+    try:
+        return load(name)
+    except DataError:
+        pytest.skip(f"dataset {name} is not available here (set BENCH_DATA_DIR to the mirror)")
+
+
+def _member_hdp_seed(random_state):
+    """The HDP seed of member 0 when nothing is randomised (the module docstring's seeding)."""
+    member_seed = np.random.default_rng(random_state).integers(0, 2 ** 63 - 1, size=1)[0]
+    return int(np.random.default_rng(int(member_seed)).integers(0, 2 ** 63 - 1))
+
+
+@pytest.mark.parametrize("estimation", ["m_estimate", "hdp"])
+@pytest.mark.parametrize("data", ["mixed", "hepatitis"])
+def test_one_member_without_randomisation_is_skdb(estimation, data):
+    if data == "mixed":
+        X, y, cat, ncat = mixed_data()
+    else:  # real data: numeric and nominal attributes, missing values
+        ds = _load_or_skip("hepatitis")
+        X, y, cat, ncat = ds.X, ds.y, ds.categorical, ds.n_categories
+    hdp = {"n_iterations": 50, "burn_in": 10}
+    eskdb = ESKDB(n_estimators=1, random_cut_points=False, random_order=False, estimation=estimation,
+                  random_state=7, categorical_features=cat, n_categories=ncat, **hdp).fit(X, y)
+    # SKDB on Weka-MDL (-E) bins, as conf/algo/skdb.yaml runs it
+    disc = MDLDiscretizer(better_encoding=True, categorical_features=cat, n_categories=ncat).fit(X, y)
+    skdb = SKDB(max_k=5, smoothing=estimation, hdp_settings=hdp if estimation == "hdp" else None,
+                random_state=_member_hdp_seed(7), categorical_features=disc.categorical_features_out_,
+                n_categories=disc.n_categories_out_).fit(disc.transform(X), y)
+    Xt = X[::3].copy()
+    np.testing.assert_array_equal(eskdb.predict_proba(Xt), skdb.predict_proba(disc.transform(Xt)))
+    member = eskdb.members_[0]
+    assert member.model.k_ == skdb.k_ and member.model.n_selected_ == skdb.n_selected_
+    for j, cuts in zip(np.flatnonzero(~cat), member.cut_points):
+        np.testing.assert_array_equal(cuts, disc.cut_points_[j])
+
+
+def test_deterministic_per_seed_and_independent_of_n_jobs():
+    X, y, cat, ncat = mixed_data()
+    kw = dict(n_estimators=4, categorical_features=cat, n_categories=ncat)
+    a = ESKDB(random_state=3, **kw).fit(X, y).predict_proba(X)
+    b = ESKDB(random_state=3, **kw).fit(X, y).predict_proba(X)
+    c = ESKDB(random_state=4, **kw).fit(X, y).predict_proba(X)
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+    d = ESKDB(random_state=3, n_jobs=2, **kw).fit(X, y).predict_proba(X)
+    np.testing.assert_array_equal(a, d)
+    h1 = ESKDB(random_state=3, estimation="hdp", n_iterations=30, burn_in=5, **kw).fit(X, y).predict_proba(X)
+    h2 = ESKDB(random_state=3, estimation="hdp", n_iterations=30, burn_in=5, **kw).fit(X, y).predict_proba(X)
+    np.testing.assert_array_equal(h1, h2)
+
+
+def test_members_differ_and_the_prediction_is_their_mean():
+    X, y, cat, ncat = mixed_data()
+    model = ESKDB(n_estimators=5, random_state=0, categorical_features=cat, n_categories=ncat).fit(X, y)
+    cuts = [tuple(np.concatenate(mb.cut_points)) for mb in model.members_]
+    orders = [tuple(mb.order) for mb in model.members_]
+    assert len(set(cuts)) > 1 and len(set(orders)) > 1
+    Xt = mixed_data(n=50, seed=1)[0]
+    Xt[0, 0] = 1e6                                           # beyond the training range: the outer bin
+    mean = np.mean([mb.model.predict_proba_encoded(_codes(Xt, cat, mb.cut_points, mb.model.n_values_))
+                    for mb in model.members_], axis=0)
+    np.testing.assert_allclose(model.predict_proba(Xt), mean, rtol=1e-12, atol=1e-15)
+
+
+def _codes(X, cat, cut_points, n_values):
+    """Member codes computed independently: bin = number of cut points below the value, NaN ->
+    the last code (missing as a value)."""
+    out = X.copy()
+    for j, cuts in zip(np.flatnonzero(~cat), cut_points):
+        out[:, j] = np.searchsorted(cuts, X[:, j], side="left")
+    out = np.where(np.isnan(X), n_values[None, :] - 1, out)
+    return out.astype(np.int64)
+
+
+def test_ablations_fix_what_they_say():
+    X, y, cat, ncat = mixed_data()
+    kw = dict(n_estimators=4, random_state=0, categorical_features=cat, n_categories=ncat)
+    random_o = ESKDB(random_cut_points=False, **kw).fit(X, y)
+    disc = MDLDiscretizer(better_encoding=True, categorical_features=cat, n_categories=ncat).fit(X, y)
+    for mb in random_o.members_:
+        for j, cuts in zip(np.flatnonzero(~cat), mb.cut_points):
+            np.testing.assert_array_equal(cuts, disc.cut_points_[j])
+    assert len({tuple(mb.order) for mb in random_o.members_}) > 1
+    random_cp = ESKDB(random_order=False, **kw).fit(X, y)
+    for mb in random_cp.members_:
+        assert mb.order is None
+        np.testing.assert_array_equal(mb.model.order_, mi_order(mb.model.information_.mi))
+    assert len({tuple(np.concatenate(mb.cut_points)) for mb in random_cp.members_}) > 1
+
+
+@pytest.mark.parametrize("estimation", ["m_estimate", "hdp"])
+def test_probabilities_sum_to_one(estimation):
+    ds = load("synth_mixed")
+    model = ESKDB(n_estimators=3, estimation=estimation, n_iterations=40, burn_in=10, random_state=0,
+                  categorical_features=ds.categorical, n_categories=ds.n_categories).fit(ds.X[:400], ds.y[:400])
+    p = model.predict_proba(ds.X[400:])
+    assert p.shape == (ds.X.shape[0] - 400, len(ds.classes))
+    assert np.all(p >= 0) and np.allclose(p.sum(axis=1), 1.0, atol=1e-12)
+    assert set(model.bench_extra_) == {"k_star", "n_star", "mean_bins"}
+    assert (model.predict(ds.X[400:]) == ds.y[400:]).mean() > 0.5
+
+
+def test_bad_input_is_named():
+    X, y, cat, ncat = mixed_data()
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        ESKDB(categorical_features=cat).fit(X, np.zeros(X.shape[0], int))
+    model = ESKDB(n_estimators=2, random_state=0, categorical_features=cat, n_categories=ncat).fit(X, y)
+    bad = X[:3].copy()
+    bad[0, 2] = 9.0
+    with pytest.raises(ValueError, match="unseen category"):
+        model.predict_proba(bad)
+    with pytest.raises(ValueError, match="n_estimators"):
+        ESKDB(n_estimators=0).fit(X, y)
+    with pytest.raises(ValueError, match="tying"):
+        ESKDB(estimation="hdp", tying="family").fit(X, y)
+
+
+def test_sklearn_estimator_checks():
+    check_estimator(ESKDB(n_estimators=2, random_state=0))
