@@ -380,3 +380,59 @@ def bin_codes_csr(indices, data, cut_values, cut_offsets, zero_bin, out):
         elif code == 0:
             code = z
         out[p] = code
+
+
+# --------------------------------------------------------------------------- normal precalculation
+@njit(cache=True)
+def normal_groups(mu, n_g, shift_sum_g, sq_g, problem, mean_p, var_p, eps_p, lin, quad, log0):
+    """Every (column j, group g) normal distribution from its pooled statistics (Eq. 2 for the
+    sufficient statistics): count ``n_g``, sum of (x - mu_j) ``shift_sum_g`` and sum of
+    (x - mu_j)^2 ``sq_g`` (all three sums over the group's classes), so that
+    ``mean = mu_j + s / n`` and ``var = (sq - s^2 / n) / n`` (ddof 0). A group without observed values
+    takes its problem's pooled ``mean_p`` / ``var_p``; ``eps_p`` is the problem's variance floor.
+    Writes ``lin = mean / var``, ``quad = 1 / (2 var)`` and ``log0 = log f(0)``."""
+    d, m = n_g.shape
+    tiny = 1.4916681462400413e-154   # sqrt of the smallest normal double (NaiveBayes' constant-column guard)
+    for j in range(d):
+        for g in range(m):
+            p = problem[g]
+            n = n_g[j, g]
+            if n > 0:
+                dlt = shift_sum_g[j, g] / n
+                mean = mu[j] + dlt
+                var = max(sq_g[j, g] - n * dlt * dlt, 0.0) / n
+            else:
+                mean = mean_p[j, p]
+                var = var_p[j, p]
+            var += eps_p[p]
+            if not var > 0:
+                var = tiny
+            lin[j, g] = mean / var
+            quad[j, g] = 0.5 / var
+            log0[j, g] = -0.5 * mean * mean / var - 0.5 * math.log(var) - LOG_SQRT_2PI
+
+
+# --------------------------------------------------------------------------- discrete precalculation
+@njit(cache=True)
+def nominal_groups(counts_g, block_start, n_values, log_table, log0, delta):
+    """Laplace-corrected ``log Pr(a_j = v | group)`` of every (column, value, group) from the pooled
+    counts ``counts_g`` (Sect. 4.3.1: ``(sum_i |a_j and c_i| + 1) / (sum_i |c_i| + |A_j|)``, the
+    denominator counting the group's observed values of column j). Writes ``log0[j, g]`` (value 0)
+    and ``delta[row, g] = log Pr(v) - log Pr(0)``. ``log_table[i] = log(i)`` for integer counts."""
+    m = counts_g.shape[1]
+    obs = np.empty(m)
+    for j in range(block_start.shape[0] - 1):
+        lo = block_start[j]
+        hi = block_start[j + 1]
+        k = n_values[j]
+        for g in range(m):
+            obs[g] = 0.0
+        for v in range(lo, hi):
+            for g in range(m):
+                obs[g] += counts_g[v, g]
+        for g in range(m):
+            obs[g] = math.log(obs[g] + k)
+            log0[j, g] = log_table[int(counts_g[lo, g]) + 1] - obs[g]
+        for v in range(lo, hi):
+            for g in range(m):
+                delta[v, g] = log_table[int(counts_g[v, g]) + 1] - obs[g] - log0[j, g]

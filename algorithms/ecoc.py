@@ -496,12 +496,11 @@ class GroupModel:
         C = stats.n_classes
         k = stats.n_values
         cnt = stats.nominal_counts.reshape(-1, C).astype(np.float64) @ A            # Eq. 2 numerators
-        col = np.repeat(np.arange(k.size), k)
-        obs = np.add.reduceat(cnt, stats.offsets[:-1] // C, axis=0)                 # sum_i |c_i| (observed)
-        logp = np.log(cnt + 1.0) - np.log(obs[col] + k[col, None])                  # Laplace, Sect. 4.3.1
         first = stats.offsets[:-1] // C                                              # row of value 0
-        self.nominal_log0 = logp[first]                                              # (d_nom, m)
-        self.nominal_delta = logp - self.nominal_log0[col]                           # log P(v) - log P(0)
+        log_table = np.log(np.maximum(np.arange(int(stats.class_counts.sum()) + 2, dtype=np.float64), 1.0))
+        self.nominal_log0 = np.empty((k.size, self.m))
+        self.nominal_delta = np.empty_like(cnt)                                      # log P(v) - log P(0)
+        K.nominal_groups(cnt, stats.offsets // C, k, log_table, self.nominal_log0, self.nominal_delta)
         self.nominal_first = first
         self.nominal_n_values = k
         self.base += self.nominal_log0.sum(axis=0)
@@ -512,28 +511,30 @@ class GroupModel:
         n_all = n.sum(axis=1)
         mu = np.where(n_all > 0, (n * mean).sum(axis=1) / np.where(n_all > 0, n_all, 1), 0.0)
         delta = np.where(n > 0, mean - mu[:, None], 0.0)
-
-        def pooled(B):  # counts, means and variances of the class unions in B's columns
-            nB = n @ B
-            safe = np.where(nB > 0, nB, 1)
-            dB = ((n * delta) @ B) / safe
-            m2B = m2 @ B + (n * delta * delta) @ B - nB * dB * dB
-            return nB, mu[:, None] + dB, np.where(nB > 0, np.maximum(m2B, 0.0) / safe, 0.0)
-
-        nG, meanG, varG = pooled(A)
-        nP, meanP, varP = pooled(AP)
-        eps = var_smoothing * (varP.max(axis=0) if varP.size else np.zeros(AP.shape[1]))  # per problem
-        empty = nG <= 0
-        meanG = np.where(empty, meanP[:, problem], meanG)
-        varG = np.where(empty, varP[:, problem], varG) + eps[problem]
-        varG = np.where(varG > 0, varG, np.finfo(float).tiny ** 0.5)
-        self.normal_mean, self.normal_var = meanG, varG
-        log0 = -0.5 * meanG * meanG / varG - 0.5 * np.log(varG) - K.LOG_SQRT_2PI    # log f(0)
+        dn = n.shape[0]
+        # Eq. 2 for the sufficient statistics, about the column mean mu (Chan et al.'s pooling):
+        # count, sum of (x - mu) and sum of (x - mu)^2 of every class union, one matrix product
+        per_class = np.concatenate([n, n * delta, m2 + n * delta * delta])         # (3 d, k)
+        g = per_class @ A
+        p = per_class @ AP
+        n_p, s_p, q_p = p[:dn], p[dn:2 * dn], p[2 * dn:]
+        safe = np.where(n_p > 0, n_p, 1)
+        mean_p = mu[:, None] + s_p / safe
+        var_p = np.where(n_p > 0, np.maximum(q_p - s_p * s_p / safe, 0.0) / safe, 0.0)
+        eps = var_smoothing * (var_p.max(axis=0) if dn else np.zeros(AP.shape[1]))   # floor per problem
+        self.normal_lin = np.empty((dn, self.m))
+        self.normal_quad = np.empty((dn, self.m))
+        log0 = np.empty((dn, self.m))
+        K.normal_groups(mu, np.ascontiguousarray(g[:dn]), np.ascontiguousarray(g[dn:2 * dn]),
+                        np.ascontiguousarray(g[2 * dn:]), problem, mean_p, var_p, eps, self.normal_lin,
+                        self.normal_quad, log0)
         self.numeric_log0 = log0
         self.base += log0.sum(axis=0)
-        # log f(x) - log f(0) = x * mean / var - x^2 / (2 var)
-        self.normal_lin = meanG / varG
-        self.normal_quad = 0.5 / varG
+
+    def normal_parameters(self):
+        """(mean, variance) of every (numeric column, group) normal distribution."""
+        var = 0.5 / self.normal_quad
+        return self.normal_lin * var, var
 
     # ---------------------------------------------------------- text event models
     def _multinomial(self, stats, A, AP, problem, alpha, **_):
