@@ -139,7 +139,7 @@ def kde_bandwidths(grid_offsets, grid_values, weights, precision, total, bandwid
             vmin = np.inf
             vmax = -np.inf
             for i in range(lo, hi):
-                w = weights[i, g]
+                w = np.float64(weights[i, g])   # float32 storage: compute in double
                 if w > 0:
                     w_sum += w
                     v = grid_values[i]
@@ -183,7 +183,7 @@ def _log_density(values, weights, g, lo, hi, a, x, h, total, log_wmax):
     acc = 0.0
     i = a
     while i < hi:
-        w = weights[i, g]
+        w = np.float64(weights[i, g])   # float32 storage: compute in double
         if w > 0:
             z = (values[i] - x) * inv_h
             t = -0.5 * z * z
@@ -198,7 +198,7 @@ def _log_density(values, weights, g, lo, hi, a, x, h, total, log_wmax):
         i += 1
     i = a - 1
     while i >= lo:
-        w = weights[i, g]
+        w = np.float64(weights[i, g])   # float32 storage: compute in double
         if w > 0:
             z = (x - values[i]) * inv_h
             t = -0.5 * z * z
@@ -224,7 +224,7 @@ def _log_weka_cell(values, weights, g, lo, hi, a, x, h, total, precision):
     acc = 0.0
     seen = 0.0
     for i in range(a, hi):
-        w = weights[i, g]
+        w = np.float64(weights[i, g])   # float32 storage: compute in double
         if w > 0:
             delta = values[i] - x
             cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
@@ -233,7 +233,7 @@ def _log_weka_cell(values, weights, g, lo, hi, a, x, h, total, precision):
             if cur * (total - seen) < acc * 0.01:
                 break
     for i in range(a - 1, lo - 1, -1):
-        w = weights[i, g]
+        w = np.float64(weights[i, g])   # float32 storage: compute in double
         if w > 0:
             delta = values[i] - x
             cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
@@ -304,7 +304,7 @@ def column_max_weights(grid_offsets, weights, out):
             wmax = 0.0
             for i in range(grid_offsets[j], grid_offsets[j + 1]):
                 if weights[i, s] > wmax:
-                    wmax = weights[i, s]
+                    wmax = np.float64(weights[i, s])
             out[j, s] = math.log(wmax) if wmax > 0 else -np.inf
 
 

@@ -104,6 +104,7 @@ from ._counts import class_codes, infer_n_values
 BCH_CODES = {15: (5, 7), 31: (6, 15), 63: (7, 31), 127: (8, 63), 255: (9, 127), 511: (10, 255), 1023: (11, 511)}
 #: Sect. 5.1: "The code generation process is aborted after 100,000 iterations."
 MAX_TRIES = 100_000
+BCH_FIELD_DEGREE = {n: int(math.log2(n + 1)) for n in BCH_CODES}   # codes of length 2^mu - 1 over GF(2^mu)
 CODES = ("bch", "ova", "ovo", "random_dense", "random_sparse")
 DRAW_BATCH = 2048
 
@@ -155,7 +156,10 @@ def bch_codebook(length: int) -> np.ndarray:
     if book is None:
         import galois
 
-        code = galois.BCH(length, m)
+        # galois compiles its field arithmetic with Numba on first use (tens of seconds); the
+        # pure-Python arithmetic of GF(2^m) is faster for the short codes
+        field = galois.GF(2 ** BCH_FIELD_DEGREE[length], compile="python-calculate") if length <= 127 else None
+        code = galois.BCH(length, m, extension_field=field)
         if code.d != dist:
             raise RuntimeError(f"galois.BCH({length}, {m}) has minimum distance {code.d}, not {dist}")
         messages = galois.GF2(((np.arange(2 ** m)[:, None] >> np.arange(m)[None, ::-1]) & 1).astype(np.uint8))
@@ -269,6 +273,31 @@ def random_code_matrix(n_classes: int, length: int, rng: np.random.Generator, sp
     limit = max_distinct_columns(k, ternary=sparse)
     if n > limit:
         raise _infeasible("random sparse" if sparse else "random dense", k, n, limit, ternary=sparse)
+    if not sparse and n == limit and k <= 24:
+        # every valid column once (Dietterich and Bakiri's exhaustive code), in random order
+        cols = np.arange(0, 2 ** (k - 1) - 1) | (1 << (k - 1))   # class k-1 is +1; not all classes +1
+        bits = ((cols[None, :] >> np.arange(k)[:, None]) & 1).astype(bool)
+        M = np.where(bits, 1, -1).astype(np.int8)[:, rng.permutation(n)]
+        return M * np.where(rng.random(n) < 0.5, -1, 1).astype(np.int8)[None, :]
+    if not sparse and k <= 24:
+        done = 0
+        while done < max_tries:   # draws of k random rows, checked by the kernel, then for equal rows
+            size = min(DRAW_BATCH, max_tries - done)
+            book = (rng.random((size * k, n)) < 0.5).astype(np.uint8)
+            picks = np.arange(size * k, dtype=np.int64).reshape(size, k)
+            seen = np.zeros(1 << (k - 1), dtype=np.bool_)
+            start = 0
+            while start < size:
+                t = K.first_valid_draw(book, picks[start:], np.uint64((1 << k) - 1), seen)
+                if t < 0:
+                    break
+                M = np.where(book[picks[start + t]] > 0, 1, -1).astype(np.int8)
+                if not column_problems(M):
+                    return M
+                start += t + 1
+            done += size
+        raise CodeMatrixInfeasible(f"no valid random dense {n}-bit code matrix for {k} classes in {max_tries} "
+                                   f"random draws")
     for _ in range(max_tries):
         if sparse:
             M = rng.choice(np.array([-1, 0, 0, 1], dtype=np.int8), size=(k, n))
@@ -284,8 +313,8 @@ def default_length(code: str, n_classes: int) -> int:
     """Allwein et al.'s lengths for random codes: 10 log2 k (dense), 15 log2 k (sparse), capped at
     the number of valid columns."""
     k = int(n_classes)
-    if code == "random_sparse":
-        return int(min(math.ceil(15 * math.log2(k)), max_distinct_columns(k, True)))
+    if code == "random_sparse":   # at most half the valid ternary columns, so that random draws succeed
+        return int(min(math.ceil(15 * math.log2(k)), max(1, max_distinct_columns(k, True) // 2)))
     return int(min(math.ceil(10 * math.log2(k)), max_distinct_columns(k)))
 
 
@@ -298,7 +327,7 @@ def make_code_matrix(code, n_classes: int, code_length=None, rng=None, max_tries
         M = np.asarray(code)
         if M.ndim != 2 or M.shape[0] != k or not np.isin(M, (-1, 0, 1)).all():
             raise ValueError(f"a code matrix must be {k} x n with entries in {{-1, 0, 1}}; got shape {M.shape}")
-        bad = column_problems(M)
+        bad = [p for p in column_problems(M) if "codeword" not in p]   # the paper's column rules
         if bad:
             raise ValueError("invalid code matrix: " + "; ".join(bad))
         return M.astype(np.int8)
@@ -344,7 +373,7 @@ def _nan_indicator(Xc):
         return Xc, None
     Z = Xc.copy()
     Z.data = np.where(nan, 0.0, Z.data)
-    Mn = sp.csr_matrix((nan.astype(np.float64), Xc.indices, Xc.indptr), shape=Xc.shape)
+    Mn = sp.csr_matrix((nan.astype(np.float64), Xc.indices.copy(), Xc.indptr.copy()), shape=Xc.shape)
     Mn.eliminate_zeros()
     return Z, Mn
 
@@ -657,8 +686,10 @@ class _OnePassNB(ClassifierMixin, BaseEstimator):
         if not self.alpha > 0:
             raise ValueError(f"alpha must be > 0, got {self.alpha!r}")
 
-    def _validate(self, X, y=None, reset=False):
+    def _validate(self, X, y=None, reset=False, fitting=False):
         kw = dict(accept_sparse=("csr", "csc", "coo"), dtype=np.float64, ensure_all_finite="allow-nan")
+        if fitting and y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         if y is None:
             return as_csr(validate_data(self, X, reset=reset, **kw))
         X, y = validate_data(self, X, y, reset=reset, **kw)
@@ -734,7 +765,7 @@ class OnePassNaiveBayes(_OnePassNB):
 
     def fit(self, X, y):
         self._check_params()
-        Xc, y = self._validate(X, y, reset=True)
+        Xc, y = self._validate(X, y, reset=True, fitting=True)
         self._start(Xc, y)
         self._add(Xc, y)
         self._finalise()
@@ -744,7 +775,7 @@ class OnePassNaiveBayes(_OnePassNB):
         """Add a chunk; the statistics equal those of one ``fit`` on all chunks."""
         self._check_params()
         first = not hasattr(self, "classes_")
-        Xc, y = self._validate(X, y, reset=first)
+        Xc, y = self._validate(X, y, reset=first, fitting=True)
         if first:
             self._start(Xc, y, classes)
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
@@ -772,7 +803,8 @@ class OnePassNaiveBayes(_OnePassNB):
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X):
-        return self.classes_[np.argmax(self.predict_log_joint(X), axis=1)]
+        joint = self.predict_log_joint(X)
+        return self.classes_[np.argmax(joint, axis=1)]
 
 
 def _decode(p_pos: np.ndarray, M: np.ndarray, decoding: str) -> np.ndarray:
@@ -812,7 +844,8 @@ class _ECOCMixin:
         return _proba_from_agreement(self.decoding_scores(X))
 
     def predict(self, X):
-        return self.classes_[np.argmax(self.decoding_scores(X), axis=1)]
+        scores = self.decoding_scores(X)
+        return self.classes_[np.argmax(scores, axis=1)]
 
 
 class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
@@ -862,7 +895,7 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
     def fit(self, X, y):
         self._check_params()
         self._check_code_params()
-        Xc, y = self._validate(X, y, reset=True)
+        Xc, y = self._validate(X, y, reset=True, fitting=True)
         self._start(Xc, y)
         self._draw_code()                   # before the pass: an infeasible code fails at once
         self._add(Xc, y)                    # Fig. 1, lines 1-6: the NB statistics, one pass
@@ -874,7 +907,7 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         self._check_params()
         self._check_code_params()
         first = not hasattr(self, "classes_")
-        Xc, y = self._validate(X, y, reset=first)
+        Xc, y = self._validate(X, y, reset=first, fitting=True)
         if first:
             self._start(Xc, y, classes)
             self._draw_code()
@@ -948,6 +981,8 @@ class StraightforwardECOC(_ECOCMixin, ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         self._check_code_params()
         OnePassNaiveBayes._check_params(self)
+        if y is None:
+            raise ValueError("StraightforwardECOC requires y to be passed, but the target y is None")
         proto = self._base_estimator()
         X, y = validate_data(self, X, y, accept_sparse=("csr", "csc", "coo") if self.base == "onepass" else False,
                              dtype=np.float64, ensure_all_finite="allow-nan")
@@ -1065,7 +1100,7 @@ class SparseEqualFrequencyDiscretizer(OneToOneFeatureMixin, TransformerMixin, Ba
         out = np.empty_like(Xc.data)
         K.bin_codes_csr(ix, Xc.data, cuts, offsets, self.zero_bin_, out)
         data = np.where(numeric[ix], out, Xc.data)                   # nominal columns pass through
-        res = sp.csr_matrix((data, Xc.indices, Xc.indptr), shape=Xc.shape)
+        res = sp.csr_matrix((data, Xc.indices.copy(), Xc.indptr.copy()), shape=Xc.shape)   # never alter X
         res.eliminate_zeros()
         if dense:
             return res.toarray()

@@ -137,6 +137,20 @@ def _our_times(exp) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _planned_algo(exp, role: str, length: int | None) -> str:
+    """Our algorithm (config name) that plays ``role`` at ``length`` bits in the experiment's plan
+    (e.g. ``ecocnb_normal_b63``), or the role's name prefix when the plan names none."""
+    algos = exp.plan.get("algos")
+    if not algos and exp.defined:  # a plan without its algorithm list: read the experiment's config
+        from ..experiments import experiment_config
+
+        algos = experiment_config(exp.name).get("algos")
+    for algo in algos if isinstance(algos, list) else []:
+        if role_of(algo) == role and (role == "NB" or code_length_of(algo, None) == length):
+            return algo
+    return ROLES[role]
+
+
 def _time_table(ctx: ReportContext, number: int, out: Path, res: PaperResult) -> list[Path]:
     exp = ctx.experiment(EXPERIMENTS[number])
     pub = published.values(PAPER, number)
@@ -170,9 +184,11 @@ def _time_table(ctx: ReportContext, number: int, out: Path, res: PaperResult) ->
                 elif not exp.defined:
                     why = f"experiment not defined yet: no conf/experiment/{exp.name}.yaml"
                 elif not np.isfinite(nb_ours):
-                    who, why = "NB (the baseline of the ratio)", exp.reason(ds, ROLES["NB"]) or "no NB time"
+                    who, why = "NB (the baseline of the ratio)", \
+                        exp.reason(ds, _planned_algo(exp, "NB", None)) or "no NB time"
                 else:
-                    why = exp.reason(ds, ROLES[r.algorithm] if sel.empty else sel["algo"].iloc[0]) or "not run yet"
+                    why = exp.reason(ds, _planned_algo(exp, r.algorithm, length) if sel.empty
+                                     else sel["algo"].iloc[0]) or "not run yet"
                 if np.isfinite(r.value_num):
                     res.add_missing(f"Table {number}", ds_pub, who, why)
                 note = (note + "; " if note else "") + f"ours: {why}"
