@@ -221,8 +221,15 @@ def bch_code_matrix(n_classes: int, length: int, rng: np.random.Generator, max_t
     if k > 2 ** m:
         raise CodeMatrixInfeasible(f"BCH({length},{m}) has {2 ** m} codewords, fewer than the {k} classes")
     book = bch_codebook(length)
-    rows = _draw_valid(lambda size: rng.integers(0, book.shape[0], size=(size, k)), book, k, max_tries,
-                       f"BCH({length},{m})")
+    N = book.shape[0]
+    # k codewords with replacement, draws with a repeat rejected (a uniform draw of k distinct
+    # codewords); when repeats are too frequent (expected repeated pairs k(k-1)/2N > 8, e.g. 26
+    # classes on the 32 codewords of BCH(15,5)) k distinct codewords are drawn directly
+    if k * (k - 1) / (2 * N) <= 8:
+        draw = lambda size: rng.integers(0, N, size=(size, k))                       # noqa: E731
+    else:                       # random keys, the k smallest
+        draw = lambda size: np.argsort(rng.random((min(size, 64), N)), axis=1)[:, :k]  # noqa: E731
+    rows = _draw_valid(draw, book, k, max_tries, f"BCH({length},{m})")
     return np.where(book[rows] > 0, 1, -1).astype(np.int8)
 
 
@@ -238,12 +245,11 @@ def _draw_valid(draw, book, k, max_tries, what) -> np.ndarray:
     seen = np.zeros(1 << (k - 1), dtype=np.bool_)
     done = 0
     while done < max_tries:
-        size = min(DRAW_BATCH, max_tries - done)
-        picks = np.ascontiguousarray(draw(size), dtype=np.int64)
+        picks = np.ascontiguousarray(draw(min(DRAW_BATCH, max_tries - done)), dtype=np.int64)
         t = K.first_valid_draw(book, picks, full, seen)
         if t >= 0:
             return picks[t]
-        done += size
+        done += picks.shape[0]
     raise CodeMatrixInfeasible(f"no valid {what} code matrix for {k} classes in {max_tries} random draws "
                                f"(seed 001 Sect. 5.1 gives up after 100,000)")
 
@@ -409,13 +415,26 @@ class NBStatistics:
         self.grid_vals = np.zeros(0)
         self.grid_counts = np.zeros((0, C))
 
-    def add(self, Xc: sp.csr_matrix, y: np.ndarray) -> None:
-        """Add the rows of CSR ``Xc`` with class codes ``y`` (one pass per statistic kind)."""
+    def add(self, Xc, y: np.ndarray) -> None:
+        """Add the rows of ``Xc`` (CSR or dense) with class codes ``y`` (one pass per statistic kind)."""
         C = self.n_classes
         y = np.ascontiguousarray(y, dtype=np.int64)
         cc = np.bincount(y, minlength=C)
-        self.class_counts += cc
         d = Xc.shape[1]
+        if not sp.issparse(Xc):
+            if self.numeric == "normal" and not self.nom.size:
+                # dense numeric data: count, mean and M2 per (column, class) in a column-major pass
+                # (the kernel of algorithms.naive_bayes), no sparse structure to build
+                from .naive_bayes import _moments
+
+                dn = self.num.size
+                cnt, mean, m2 = np.zeros((dn, C)), np.zeros((dn, C)), np.zeros((dn, C))
+                _moments(np.asfortranarray(Xc), y, C, cnt, mean, m2)
+                self.class_counts += cc
+                self.observed, self.mean, self.m2 = _chan_merge(self.observed, self.mean, self.m2, cnt, mean, m2)
+                return
+            Xc = as_csr(Xc)
+        self.class_counts += cc
         if self.nom.size:
             Xn = _columns(Xc, self.nom, d)
             ip, ix, dt = _csr_parts(Xn)
@@ -695,7 +714,7 @@ class _OnePassNB(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, reset=reset, **kw)
         if y.dtype.kind not in "iub":
             check_classification_targets(y)
-        return as_csr(X), y
+        return (as_csr(X) if sp.issparse(X) else X), y    # dense training data stays dense (faster pass)
 
     def _start(self, Xc, y, classes=None):
         labels = class_codes(y)[0] if classes is None else np.unique(np.asarray(classes))
@@ -718,7 +737,9 @@ class _OnePassNB(ClassifierMixin, BaseEstimator):
             if bad.size:
                 raise ValueError(f"nominal columns {bad.tolist()} declare no values in n_categories")
         else:
-            n_values = np.maximum(infer_n_values(Xc[:, nom].toarray()), 1) if nom.size else np.zeros(0, np.int64)
+            part = Xc[:, nom]
+            n_values = np.maximum(infer_n_values(part.toarray() if sp.issparse(part) else part), 1) \
+                if nom.size else np.zeros(0, np.int64)
         self.nominal_ = cat
         self.statistics_ = NBStatistics(cat, n_values, labels.size, self.numeric)
 
@@ -792,7 +813,7 @@ class OnePassNaiveBayes(_OnePassNB):
 
     def predict_log_joint(self, X):
         check_is_fitted(self, "model_")
-        return self.model_.log_joint(self._validate(X))
+        return self.model_.log_joint(as_csr(self._validate(X)))
 
     def predict_log_proba(self, X):
         lj = self.predict_log_joint(X)
@@ -930,7 +951,7 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
     def predict_binary_proba(self, X):
         """``Pr(C_b^+ | x)`` of every column's binary NB, shape (rows, n)."""
         check_is_fitted(self, "model_")
-        lj = self.model_.log_joint(self._validate(X))
+        lj = self.model_.log_joint(as_csr(self._validate(X)))
         return expit(lj[:, 0::2] - lj[:, 1::2])
 
 
