@@ -175,7 +175,7 @@ def failed_records(root: Path, p: dict) -> list[str]:
     if df.empty:
         return []
     df = df[df["dataset"].isin(p["datasets"]) & df["algo"].isin(p["algos"])]
-    bad = df[df["status"] != "ok"]
+    bad = df[~df["status"].isin(["ok", "not_applicable"])]  # not applicable to the dataset: no failure
     return [f"{r.algo} on {r.dataset} r{r.repeat} f{r.fold}: {str(r.error)[:160]}" for r in bad.itertuples()]
 
 

@@ -359,7 +359,9 @@ def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
         rec["status"] = "ok"
     except Exception as exc:  # any failure is recorded, never fatal to the job
         preds = None
-        rec["status"] = "failed"
+        # an estimator that does not apply to this dataset says so with an exception carrying
+        # `bench_not_applicable = True` (e.g. a 1023-bit ECOC code for 6 classes): not a failure
+        rec["status"] = "not_applicable" if getattr(exc, "bench_not_applicable", False) else "failed"
         rec["error"] = f"{type(exc).__name__}: {exc}"
         rec["traceback"] = traceback.format_exc()
         log.warning("split r%d f%d of %s on %s failed: %s", split.repeat, split.fold,

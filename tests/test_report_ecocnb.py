@@ -54,8 +54,9 @@ def test_ratios_from_synthetic_runs(tmp_path):
     assert t2.loc[("oh0", 63, "ECOC-NB"), "ratio to NB (ours)"] == ""
     assert (tmp_path / "rep" / "table2_accuracy.md").exists()
     missing = {(m.item, m.dataset, m.algorithm): m.category for m in res.missing}
-    # no conf/experiment/ecocnb_normal.yaml in this checkout: cells without runs say so
-    assert missing[("Table 2", "oh0", "ECOC-NB 63-bit")] == "experiment not defined yet"
+    # cells without runs say why (the experiments are defined; whether oh0 is here depends on BENCH_DATA_DIR)
+    no_run = {"not run yet", "dataset not available here"}
+    assert missing[("Table 2", "oh0", "ECOC-NB 63-bit")] in no_run
     assert ("Table 2", "oh0", "ECOC-NB 15-bit") not in missing
-    assert missing[("Table 3", "oh0", "ECOC-NB 15-bit")] == "experiment not defined yet"
+    assert missing[("Table 3", "oh0", "NB (the baseline of the ratio)")] in no_run
     assert missing[("Table 2", "fbis", "ECOC-NB 15-bit")] == "dataset not in the data directory"

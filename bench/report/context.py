@@ -105,6 +105,8 @@ class ExperimentView:
             if st.complete:
                 return None
             if st.n_ok == 0:
+                if str(st.error).startswith("not applicable: "):
+                    return str(st.error)[:176]
                 return f"run failed: {st.error[:160]}"
             extra = f"; {st.n_failed} failed: {st.error[:120]}" if st.n_failed else ""
             return f"incomplete: {st.n_ok} of {st.n_expected} splits{extra}"

@@ -111,6 +111,8 @@ def run_status(df: pd.DataFrame, seeds: list[int] | None = None) -> pd.DataFrame
         except Exception:
             n_exp = int(len(last))
         err = last.loc[~ok, "error"].astype(str).iloc[0] if (~ok).any() and "error" in last else ""
+        if (~ok).any() and (last.loc[~ok, "status"] == "not_applicable").all():
+            err = f"not applicable: {err}"
         rows.append({"dataset": ds, "algo": algo, "protocol": prot, "n_ok": int(ok.sum()),
                      "n_failed": int((~ok).sum()), "n_expected": n_exp,
                      "complete": bool(ok.sum() >= n_exp and n_exp > 0), "error": err,

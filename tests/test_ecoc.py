@@ -1,0 +1,343 @@
+"""ECOC with naive Bayes in a single pass (seed 001): code matrices, ECOC-NB against the
+straightforward ECOC and an independent NB, hand-computed Eqs. 1-2, sparse text, the runner's
+"not applicable" status."""
+
+import math
+import time
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.utils.estimator_checks import check_estimator
+
+from algorithms import ecoc
+from algorithms.discretize import EqualFrequencyDiscretizer
+from algorithms.ecoc import (BCH_CODES, CodeMatrixInfeasible, ECOCNaiveBayes, OnePassNaiveBayes,
+                             SparseEqualFrequencyDiscretizer, StraightforwardECOC, bch_code_matrix, column_problems)
+from algorithms.naive_bayes import NaiveBayes
+
+
+# ------------------------------------------------------------------ data
+def gaussian_data(n=600, d=5, k=12, seed=0, nan=0.0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    centres = rng.normal(0, 2, (k, d))
+    X = centres[y] + rng.normal(0, 1, (n, d))
+    X = np.round(X, 2)        # repeated values, as real data (KDE unique-value lists)
+    if nan:
+        X[rng.random(X.shape) < nan] = np.nan
+    return X, y
+
+
+def nominal_data(n=500, d=6, k=12, seed=1):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    n_values = rng.integers(2, 5, d)
+    X = np.column_stack([(y * (j + 1) + rng.integers(0, 2, n)) % n_values[j] for j in range(d)]).astype(float)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    return X, y, n_values
+
+
+def text_data(n=300, d=400, k=12, seed=2):
+    """Sparse word counts: class-specific word rates, most cells 0."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    rates = rng.gamma(0.3, 0.3, (k, d))
+    X = rng.poisson(rates[y]).astype(float)
+    return sp.csr_matrix(X), y
+
+
+def assert_same_ecoc(a, b, X, tol=1e-9):
+    pa, pb = a.predict_binary_proba(X), b.predict_binary_proba(X)
+    assert np.abs(pa - pb).max() < tol
+    assert np.abs(a.decoding_scores(X) - b.decoding_scores(X)).max() < tol
+    assert np.array_equal(a.predict(X), b.predict(X))
+
+
+# ------------------------------------------------------------------ code matrices
+@pytest.mark.parametrize("length", [15, 31, 63])
+def test_bch_codebook_minimum_distance_and_drawn_matrix(length):
+    m, dist = BCH_CODES[length]
+    book = ecoc.bch_codebook(length)
+    assert book.shape == (2 ** m, length)
+    assert ecoc._min_weight(book) == dist                      # linear code: min distance = min weight
+    M = bch_code_matrix(12, length, np.random.default_rng(3))
+    assert M.shape == (12, length) and set(np.unique(M)) <= {-1, 1}
+    # the class codewords are codewords of the code: pairwise distance >= d
+    bits = (M > 0).astype(int)
+    dists = (bits[:, None, :] != bits[None, :, :]).sum(axis=2)
+    assert dists[np.triu_indices(12, 1)].min() >= dist
+    assert {tuple(r) for r in bits} <= {tuple(r) for r in book}
+    # the validity rules, checked directly
+    assert ((M == 1).any(axis=0) & (M == -1).any(axis=0)).all()
+    canon = M * np.where(M[0] < 0, -1, 1)
+    assert len({tuple(c) for c in canon.T}) == length          # no equal or complementary columns
+    assert column_problems(M) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("length", [127, 255, 511, 1023])
+def test_long_bch_codes(length):
+    m, dist = BCH_CODES[length]
+    book = ecoc.bch_codebook(length)
+    assert book.shape == (2 ** m, length) and ecoc._min_weight(book) == dist
+    k = {127: 8, 255: 9, 511: 10, 1023: 11}[length]             # the fewest classes that allow the length
+    M = bch_code_matrix(k, length, np.random.default_rng(0))
+    assert column_problems(M) == []
+
+
+def test_column_problems_names_each_rule():
+    ok = np.array([[1, 1, -1], [-1, 1, 1], [-1, -1, -1]])
+    assert column_problems(ok) == []
+    assert "lack a +1 or a -1" in column_problems(np.array([[1, 1], [1, -1], [1, 1]]))[0]
+    assert "equal or complementary" in column_problems(np.array([[1, -1, 1], [-1, 1, 1], [1, -1, -1]]))[0]
+    assert "equal or complementary" in column_problems(np.array([[1, 1, 1], [-1, -1, 1], [1, 1, -1]]))[0]
+    assert any("share a codeword" in p for p in column_problems(np.array([[1, -1], [1, -1], [-1, 1]])))
+
+
+def test_infeasible_lengths_fail_at_once():
+    # with k classes at most 2^(k-1) - 1 valid columns: the paper's blank cells
+    assert ecoc.max_distinct_columns(6) == 31 and ecoc.max_distinct_columns(10) == 511
+    t0 = time.perf_counter()
+    with pytest.raises(CodeMatrixInfeasible, match="at most 31 distinct binary columns"):
+        bch_code_matrix(6, 63, np.random.default_rng(0))
+    with pytest.raises(CodeMatrixInfeasible, match="at most 511"):
+        bch_code_matrix(10, 1023, np.random.default_rng(0))
+    with pytest.raises(CodeMatrixInfeasible, match="at most 3"):
+        ecoc.random_code_matrix(3, 4, np.random.default_rng(0))
+    assert time.perf_counter() - t0 < 1.0
+    assert CodeMatrixInfeasible.bench_not_applicable
+    # the estimator refuses before its pass over the data
+    X, y = gaussian_data(k=6)
+    with pytest.raises(CodeMatrixInfeasible):
+        ECOCNaiveBayes(code_length=63).fit(X, y)
+
+
+def test_give_up_after_max_tries():
+    # 63 bits for 7 classes (all 2^6 - 1 columns) is feasible but rare: one draw fails
+    with pytest.raises(CodeMatrixInfeasible, match="in 1 random draws"):
+        bch_code_matrix(7, 63, np.random.default_rng(0), max_tries=1)
+    M = bch_code_matrix(7, 63, np.random.default_rng(0))
+    assert column_problems(M) == []
+
+
+def test_one_vs_all_one_vs_one_and_random_codes():
+    assert np.array_equal(ecoc.one_vs_all(3), [[1, -1, -1], [-1, 1, -1], [-1, -1, 1]])
+    assert ecoc.one_vs_all(2).shape == (2, 1)
+    ovo = ecoc.one_vs_one(4)
+    assert ovo.shape == (4, 6) and (np.abs(ovo).sum(axis=0) == 2).all() and column_problems(ovo) == []
+    rng = np.random.default_rng(0)
+    dense = ecoc.random_code_matrix(8, 30, rng)
+    sparse_ = ecoc.random_code_matrix(8, 40, rng, sparse=True)
+    assert column_problems(dense) == [] and column_problems(sparse_) == [] and (sparse_ == 0).any()
+    assert ecoc.make_code_matrix("random_dense", 8).shape[1] == 30      # 10 log2 8
+
+
+# ------------------------------------------------------------------ ECOC-NB = straightforward ECOC
+@pytest.mark.parametrize("numeric,evaluation", [("normal", "weka_cell"), ("kernel", "weka_cell"), ("kernel", "density")])
+def test_ecocnb_equals_independent_nb_per_column(numeric, evaluation):
+    """Reference: one algorithms.naive_bayes.NaiveBayes (shares no code) per column, relabelled data."""
+    X, y = gaussian_data(nan=0.03)
+    kw = dict(code="bch", code_length=31, numeric=numeric, kde_evaluation=evaluation, random_state=5)
+    a = ECOCNaiveBayes(**kw).fit(X, y)
+    b = StraightforwardECOC(base="naive_bayes", **kw).fit(X, y)
+    assert np.array_equal(a.code_matrix_, b.code_matrix_)
+    assert_same_ecoc(a, b, X)
+    assert_same_ecoc(a, b, gaussian_data(n=100, seed=9)[0])
+
+
+def test_ecocnb_discrete_equals_independent_nb():
+    X, y, n_values = nominal_data()
+    kw = dict(code_length=15, random_state=1, categorical_features=np.ones(X.shape[1], bool), n_categories=n_values)
+    a = ECOCNaiveBayes(**kw).fit(X, y)
+    b = StraightforwardECOC(base="naive_bayes", **kw).fit(X, y)
+    assert_same_ecoc(a, b, X)
+
+
+@pytest.mark.parametrize("numeric", ["normal", "kernel"])
+def test_ecocnb_mixed_attributes_hamming_and_ternary(numeric):
+    X, y = gaussian_data(d=3, k=5, nan=0.05)
+    Xn, _, n_values = nominal_data(n=X.shape[0], d=2, k=5)
+    X = np.column_stack([X, Xn])
+    cat = np.array([False] * 3 + [True] * 2)
+    ncat = np.r_[np.zeros(3, int), n_values]
+    for code, decoding in (("ova", "hamming"), ("ovo", "weighted"), ("random_dense", "weighted")):
+        length = None if code == "random_dense" else 15
+        if numeric == "kernel" and code == "ovo":
+            continue  # ternary + KDE: ECOC-NB keeps the attribute's precision of all data (docstring)
+        kw = dict(code=code, code_length=length, decoding=decoding, numeric=numeric, random_state=2,
+                  categorical_features=cat,
+                  n_categories=ncat)
+        assert_same_ecoc(ECOCNaiveBayes(**kw).fit(X, y), StraightforwardECOC(base="naive_bayes", **kw).fit(X, y), X)
+
+
+@pytest.mark.parametrize("numeric", ["normal", "kernel", "multinomial", "bernoulli"])
+def test_ecocnb_on_sparse_text_equals_straightforward(numeric):
+    X, y = text_data()
+    kw = dict(code_length=63, numeric=numeric, random_state=4)
+    a = ECOCNaiveBayes(**kw).fit(X, y)
+    b = StraightforwardECOC(**kw).fit(X, y)            # 63 one-pass NBs on relabelled sparse data
+    # normal: a word absent from a group has variance = the floor (1e-9 x the largest variance), so
+    # log-joints reach ~1e9 and the summation order alone moves the binary posteriors by ~1e-8
+    tol = 1e-7 if numeric == "normal" else 1e-9
+    assert_same_ecoc(a, b, X, tol)
+    if numeric in ("normal", "kernel"):                 # and the NaiveBayes of the project, densified
+        kw15 = {**kw, "code_length": 15}
+        c = StraightforwardECOC(base="naive_bayes", **kw15).fit(X.toarray(), y)
+        assert_same_ecoc(ECOCNaiveBayes(**kw15).fit(X, y), c, X.toarray(), tol)
+    assert np.array_equal(a.predict(X), a.predict(X.toarray()))
+
+
+def test_ecocnb_discretised_text_equals_straightforward():
+    X, y = text_data()
+    disc = SparseEqualFrequencyDiscretizer().fit(X)
+    Xd = disc.transform(X)
+    assert sp.issparse(Xd) and Xd.nnz <= X.nnz
+    kw = dict(code_length=31, random_state=0, categorical_features=np.ones(X.shape[1], bool),
+              n_categories=disc.n_categories_out_)
+    assert_same_ecoc(ECOCNaiveBayes(**kw).fit(Xd, y), StraightforwardECOC(**kw).fit(Xd, y), Xd)
+    c = StraightforwardECOC(base="naive_bayes", **kw).fit(Xd.toarray(), y)
+    assert_same_ecoc(ECOCNaiveBayes(**kw).fit(Xd, y), c, Xd.toarray())
+
+
+# ------------------------------------------------------------------ NB on the same statistics
+@pytest.mark.parametrize("numeric", ["normal", "kernel"])
+def test_one_pass_nb_equals_naive_bayes(numeric):
+    X, y = gaussian_data(k=4, nan=0.05)
+    a = OnePassNaiveBayes(numeric=numeric).fit(X, y)
+    b = NaiveBayes(numeric={"normal": "gaussian", "kernel": "kde"}[numeric], kde_evaluation="weka_cell").fit(X, y)
+    assert np.abs(a.predict_log_joint(X) - b.predict_log_joint(X)).max() < 1e-9
+    assert np.abs(a.predict_proba(X) - b.predict_proba(X)).max() < 1e-9
+
+
+def test_text_event_models_equal_scikit_learn():
+    from sklearn.naive_bayes import BernoulliNB, MultinomialNB
+
+    X, y = text_data(k=5)
+    for numeric, ref in (("multinomial", MultinomialNB(alpha=1.0)), ("bernoulli", BernoulliNB(alpha=1.0))):
+        a = OnePassNaiveBayes(numeric=numeric).fit(X, y)
+        ref.fit(X, y)
+        ours = a.predict_log_joint(X) - a.model_.log_prior          # the class prior differs (Laplace)
+        theirs = ref.predict_joint_log_proba(X) - ref.class_log_prior_
+        assert np.abs(ours - theirs).max() < 1e-9
+
+
+def test_partial_fit_equals_fit():
+    X, y = text_data()
+    for numeric in ("normal", "kernel", "bernoulli"):
+        a = ECOCNaiveBayes(code_length=15, numeric=numeric, random_state=0).fit(X, y)
+        b = ECOCNaiveBayes(code_length=15, numeric=numeric, random_state=0)
+        for part in np.array_split(np.arange(X.shape[0]), 3):
+            b.partial_fit(X[part], y[part], classes=np.unique(y))
+        assert np.abs(a.predict_binary_proba(X) - b.predict_binary_proba(X)).max() < 1e-9
+
+
+# ------------------------------------------------------------------ hand-computed Eqs. 1-2
+def test_equations_1_and_2_by_hand():
+    # 3 classes; column 0 nominal (2 values), column 1 numeric; code column b = (+1, +1, -1)
+    X = np.array([[0, 1.0], [1, 3.0], [0, 2.0], [0, 6.0], [1, 4.0], [1, 10.0]])
+    y = np.array([0, 0, 1, 1, 2, 2])
+    M = np.array([[1], [1], [-1]])
+    est = ECOCNaiveBayes(code=M, var_smoothing=0.0, categorical_features=[True, False], n_categories=[2, 0])
+    est.fit(X, y)
+    mdl = est.model_
+    # Eq. 1 (Laplace within the binary problem): Pr(C+) = (4 + 1) / (6 + 2), Pr(C-) = (2 + 1) / 8
+    assert np.allclose(np.exp(mdl.log_prior), [5 / 8, 3 / 8])
+    # Eq. 2 with Laplace (Sect. 4.3.1): Pr(a=1 | C+) = (1 + 1) / (4 + 2); Pr(a=1 | C-) = (2 + 1) / (2 + 2)
+    p0 = np.exp(mdl.nominal_log0[0])
+    p1 = np.exp(mdl.nominal_log0[0] + mdl.nominal_delta[1])
+    assert np.allclose(p0, [(3 + 1) / 6, (0 + 1) / 4]) and np.allclose(p1, [2 / 6, 3 / 4])
+    # normal (Sect. 4.3.2): C+ = {1, 3, 2, 6}: mean 3, sigma^2 = (sum x^2 - (sum x)^2 / t) / t = 3.5
+    mean, var = mdl.normal_parameters()
+    assert np.allclose(mean[0], [3.0, 7.0]) and np.allclose(var[0], [3.5, 9.0])
+    # the binary NB's posterior for x = (1, 5), and makeTernary / weighted decoding
+    x = np.array([[1, 5.0]])
+
+    def normal(v, mu, s2):
+        return math.exp(-(v - mu) ** 2 / (2 * s2)) / math.sqrt(2 * math.pi * s2)
+
+    pos = 5 / 8 * (2 / 6) * normal(5, 3, 3.5)
+    neg = 3 / 8 * (3 / 4) * normal(5, 7, 9.0)
+    p = pos / (pos + neg)
+    assert est.predict_binary_proba(x)[0, 0] == pytest.approx(p, rel=1e-12)
+    f = 2 * (p - 0.5)
+    assert np.allclose(est.decoding_scores(x)[0], [(1 + f) / 2, (1 + f) / 2, (1 - f) / 2])
+
+
+def test_decoding_weighted_and_hamming_by_hand():
+    M = np.array([[1, 1, 0], [-1, 1, 1], [-1, -1, -1]])
+    p = np.array([[0.9, 0.6, 0.2]])
+    f = 2 * (p - 0.5)                                  # 0.8, 0.2, -0.6
+    w = ecoc._decode(p, M, "weighted")[0]
+    assert np.allclose(w, 3 - np.array([(0.2 + 0.8 + 1) / 2, (1.8 + 0.8 + 1.6) / 2, (1.8 + 1.2 + 0.4) / 2]))
+    h = ecoc._decode(p, M, "hamming")[0]
+    assert np.allclose(h, [2.5, 1.0, 1.0])             # zero entry costs 1/2
+    assert np.allclose(f, [[0.8, 0.2, -0.6]])
+
+
+# ------------------------------------------------------------------ determinism, errors, sklearn
+def test_same_seed_same_code_and_probabilities():
+    X, y = gaussian_data()
+    a = ECOCNaiveBayes(code_length=63, random_state=7).fit(X, y)
+    b = ECOCNaiveBayes(code_length=63, random_state=7).fit(X, y)
+    c = ECOCNaiveBayes(code_length=63, random_state=8).fit(X, y)
+    assert np.array_equal(a.code_matrix_, b.code_matrix_) and not np.array_equal(a.code_matrix_, c.code_matrix_)
+    assert np.array_equal(a.predict_proba(X), b.predict_proba(X))
+    assert np.allclose(a.predict_proba(X).sum(axis=1), 1.0)
+
+
+def test_clear_errors():
+    X, y, n_values = nominal_data(k=4)
+    est = OnePassNaiveBayes(categorical_features=np.ones(X.shape[1], bool), n_categories=n_values).fit(X, y)
+    bad = X[:2].copy()
+    bad[0, 0] = n_values[0]
+    with pytest.raises(ValueError, match="unseen category"):
+        est.predict(bad)
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        OnePassNaiveBayes().fit(np.ones((3, 2)), [1, 1, 1])
+    with pytest.raises(ValueError, match="non-negative"):
+        OnePassNaiveBayes(numeric="multinomial").fit(-np.ones((4, 2)), [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="code must be"):
+        ECOCNaiveBayes(code="nope").fit(X, y)
+
+
+def test_sparse_discretiser_matches_weka_equal_frequency():
+    X, _ = text_data(d=50)
+    dense = X.toarray()
+    ours = SparseEqualFrequencyDiscretizer().fit(X)
+    weka = EqualFrequencyDiscretizer().fit(dense)
+    for a, b in zip(ours.cut_points_, weka.cut_points_):
+        assert np.array_equal(a, b)
+    assert np.array_equal(ours.transform(X).toarray(), weka.transform(dense))   # non-negative: 0 is bin 0
+    assert np.array_equal(ours.n_categories_out_, weka.n_categories_out_)
+
+
+@pytest.mark.parametrize("est", [OnePassNaiveBayes(), ECOCNaiveBayes(code="ova"), StraightforwardECOC(code="ova"),
+                                 ECOCNaiveBayes(code="random_dense", code_length=None, numeric="kernel"),
+                                 SparseEqualFrequencyDiscretizer()],
+                         ids=["nb", "ecocnb_ova", "sf_ova", "ecocnb_random_kde", "discretiser"])
+def test_sklearn_checks(est):
+    check_estimator(est)
+
+
+# ------------------------------------------------------------------ the runner: "not applicable"
+def test_runner_stores_infeasible_code_as_not_applicable(tmp_path):
+    from bench.experiments import failed_records
+    from bench.report.context import ReportContext
+    from bench.runner import run_job
+    from bench.stats.collect import run_status
+    from bench.store import load
+
+    cv2 = {"name": "cv2", "kind": "kfold", "n_splits": 2, "n_repeats": 1}
+    algo = {"name": "ecocnb_normal_b15", "estimator": {"_target_": "algorithms.ecoc.ECOCNaiveBayes",
+                                                       "code": "bch", "code_length": 15}}
+    res = run_job(algo, "sk_iris", cv2, 0, "e", str(tmp_path), progress=False)
+    df = load(tmp_path, experiment="e")
+    assert (df["status"] == "not_applicable").all() and "at most 3 distinct" in df["error"].iloc[0]
+    assert len(res.records) == 2
+    plan = {"experiment": "e", "datasets": ["sk_iris"], "algos": ["ecocnb_normal_b15"]}
+    assert failed_records(tmp_path, plan) == []
+    st = run_status(df)
+    assert st["error"].iloc[0].startswith("not applicable: CodeMatrixInfeasible")
+    view = ReportContext(tmp_path).experiment("e")
+    assert view.reason("sk_iris", "ecocnb_normal_b15").startswith("not applicable: ")
