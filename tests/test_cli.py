@@ -88,7 +88,10 @@ def test_smoke_experiment_driver(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     df = load(tmp_path, experiment="smoke")
     assert set(df["dataset"]) == {"sk_iris", "synth_mixed"}
-    assert (df["status"] == "ok").all()
+    # a code longer than a dataset's classes allow is the paper's blank cell, not a failure
+    na = df[df["status"] == "not_applicable"]
+    assert na["algo"].str.startswith("ecoc").all()
+    assert (df.loc[df["status"] != "not_applicable", "status"] == "ok").all()
     assert (tmp_path / "smoke" / "_plan.json").exists()
 
 

@@ -11,7 +11,6 @@ use into the bench cache.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import tempfile
@@ -20,10 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..data.cache import cache_dir
 from ..data.dataset import Dataset
 from ..data.readers import write_arff
-from . import weka_jar
+from . import driver_classpath
 
 
 @dataclass
@@ -37,30 +35,15 @@ class WekaBayesNetResult:
     test_s: float
 
 
-def _driver_dir() -> Path:
-    jar = weka_jar()
-    if jar is None:
-        raise RuntimeError("Weka is not installed: apt-get install weka (or set WEKA_JAR)")
-    out = cache_dir() / "weka"
-    cls = out / "WekaBayesNet.class"
-    src = Path(__file__).with_name("WekaBayesNet.java")
-    if not cls.exists() or cls.stat().st_mtime < src.stat().st_mtime:
-        out.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["javac", "-nowarn", "-cp", jar, "-d", str(out), str(src)], check=True,
-                       capture_output=True, text=True)
-    return out
-
-
 def run_bayesnet(ds: Dataset, train: np.ndarray, test: np.ndarray, options: list[str],
                  filter: tuple[str, list[str]] | None = None, heap: str = "4g") -> WekaBayesNetResult:
     """Train Weka's BayesNet with ``options`` on rows ``train`` of ``ds``; structure and test distributions."""
-    driver = _driver_dir()
     tmp = Path(tempfile.mkdtemp(prefix="bench-wekabn-"))
     try:
         tr, te = tmp / "train.arff", tmp / "test.arff"
         write_arff(tr, ds, rows=train)
         write_arff(te, ds, rows=test)
-        cmd = ["java", f"-Xmx{heap}", "-cp", f"{weka_jar()}{os.pathsep}{driver}", "WekaBayesNet", str(tr), str(te)]
+        cmd = ["java", f"-Xmx{heap}", "-cp", driver_classpath("WekaBayesNet"), "WekaBayesNet", str(tr), str(te)]
         if filter is not None:
             cmd += [f"filter:{filter[0]}", *filter[1], "--"]
         cmd += list(options)
