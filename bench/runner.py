@@ -425,6 +425,8 @@ class _NoBar:
     def update(self, n=1): pass
     def set_postfix_str(self, s): pass
     def close(self): pass
+    def __enter__(self): return self
+    def __exit__(self, *exc): return False
 
 
 def _progress(total: int, desc: str, enabled: bool):
