@@ -90,6 +90,36 @@ def test_build_reports_writes_index_papers_and_experiments(tmp_path):
     assert all(p.exists() for p in written)
 
 
+def test_a_build_keeps_sections_it_cannot_remake(tmp_path):
+    """A later build from a results directory without the ande_sr and smoke runs keeps their
+    reports and index sections (marked as kept, with the first build's date); a fresh build
+    (keep_earlier=False) rewrites the ande_sr paper from what is stored, i.e. nothing."""
+    res, out = tmp_path / "res", tmp_path / "reports"
+    for ds in ("iris", "zoo"):
+        for algo in ("rf10", "a2de_sw"):
+            write_fake_run(res, "ande_sr", ds, algo, n=40, protocol="cv5x2", quality=0.8)
+    write_fake_run(res, "smoke", "sk_iris", "gnb", n=30, protocol="cv2", quality=0.8)
+    build.build_reports(str(res), str(out), scale="smoke")
+    first = (out / "index.md").read_text()
+    table = out / "ande_sr" / "table4_wdl_01loss_all.md"
+    before = table.read_text()
+    assert "- built: " in first and "from 40 stored records" in first
+
+    build.build_reports(str(tmp_path / "empty"), str(out), scale="smoke")
+    second = (out / "index.md").read_text()
+    assert table.read_text() == before and (out / "smoke" / "summary_error.md").exists()
+    ande = second.split("### A2DE with subsumption resolution")[1].split("\n### ")[0]
+    assert "from 40 stored records" in ande and "kept from an earlier build" in ande
+    assert "### smoke" in second and "kept from an earlier build" in second.split("### smoke")[1]
+    # a third build does not mark a kept section twice
+    build.build_reports(str(tmp_path / "empty"), str(out), scale="smoke")
+    assert (out / "index.md").read_text().count("kept from an earlier build") == second.count("kept from an earlier build")
+
+    build.build_reports(str(tmp_path / "empty"), str(out), scale="smoke", keep_earlier=False)
+    fresh = (out / "index.md").read_text()
+    assert "from 0 stored records" in fresh.split("### A2DE with subsumption resolution")[1].split("\n### ")[0]
+
+
 def test_a_failing_paper_module_does_not_stop_the_others(tmp_path, monkeypatch):
     def broken(ctx, out):
         raise RuntimeError("boom")

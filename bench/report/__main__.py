@@ -18,8 +18,12 @@ def main(argv=None) -> int:
     ap.add_argument("--paper", action="append", default=None, help="only these papers (repeatable); default: all")
     ap.add_argument("--scale", default=os.environ.get("SCALE") or None, choices=("smoke", "medium", "full"),
                     help="the scale the reports describe for experiments that were not run yet")
+    ap.add_argument("--fresh", action="store_true",
+                    help="rebuild every paper from what is stored, even with nothing stored (default: keep the "
+                         "earlier reports of papers and experiments that have no stored records here)")
     args = ap.parse_args(argv)
-    written = build_reports(args.results_dir, args.out, args.experiment, scale=args.scale, papers=args.paper)
+    written = build_reports(args.results_dir, args.out, args.experiment, scale=args.scale, papers=args.paper,
+                            keep_earlier=not args.fresh)
     print(f"wrote {len(written)} files under {args.out}/ (index: {args.out}/index.md)")
     return 0
 

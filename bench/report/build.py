@@ -11,6 +11,12 @@ reports/index.md.
 
 Files a previous build left in a directory this build rewrites, and did not write again, are
 removed, so reports/ never shows a stale table.
+
+A build never throws away results it cannot remake: a paper none of whose experiments has a
+stored record in this results directory, and a stored-experiment summary whose experiment is not
+stored here, keep the files and index section of the build that made them (each section says
+when, at which commit and from how many records it was built). ``keep_earlier=False`` rebuilds
+every paper from what is stored, empty or not.
 """
 
 from __future__ import annotations
@@ -215,14 +221,70 @@ def _clean_stale(written: list[Path], dirs: set[Path]) -> list[Path]:
     return removed
 
 
+def _index_blocks(path: Path) -> tuple[dict[str, list[str]], dict[str, list[str]], str]:
+    """The paper and stored-experiment sections of an earlier ``index.md`` (heading -> lines) and
+    the earlier build's "Generated ..." line."""
+    if not path.exists():
+        return {}, {}, ""
+    papers: dict[str, list[str]] = {}
+    exps: dict[str, list[str]] = {}
+    generated, part, key = "", None, None
+    for line in path.read_text().splitlines():
+        if line.startswith("Generated "):
+            generated = line
+        if line.startswith("## "):
+            part = papers if line.strip() == "## Papers" else exps if line.strip() == "## Stored experiments" else None
+            key = None
+            continue
+        if part is None:
+            continue
+        if line.startswith("### "):
+            key = line[4:].strip()
+            part[key] = [line]
+        elif key is not None:
+            part[key].append(line)
+    for blocks in (papers, exps):
+        for k, lines in blocks.items():
+            while lines and not lines[-1].strip():
+                lines.pop()
+    return papers, exps, generated
+
+
+def _kept(block: list[str], generated: str) -> list[str]:
+    """An earlier index section, marked as kept (with the earlier build's date and commit when the
+    section does not carry its own)."""
+    out = list(block)
+    if not any(line.startswith("- built:") for line in out):
+        when = generated.removeprefix("Generated ").rstrip(".") if generated else "an earlier build"
+        out.insert(2 if len(out) > 1 and not out[1].strip() else 1, f"- built: {when}")
+    note = "- kept from an earlier build: nothing of it is stored in this results directory"
+    if note not in out:
+        out.append(note)
+    return out + [""]
+
+
+def _paper_experiments(paper: str) -> list[str]:
+    from ..experiments import experiment_config, experiment_names
+
+    return [n for n in experiment_names() if experiment_config(n).get("paper") == paper]
+
+
+
 def build_reports(results_dir: str | None = None, out_dir: str = "reports", experiments: list[str] | None = None,
-                  scale: str | None = None, papers: list[str] | None = None) -> list[Path]:
-    """Write every paper's report and a summary of every stored experiment; return the files."""
+                  scale: str | None = None, papers: list[str] | None = None,
+                  keep_earlier: bool = True) -> list[Path]:
+    """Write every paper's report and a summary of every stored experiment; return the files.
+
+    With ``keep_earlier`` (the default), sections that nothing stored here can remake are kept from
+    the earlier ``index.md`` (see the module docstring); ``papers`` limits the rebuilt papers, and
+    the others keep their earlier sections too."""
     ctx = ReportContext(results_dir or os.environ.get("BENCH_RESULTS_DIR", "results"), scale)
     out_root = Path(out_dir)
     out_root.mkdir(parents=True, exist_ok=True)
+    old_papers, old_exps, old_generated = _index_blocks(out_root / "index.md") if keep_earlier else ({}, {}, "")
     errors = discover()
     prov = provenance()
+    built = f"{time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} at commit {str(prov['git_commit'])[:12]}"
     written: list[Path] = []
     dirs: set[Path] = set()
     index = ["# bench reports", "",
@@ -231,16 +293,29 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
              + (f", requested scale {scale}" if scale else "") + ".", "",
              "Each paper lists its tables and figures (Markdown; LaTeX, CSV, PNG and PDF beside them), the "
              "experiments they read, and every cell that could not be filled, by reason "
-             "(full lists in each paper's `missing.md`).", ""]
+             "(full lists in each paper's `missing.md`). Every section says when and at which commit it "
+             "was built: a section whose runs are not stored in the results directory of a later build "
+             "is kept as it was.", ""]
 
     # ---- papers
     index += ["## Papers", ""]
-    for paper in sorted(PAPER_MODULES if papers is None else [p for p in papers if p in PAPER_MODULES]):
+    for paper in sorted(PAPER_MODULES):
+        title = PAPER_TITLES.get(paper, paper)
         out = out_root / paper
+        if keep_earlier and title in old_papers and out.exists():
+            selected = papers is None or paper in papers
+            nothing_stored = all(ctx.experiment(e).n_records == 0 for e in _paper_experiments(paper))
+            if not selected or nothing_stored:
+                index += _kept(old_papers[title], old_generated)
+                continue
+        elif papers is not None and paper not in papers:
+            continue
         out.mkdir(parents=True, exist_ok=True)
         dirs.add(out)
-        index.append(f"### {PAPER_TITLES.get(paper, paper)}")
+        index.append(f"### {title}")
         index.append("")
+        n_rec = sum(ctx.experiment(e).n_records for e in _paper_experiments(paper))
+        index.append(f"- built: {built}, from {n_rec} stored records")
         try:
             result = PAPER_MODULES[paper](ctx, out)
         except Exception as exc:
@@ -282,7 +357,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         n_failed = int((df["status"] != "ok").sum()) if not df.empty else 0
         hosts = ", ".join(sorted(df["host"].dropna().astype(str).unique())) if "host" in df else "-"
         plan = view.plan
-        index += [f"### {name}", "",
+        index += [f"### {name}", "", f"- built: {built}",
                   f"- scale: {plan.get('scale', 'ad hoc')}; protocol {plan.get('protocol', '-')}; "
                   f"{n_ok} stored records ({n_failed} failed); run on {hosts}",
                   f"- files: {_links(files, out_root)}"]
@@ -298,6 +373,9 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
             for (a, d), g in bad.groupby(["algo", "dataset"]):
                 index.append(f"- failed: {a} on {d}, {len(g)} splits: {str(g['error'].iloc[0])[:160]}")
         index.append("")
+    for name, block in old_exps.items():  # summaries of experiments not stored here
+        if name not in names and (out_root / name).is_dir() and (out_root / name) not in dirs:
+            index += _kept(block, old_generated)
 
     _clean_stale(written, dirs)
     (out_root / "index.md").write_text("\n".join(index) + "\n")
