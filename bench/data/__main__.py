@@ -1,4 +1,4 @@
-"""``python -m bench.data list | info NAME | fetch NAME [NAME ...]``."""
+"""``python -m bench.data list | info NAME | fetch NAME [NAME ...] | plot NAME``."""
 
 from __future__ import annotations
 
@@ -89,6 +89,17 @@ def cmd_fetch(args) -> int:
     return status
 
 
+def cmd_plot(args) -> int:
+    from pathlib import Path
+
+    from .plot import plot_dataset
+
+    ds = load(args.name)
+    paths = plot_dataset(ds, Path(args.out) / args.name, max_rows=args.rows)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.data", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -99,9 +110,13 @@ def main(argv=None) -> int:
     pf = sub.add_parser("fetch", help=f"download from OpenML into the cache ({cache_dir()})")
     pf.add_argument("names", nargs="+")
     pf.add_argument("--force", action="store_true")
+    pp = sub.add_parser("plot", help="scatter plots of the non-constant numeric attributes, two by two")
+    pp.add_argument("name")
+    pp.add_argument("--rows", type=int, default=7000, help="the first ROWS rows (default 7000)")
+    pp.add_argument("--out", default="reports/data")
     args = p.parse_args(argv)
     try:
-        return {"list": cmd_list, "info": cmd_info, "fetch": cmd_fetch}[args.cmd](args)
+        return {"list": cmd_list, "info": cmd_info, "fetch": cmd_fetch, "plot": cmd_plot}[args.cmd](args)
     except DataError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
