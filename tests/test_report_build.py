@@ -178,3 +178,30 @@ def test_make_paper_tables_smoke_end_to_end(tmp_path):
     assert "experiment `ande_sr`: scale smoke, protocol cv5x2" in index
     bv = pd.read_csv(tmp_path / "rep" / "ande_sr" / "bias_variance_per_dataset.csv")
     assert len(bv) >= 5 and (bv["bias + variance - loss"].abs() < 1e-12).all()
+
+
+def test_perf_runs_become_a_report_table(tmp_path):
+    """results/perf/perf-*.json (python -m bench.perf) -> reports/perf/perf.md with the newest run of
+    each benchmark, and a Speed section in the index; not a 'stored experiment'."""
+    perf = tmp_path / "res" / "perf"
+    perf.mkdir(parents=True)
+    prov = {"host": "h1", "cpu": "cpu", "git_commit": "abc"}
+    old = {"provenance": prov, "threads": 1, "rows": [
+        {"benchmark": "counts", "case": "letter", "ours": "NB fit", "ours_s": 2.0, "peer": "sk", "peer_s": 4.0,
+         "ratio": 2.0, "note": "old"}]}
+    new = {"provenance": {**prov, "git_commit": "def"}, "threads": 1, "rows": [
+        {"benchmark": "counts", "case": "letter", "ours": "NB fit", "ours_s": 1.0, "peer": "sk", "peer_s": 4.0,
+         "ratio": 4.0, "note": "new"}]}
+    (perf / "perf-20260101-000000.json").write_text(json.dumps(old))
+    (perf / "perf-20260102-000000.json").write_text(json.dumps(new))
+    out = tmp_path / "rep"
+    build.build_reports(str(tmp_path / "res"), str(out), scale="smoke")
+    table = (out / "perf" / "perf.md").read_text()
+    assert "4.00x" in table and "new" in table and "old" not in table and "commit def" in table
+    index = (out / "index.md").read_text()
+    assert "## Speed (make bench-perf)" in index and "## Stored experiments" in index
+    assert "### perf" not in index.split("## Stored experiments")[1]
+    # a later build without perf runs keeps the table
+    build.build_reports(str(tmp_path / "none"), str(out), scale="smoke")
+    assert (out / "perf" / "perf.md").exists()
+    assert "kept from an earlier build" in (out / "index.md").read_text().split("## Speed (make bench-perf)")[1]

@@ -43,7 +43,8 @@ from .tables import write_table
 __all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summarise", "generic_report"]
 
 #: modules of bench/report/ that are the framework, not paper reports
-FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "ranking", "registry", "synthetic", "tables"}
+FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "perf", "ranking", "registry", "synthetic",
+             "tables"}
 
 #: paper key -> title, for the index
 PAPER_TITLES = {
@@ -233,7 +234,8 @@ def _index_blocks(path: Path) -> tuple[dict[str, list[str]], dict[str, list[str]
         if line.startswith("Generated "):
             generated = line
         if line.startswith("## "):
-            part = papers if line.strip() == "## Papers" else exps if line.strip() == "## Stored experiments" else None
+            part = papers if line.strip() == "## Papers" else \
+                exps if line.strip() in ("## Stored experiments", "## Speed (make bench-perf)") else None
             key = None
             continue
         if part is None:
@@ -340,8 +342,19 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
     for mod, err in sorted(errors.items()):
         index += [f"- report module `{mod}` could not be imported: {err}", ""]
 
+    # ---- speed benchmarks (results/perf, written by `make bench-perf`)
+    from .perf import perf_report
+
+    perf_files, perf_lines = perf_report(ctx.root, out_root / "perf")
+    if perf_files:
+        dirs.add(out_root / "perf")
+        written += perf_files
+        index += ["## Speed (make bench-perf)", "", "### perf", "", f"- built: {built}", *perf_lines, ""]
+    elif keep_earlier and "perf" in old_exps and (out_root / "perf" / "perf.md").exists():
+        index += ["## Speed (make bench-perf)", ""] + _kept(old_exps["perf"], old_generated)
+
     # ---- experiments (generic summaries)
-    names = experiments or ctx.stored_experiments()
+    names = experiments or [n for n in ctx.stored_experiments() if n != "perf"]
     index += ["## Stored experiments", ""]
     for name in names:
         view = ctx.experiment(name)
@@ -374,7 +387,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
                 index.append(f"- failed: {a} on {d}, {len(g)} splits: {str(g['error'].iloc[0])[:160]}")
         index.append("")
     for name, block in old_exps.items():  # summaries of experiments not stored here
-        if name not in names and (out_root / name).is_dir() and (out_root / name) not in dirs:
+        if name != "perf" and name not in names and (out_root / name).is_dir() and (out_root / name) not in dirs:
             index += _kept(block, old_generated)
 
     _clean_stale(written, dirs)

@@ -1,0 +1,73 @@
+"""``reports/perf/``: the newest stored result of every speed benchmark (``make bench-perf``).
+
+``python -m bench.perf`` stores each run as ``results/perf/perf-<time>.json`` (rows of
+benchmark, case, our seconds, the peer's seconds measured in the same run, the ratio, a note,
+and the run's provenance). For each benchmark the rows of the newest file that has it are
+shown, with when, where and at which commit they were measured.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from .tables import write_table
+
+__all__ = ["perf_runs", "perf_report"]
+
+
+def perf_runs(results_root: Path) -> list[dict]:
+    """Every stored perf run, oldest first (unreadable files are skipped with a note)."""
+    runs = []
+    for path in sorted((Path(results_root) / "perf").glob("perf-*.json")):
+        try:
+            run = json.loads(path.read_text())
+        except ValueError:
+            continue
+        run["file"] = path.name
+        runs.append(run)
+    return runs
+
+
+def _fmt_s(v) -> str:
+    if v is None or (isinstance(v, float) and v != v):
+        return ""
+    return f"{v:.4g}"
+
+
+def perf_report(results_root: Path, out: Path) -> tuple[list[Path], list[str]]:
+    """Write ``perf.md|tex|csv`` under ``out``; return the files and index lines (empty when no
+    perf run is stored)."""
+    runs = perf_runs(results_root)
+    if not runs:
+        return [], []
+    newest: dict[str, dict] = {}
+    for run in runs:  # later files win
+        for bench in {r["benchmark"] for r in run.get("rows", [])}:
+            newest[bench] = run
+    rows = []
+    for bench in sorted(newest):
+        run = newest[bench]
+        prov = run.get("provenance", {})
+        when = run["file"].removeprefix("perf-").removesuffix(".json")
+        for r in run["rows"]:
+            if r["benchmark"] != bench:
+                continue
+            rows.append({"benchmark": bench, "case": r.get("case", ""), "ours": r.get("ours", ""),
+                         "ours s": _fmt_s(r.get("ours_s")), "peer": r.get("peer") or "",
+                         "peer s": _fmt_s(r.get("peer_s")),
+                         "peer/ours": f"{r['ratio']:.2f}x" if r.get("ratio") else "",
+                         "note": r.get("note", ""),
+                         "measured": f"{when}, {prov.get('host', '?')}, commit {str(prov.get('git_commit', '?'))[:12]}, "
+                                     f"{run.get('threads', '?')} thread(s)"})
+    files = write_table(pd.DataFrame(rows), out / "perf", index=False,
+                        caption="Speed benchmarks (`make bench-perf`): our seconds and a peer's measured in the same "
+                                "run; peer/ours > 1 means we are faster")
+    machines = sorted({f"{r.get('provenance', {}).get('host', '?')} ({r.get('provenance', {}).get('cpu', '?')})"
+                       for r in newest.values()})
+    lines = [f"- {len(rows)} rows from {len(newest)} benchmarks ({', '.join(sorted(newest))}), newest stored run of "
+             f"each; measured on {', '.join(machines)}",
+             f"- table: [perf](perf/perf.md)"]
+    return files, lines
