@@ -47,6 +47,7 @@ class JobResult:
     reused: int = 0
     computed: int = 0
     failed: list = field(default_factory=list)
+    not_applicable: list = field(default_factory=list)  # the algorithm does not apply to the dataset
     records: list = field(default_factory=list)
     warmed_up: bool | None = None  # None: no warm-up needed (nothing computed)
 
@@ -364,8 +365,12 @@ def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
         rec["status"] = "not_applicable" if getattr(exc, "bench_not_applicable", False) else "failed"
         rec["error"] = f"{type(exc).__name__}: {exc}"
         rec["traceback"] = traceback.format_exc()
-        log.warning("split r%d f%d of %s on %s failed: %s", split.repeat, split.fold,
-                    context["algo"], context["dataset"], rec["error"])
+        if rec["status"] == "failed":
+            log.warning("split r%d f%d of %s on %s failed: %s", split.repeat, split.fold,
+                        context["algo"], context["dataset"], rec["error"])
+        else:
+            log.info("%s does not apply to %s (split r%d f%d): %s", context["algo"], context["dataset"],
+                     split.repeat, split.fold, rec["error"])
     rec["duration_s"] = time.perf_counter() - t0
     rec["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return rec, preds
@@ -395,8 +400,8 @@ def _reusable(rec: dict | None, context: dict, rerun: bool, retry_failed: bool) 
     """A stored record that may stand for this split, or None to compute it."""
     if rec is None or rerun:
         return None
-    if rec.get("status") != "ok" and retry_failed:
-        return None
+    if rec.get("status") not in ("ok", "not_applicable") and retry_failed:
+        return None  # a failed split is tried again (a not-applicable one is a property of the data)
     if rec.get("dataset_sha256") != context["dataset_sha256"]:
         log.warning("stored record %s was made from different data (sha256 %s); recomputing",
                     rec.get("path"), str(rec.get("dataset_sha256"))[:12])
@@ -409,7 +414,9 @@ def _reusable(rec: dict | None, context: dict, rerun: bool, retry_failed: bool) 
 
 def _collect(result: JobResult, rec: dict) -> None:
     result.records.append(rec)
-    if rec.get("status") != "ok":
+    if rec.get("status") == "not_applicable":
+        result.not_applicable.append(rec)
+    elif rec.get("status") != "ok":
         result.failed.append(rec)
 
 

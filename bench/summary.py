@@ -41,7 +41,8 @@ def job_table(result) -> str:
     ok = [r for r in result.records if r.get("status") == "ok"]
     k = result.key
     head = (f"{k.algo} on {k.dataset} | protocol {k.protocol} | seed {k.seed} | {result.n_splits} splits: "
-            f"{result.computed} computed, {result.reused} reused, {len(result.failed)} failed")
+            f"{result.computed} computed, {result.reused} reused, {len(result.failed)} failed"
+            + (f", {len(result.not_applicable)} not applicable" if result.not_applicable else ""))
     rows = []
     for label, group, key, fmt in JOB_ROWS:
         vals = [_value(r, group, key) for r in ok]
@@ -55,6 +56,8 @@ def job_table(result) -> str:
         out.append("failed splits:")
         for r in result.failed[:10]:
             out.append(f"  repeat {r['repeat']} fold {r['fold']}: {r.get('error', '')[:200]}")
+    if result.not_applicable:
+        out.append(f"not applicable to this dataset (not a failure): {result.not_applicable[0].get('error', '')[:200]}")
     out.append(f"records: {result.directory}")
     return "\n".join(out)
 
@@ -67,17 +70,19 @@ def sweep_table(summaries: list[dict]) -> str:
             s["dataset"], s["algo"], s["protocol"], s["n_ok"],
             _pm(s.get("error")), _pm(s.get("rmse")),
             _fmt(s.get("train_cpu_s"), "{:.3f}"), _fmt(s.get("test_cpu_s"), "{:.3f}"),
-            s["n_failed"] or "",
+            s["n_failed"] or "", s.get("n_not_applicable") or "",
         ])
     return format_table(["dataset", "algorithm", "protocol", "splits", "error", "RMSE",
-                         "train s", "test s", "failed"], rows, align="<<<>>>>>>")
+                         "train s", "test s", "failed", "n/a"], rows, align="<<<>>>>>>>")
 
 
 def job_summary_dict(result) -> dict:
     ok = [r for r in result.records if r.get("status") == "ok"]
     out = {"dataset": result.key.dataset, "algo": result.key.algo, "protocol": result.key.protocol,
            "seed": result.key.seed, "directory": result.directory, "n_ok": len(ok),
-           "n_failed": len(result.failed), "errors": [r.get("error") for r in result.failed][:5]}
+           "n_failed": len(result.failed), "errors": [r.get("error") for r in result.failed][:5],
+           "n_not_applicable": len(result.not_applicable),
+           "not_applicable": (result.not_applicable[0].get("error") if result.not_applicable else None)}
     for label, group, key, _ in JOB_ROWS:
         vals = [v for v in (_value(r, group, key) for r in ok) if v is not None]
         out[key] = list(mean_se(vals)) if vals else None

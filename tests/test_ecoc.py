@@ -341,3 +341,11 @@ def test_runner_stores_infeasible_code_as_not_applicable(tmp_path):
     assert st["error"].iloc[0].startswith("not applicable: CodeMatrixInfeasible")
     view = ReportContext(tmp_path).experiment("e")
     assert view.reason("sk_iris", "ecocnb_normal_b15").startswith("not applicable: ")
+    # reported apart from failures, and reused on the next run (a property of the data, not a crash)
+    from bench.summary import job_summary_dict, job_table
+
+    assert not res.failed and len(res.not_applicable) == 2
+    assert "0 failed, 2 not applicable" in job_table(res)
+    assert job_summary_dict(res)["n_not_applicable"] == 2 and job_summary_dict(res)["n_failed"] == 0
+    again = run_job(algo, "sk_iris", cv2, 0, "e", str(tmp_path), progress=False)
+    assert again.reused == 2 and again.computed == 0
