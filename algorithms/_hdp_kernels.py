@@ -235,10 +235,10 @@ def move_tables(node, p, k, delta, customers, tables, customers_total, tables_to
     customers_total[p] += delta
 
 
-@njit(cache=True)
-def sample_node_tables(node, customers, tables, customers_total, tables_total, parent, group, log_alpha,
-                       log_rising, rising_offset, stirling, window, max_tables, rng, weights):
-    """Gibbs-sample t_k of one non-root node for every value k with n_k >= 2.
+@njit(cache=True, inline="always")
+def sample_value_tables(node, k, customers, tables, customers_total, tables_total, parent, group, log_alpha,
+                        log_rising, rising_offset, stirling, window, max_tables, rng, weights, cached_only, misses):
+    """Gibbs-sample t_k of one non-root node; returns the value drawn (0 when n_k <= 1).
 
     The conditional of t_k (the other tables fixed) keeps the factors of the
     collapsed likelihood that depend on it (Petitjean et al. 2018, Sect. 4.2):
@@ -246,75 +246,49 @@ def sample_node_tables(node, customers, tables, customers_total, tables_total, p
     m_k + t_k, S(m_k + t_k, t_pk) / (alpha_p)_{M + t_k} (rising factorial, read from
     ``log_rising``). Candidates are the window t_k - window .. t_k + window
     (reference: windowForSamplingTk = 10), clipped to 1 <= t_k <= min(n_k, max_tables)
-    and m_k + t_k >= t_pk. Every S comes from the table ``stirling``, which the
-    caller has sized to cover all of them (``sample_node_tables_general`` otherwise).
-    Returns the largest table count drawn.
+    and m_k + t_k >= t_pk. With ``cached_only`` every S comes from the table
+    ``stirling``, which the caller has sized to cover all of them; otherwise log S
+    goes through ``log_stirling`` (table, closed forms, approximation), which gives
+    the same draws wherever the table covers the window.
     """
+    n = customers[node, k]
+    if n <= 1:
+        return 0  # t_k = n_k is forced
     p = parent[node]
     log_a = log_alpha[group[node]]
-    rising = rising_offset[group[p]]
-    largest = 0
-    for k in range(customers.shape[1]):
-        n = customers[node, k]
-        if n <= 1:
-            continue  # t_k = n_k is forced
-        t_old = tables[node, k]
-        m = customers[p, k] - t_old
-        start = rising + customers_total[p] - t_old
-        t_parent = tables[p, k]
-        lo = max(1, t_old - window, t_parent - m)
-        hi = min(t_old + window, n, max_tables)
-        t_new = t_old
-        if lo < hi:
-            best = -np.inf
-            for t in range(lo, hi + 1):
+    t_old = tables[node, k]
+    m = customers[p, k] - t_old
+    start = rising_offset[group[p]] + customers_total[p] - t_old
+    t_parent = tables[p, k]
+    lo = max(1, t_old - window, t_parent - m)
+    hi = min(t_old + window, n, max_tables)
+    t_new = t_old
+    if lo < hi:
+        best = -np.inf
+        for t in range(lo, hi + 1):
+            if cached_only:
                 w = stirling[n, t] + t * log_a + stirling[m + t, t_parent] - log_rising[start + t]
-                weights[t - lo] = w
-                if w > best:
-                    best = w
-            t_new = lo + draw_index(weights, hi - lo + 1, best, rng)
-            if t_new != t_old:
-                move_tables(node, p, k, t_new - t_old, customers, tables, customers_total, tables_total)
-        if t_new > largest:
-            largest = t_new
-    return largest
-
-
-@njit(cache=True)
-def sample_node_tables_general(node, customers, tables, customers_total, tables_total, parent, group, log_alpha,
-                               log_rising, rising_offset, stirling, window, max_tables, rng, weights, misses):
-    """sample_node_tables for trees with counts beyond the cached rows: log S(n, t)
-    through ``log_stirling`` (table, closed forms, approximation). The same draws
-    wherever the table covers the window."""
-    p = parent[node]
-    log_a = log_alpha[group[node]]
-    rising = rising_offset[group[p]]
-    largest = 0
-    for k in range(customers.shape[1]):
-        n = customers[node, k]
-        if n <= 1:
-            continue
-        t_old = tables[node, k]
-        m = customers[p, k] - t_old
-        start = rising + customers_total[p] - t_old
-        t_parent = tables[p, k]
-        lo = max(1, t_old - window, t_parent - m)
-        hi = min(t_old + window, n, max_tables)
-        t_new = t_old
-        if lo < hi:
-            best = -np.inf
-            for t in range(lo, hi + 1):
+            else:
                 w = (log_stirling(stirling, n, t, misses) + t * log_a
                      + log_stirling(stirling, m + t, t_parent, misses) - log_rising[start + t])
-                weights[t - lo] = w
-                if w > best:
-                    best = w
-            t_new = lo + draw_index(weights, hi - lo + 1, best, rng)
-            if t_new != t_old:
-                move_tables(node, p, k, t_new - t_old, customers, tables, customers_total, tables_total)
-        if t_new > largest:
-            largest = t_new
-    return largest
+            weights[t - lo] = w
+            if w > best:
+                best = w
+        t_new = lo + draw_index(weights, hi - lo + 1, best, rng)
+        if t_new != t_old:
+            move_tables(node, p, k, t_new - t_old, customers, tables, customers_total, tables_total)
+    return t_new
+
+
+def active_values(level_start, bound):
+    """The (node, value) pairs the sampler visits, in its order (levels from the leaves up,
+    nodes and values ascending), as ``node * n_values + value``: the non-root pairs whose
+    customer count can reach 2 (``bound``: an upper bound of every node's customers). The
+    others keep t_k = n_k <= 1 for good, so skipping them changes no draw."""
+    n_values = bound.shape[1]
+    pairs = [np.flatnonzero(bound[level_start[d]:level_start[d + 1]].ravel() >= 2) + level_start[d] * n_values
+             for d in range(level_start.shape[0] - 2, 0, -1)]
+    return np.concatenate(pairs).astype(np.int64) if pairs else np.zeros(0, np.int64)
 
 
 @njit(cache=True)
@@ -391,12 +365,13 @@ def node_probabilities(customers, customers_total, parent, group, alpha, root_al
 
 @njit(cache=True)
 def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, customers, tables, customers_total,
-                tables_total, parent, level_start, group, alpha, log_alpha, group_fixed, group_ptr, group_nodes,
+                tables_total, parent, active, group, alpha, log_alpha, group_fixed, group_ptr, group_nodes,
                 prior_shape, prior_rate, rising_offset, log_rising, window, max_tables, stirling, cached_only, probs,
                 prob_sum, alpha_sum, largest_table, misses, rng):
     """Iterations ``first_iteration .. n_iterations - 1`` of the collapsed Gibbs sampler.
 
-    Each iteration: sample the table counts level by level from the leaves up,
+    Each iteration: sample the table counts of the ``active`` (node, value) pairs
+    (:func:`active_values`: level by level from the leaves up),
     reset the root, every ``concentration_every`` iterations sample the
     concentrations (Algorithm 4), and after ``burn_in`` add the node estimates
     to ``prob_sum`` (the reference order, ProbabilityTree.smooth).
@@ -407,25 +382,19 @@ def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, cus
     the next sweep could need a table count beyond the columns of ``stirling``
     (the caller grows the table and resumes; no random draw is lost or repeated).
     """
-    n_levels = level_start.shape[0] - 1
+    n_values = customers.shape[1]
     weights = np.empty(2 * window + 1)
     root_alpha = alpha[group[0]]
     for it in range(first_iteration, n_iterations):
         if largest_table[0] + window + 1 > stirling.shape[1] and stirling.shape[1] < max_tables + window + 1:
             return it
         largest = 0
-        for depth in range(n_levels - 1, 0, -1):
-            for node in range(level_start[depth], level_start[depth + 1]):
-                if cached_only:
-                    t = sample_node_tables(node, customers, tables, customers_total, tables_total, parent, group,
-                                           log_alpha, log_rising, rising_offset, stirling, window, max_tables,
-                                           rng, weights)
-                else:
-                    t = sample_node_tables_general(node, customers, tables, customers_total, tables_total, parent,
-                                                   group, log_alpha, log_rising, rising_offset, stirling, window,
-                                                   max_tables, rng, weights, misses)
-                if t > largest:
-                    largest = t
+        for i in range(active.shape[0]):
+            t = sample_value_tables(active[i] // n_values, active[i] % n_values, customers, tables, customers_total,
+                                    tables_total, parent, group, log_alpha, log_rising, rising_offset, stirling,
+                                    window, max_tables, rng, weights, cached_only, misses)
+            if t > largest:
+                largest = t
         reset_root_tables(customers, tables, tables_total)
         if largest > largest_table[0]:
             largest_table[0] = largest

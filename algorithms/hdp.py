@@ -557,6 +557,7 @@ def _smooth(family: FamilyCounts, settings: HDPSettings, rng: np.random.Generato
     group_nodes = np.argsort(group, kind="stable").astype(np.int64)
     group_ptr = np.concatenate([[0], np.cumsum(np.bincount(group, minlength=alpha.shape[0]))]).astype(np.int64)
     bound = _customer_bounds(tree, customers, settings.max_tables)
+    active = K.active_values(tree.level_start, bound)
     rows = int(bound.max()) + 1  # including the root, whose S(n, 1) the class level reads
     rising_offset = _rising_offsets(tree, group, alpha.shape[0], bound)
     log_rising = np.empty(int(rising_offset[-1]))
@@ -574,7 +575,7 @@ def _smooth(family: FamilyCounts, settings: HDPSettings, rng: np.random.Generato
     it = 0
     while it < settings.n_iterations:
         it = K.run_sampler(it, settings.n_iterations, settings.burn_in, settings.concentration_every, customers,
-                           tables, customers_total, tables_total, tree.parent, tree.level_start, group, alpha,
+                           tables, customers_total, tables_total, tree.parent, active, group, alpha,
                            log_alpha, fixed, group_ptr, group_nodes, shape, rate, rising_offset, log_rising,
                            settings.window, settings.max_tables, stirling,
                            allow_cached_path and rows <= stirling.shape[0], probs,
