@@ -73,8 +73,13 @@ def _at_scale(value, scale: str):
     return value
 
 
-def plan(name: str, scale: str = DEFAULT_SCALE) -> dict:
-    """What ``run`` would launch: algorithms, available and missing datasets, protocol, seeds."""
+def plan(name: str, scale: str = DEFAULT_SCALE, max_rows: int | None = None,
+         only: list[str] | None = None) -> dict:
+    """What ``run`` would launch: algorithms, available and missing datasets, protocol, seeds.
+
+    ``max_rows`` leaves out the datasets with more instances (by their config's ``expected.rows``)
+    and ``only`` keeps just the named datasets of the scale's list; both are recorded in the plan
+    as ``skipped_datasets`` (with the reason), so the reports say why those cells are empty."""
     cfg = experiment_config(name)
     algos = _at_scale(cfg.get("algos", []), scale)
     if algos == "all":
@@ -85,12 +90,24 @@ def plan(name: str, scale: str = DEFAULT_SCALE) -> dict:
     missing_algos = {a: f"not implemented yet (no conf/algo/{a}.yaml)" for a in algos if a not in registered}
     algos = [a for a in algos if a in registered]
     datasets = _at_scale(cfg.get("datasets", []), scale)
-    available, missing = [], {}
+    if only:
+        unknown = sorted(set(only) - set(datasets))
+        if unknown:
+            raise SystemExit(f"experiment {name} at scale {scale} has no dataset(s) {', '.join(unknown)}; "
+                             f"its datasets: {', '.join(datasets)}")
+    available, missing, skipped = [], {}, {}
     for ds in datasets:
+        if only and ds not in only:
+            skipped[ds] = "not run at this scale: left out by --datasets"
+            continue
         try:
             dcfg = dataset_config(ds)
         except DataError as exc:
             raise SystemExit(f"experiment {name}: {exc}") from None
+        rows = (dcfg.get("expected") or {}).get("rows")
+        if max_rows is not None and rows is not None and int(rows) > max_rows:
+            skipped[ds] = f"not run at this scale: {int(rows)} rows, more than --max-rows {max_rows}"
+            continue
         if any(source_available(s) for s in dcfg.get("sources") or []):
             available.append(ds)
         else:
@@ -103,6 +120,7 @@ def plan(name: str, scale: str = DEFAULT_SCALE) -> dict:
         "missing_algos": missing_algos,
         "datasets": available,
         "missing_datasets": missing,
+        "skipped_datasets": skipped,
         "protocol": _at_scale(cfg.get("protocol", "cv10"), scale),
         "seeds": [int(s) for s in _at_scale(cfg.get("seeds", [0]), scale)],
         "overrides": list(_at_scale(cfg.get("overrides", []), scale) or []),
@@ -131,13 +149,15 @@ def results_root(results_dir: str | None) -> Path:
 
 
 def run(name: str, scale: str = DEFAULT_SCALE, jobs: int | None = None, results_dir: str | None = None,
-        dry_run: bool = False, allow_failures: bool = False, extra: list[str] | None = None) -> int:
-    """Run one experiment; ``extra`` Hydra overrides go to every job (e.g. ``["rerun=true"]``)."""
+        dry_run: bool = False, allow_failures: bool = False, extra: list[str] | None = None,
+        max_rows: int | None = None, only: list[str] | None = None) -> int:
+    """Run one experiment; ``extra`` Hydra overrides go to every job (e.g. ``["rerun=true"]``);
+    ``max_rows`` and ``only`` restrict its datasets (see :func:`plan`)."""
     if experiment_config(name).get("driver") == "scaleup":  # not a Hydra sweep: see bench/scaleup.py
         from .scaleup import run_experiment
 
         return run_experiment(name, scale, results_dir)
-    p = plan(name, scale)
+    p = plan(name, scale, max_rows=max_rows, only=only)
     cmd = command(p, jobs, results_dir, extra)
     print(f"[{name}] scale={scale}: {len(p['algos'])} algorithms x {len(p['datasets'])} datasets, "
           f"protocol {p['protocol']}, seeds {p['seeds']}", flush=True)
@@ -145,6 +165,8 @@ def run(name: str, scale: str = DEFAULT_SCALE, jobs: int | None = None, results_
         print(f"[{name}] missing here: {', '.join(p['missing_datasets'])}", flush=True)
     if p["missing_algos"]:
         print(f"[{name}] skipped, not implemented yet: {', '.join(p['missing_algos'])}", flush=True)
+    if p["skipped_datasets"]:
+        print(f"[{name}] left out by --max-rows/--datasets: {', '.join(p['skipped_datasets'])}", flush=True)
     if dry_run:
         print(" ".join(cmd))
         return 0
@@ -201,6 +223,10 @@ def main(argv=None) -> int:
         sp.add_argument("--results-dir", default=None)
         sp.add_argument("--allow-failures", action="store_true")
         sp.add_argument("--dry-run", action="store_true", help="print the Hydra command, run nothing")
+        sp.add_argument("--max-rows", type=int, default=None,
+                        help="leave out the datasets with more instances than this (recorded in the plan)")
+        sp.add_argument("--datasets", default=None,
+                        help="comma-separated: run only these of the scale's datasets (recorded in the plan)")
     ra = sub.add_parser("run-all", help="run every experiment that reproduces a paper")
     ra.add_argument("--scale", default=os.environ.get("SCALE", DEFAULT_SCALE), choices=SCALES)
     ra.add_argument("--jobs", type=int, default=None)
@@ -217,12 +243,14 @@ def main(argv=None) -> int:
             c = experiment_config(n)
             print(f"{n:<34} {c.get('paper') or '-':<10} {c.get('description', '')}")
         return 0
+    only = args.datasets.split(",") if getattr(args, "datasets", None) else None
     if args.cmd == "plan":
-        print(json.dumps(plan(args.name, args.scale), indent=1))
+        print(json.dumps(plan(args.name, args.scale, max_rows=args.max_rows, only=only), indent=1))
         return 0
     if args.cmd == "run":
         return run(args.name, args.scale, args.jobs, args.results_dir, dry_run=args.dry_run,
-                   allow_failures=args.allow_failures, extra=args.hydra_overrides)
+                   allow_failures=args.allow_failures, extra=args.hydra_overrides, max_rows=args.max_rows,
+                   only=only)
     status = 0
     for n in experiment_names(paper_only=True):
         rc = run(n, args.scale, args.jobs, args.results_dir, allow_failures=True, extra=args.hydra_overrides)

@@ -205,3 +205,22 @@ def test_perf_runs_become_a_report_table(tmp_path):
     build.build_reports(str(tmp_path / "none"), str(out), scale="smoke")
     assert (out / "perf" / "perf.md").exists()
     assert "kept from an earlier build" in (out / "index.md").read_text().split("## Speed (make bench-perf)")[1]
+
+
+def test_max_rows_and_datasets_restrict_an_experiment_and_the_report_says_why(conf_copy, tmp_path):
+    (conf_copy / "sized.yaml").write_text("paper: demo\nalgos: [gnb]\ndatasets: [sk_iris, sk_digits, sk_wine]\n"
+                                          "protocol: cv2\n")
+    p = experiments.plan("sized", "smoke", max_rows=1000)
+    assert p["datasets"] == ["sk_iris", "sk_wine"]
+    assert "1797 rows, more than --max-rows 1000" in p["skipped_datasets"]["sk_digits"]
+    q = experiments.plan("sized", "smoke", only=["sk_wine"])
+    assert q["datasets"] == ["sk_wine"] and set(q["skipped_datasets"]) == {"sk_iris", "sk_digits"}
+    with pytest.raises(SystemExit, match="no dataset\\(s\\) nope"):
+        experiments.plan("sized", "smoke", only=["nope"])
+    from bench.report.context import ReportContext
+
+    res = tmp_path / "res"
+    (res / "sized").mkdir(parents=True)
+    (res / "sized" / "_plan.json").write_text(json.dumps(p))
+    why = ReportContext(res).experiment("sized").reason("sk_digits", "gnb")
+    assert why.startswith("not run at this scale: 1797 rows")

@@ -117,6 +117,9 @@ class ExperimentView:
             return f"algorithm not implemented yet: no conf/algo/{collect.base_algo(algo)}.yaml"
         if not self.defined:
             return f"experiment not defined yet: no conf/experiment/{self.name}.yaml"
+        skipped = self.plan.get("skipped_datasets") or {}
+        if dataset in skipped:
+            return skipped[dataset]
         planned = self.plan.get("datasets")
         if planned is not None and dataset not in planned:
             return f"not run at this scale: {dataset} is not in the {self.plan.get('scale')} list"
