@@ -23,7 +23,7 @@ PUBLISHED = Path(__file__).resolve().parents[1] / "published" / "massbayes"
 
 #: paper name -> our algorithm config name
 ALGOS = {"MassBayes'": "massbayes_prime", "MassBayes": "massbayes", "A3DE": "a3de", "A2DE": "a2de",
-         "A1DE": "a1de", "BayesNet": "bayesnet_k2", "NB-KDE": "nb_kde", "NB-Disc": "nb_disc", "J48": "j48"}
+         "A1DE": "a1de_weka", "BayesNet": "bayesnet_k2", "NB-KDE": "nb_kde", "NB-Disc": "nb_disc", "J48": "j48"}
 #: paper name -> our dataset names, in order of preference (the first one stored is used)
 DATASETS = {"CoverType": ["covtype_numeric", "covtype_head20k_numeric"], "MiniBooNE": ["miniboone"],
             "OneBig": ["onebig"], "Shuttle": ["shuttle_notime", "shuttle"], "Wave": ["wave"], "RingCurve": ["ringcurve"],
