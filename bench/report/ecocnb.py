@@ -225,7 +225,18 @@ def _accuracy_table(exp, number: int, out: Path) -> list[Path]:
             length = code_length_of(algo, cfg.get(algo)) if role != "NB" else None
             row[role if role == "NB" else f"{role} {length}"] = fmt(100 * acc.loc[ds, algo], 2)
         rows.append(row)
-    return write_table(pd.DataFrame(rows), out / f"table{number}_accuracy", index=False,
+    table = pd.DataFrame(rows)
+
+    def order(col):  # dataset, NB, then each role by increasing code length
+        if col == "dataset":
+            return (0, 0, 0)
+        role, _, length = col.rpartition(" ")
+        if not role:
+            return (1, 0, 0)
+        return (2 + list(ROLES).index(role) if role in ROLES else 9, int(length) if length.isdigit() else 0, 0)
+
+    table = table[sorted(table.columns, key=order)]
+    return write_table(table, out / f"table{number}_accuracy", index=False,
                        caption=f"Accuracy (%) of NB and the ECOC variants, {ESTIMATOR[number]} (no published "
                                f"numbers: the paper's appendix is absent from the text conversion)")
 
