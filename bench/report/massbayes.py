@@ -297,7 +297,7 @@ def report_fig4(param: str, base: int):
             x = t["psi_used"] if param == "psi" else t[param]
             b = t[x == base]["runtime_s"]
             t["runtime_ratio"] = (t["runtime_s"] / float(b.iloc[0])).round(3) if len(b) else np.nan
-            note = NOTES.get(ds, "")
+            note = f"{NOTES[ds]}." if ds in NOTES else ""
             if param == "psi" and n_train < 50000:
                 note += f" With {n_train} training instances per fold, psi >= {n_train} means psi = N."
             written += write_table(t, out / f"fig4_{param}_{ds}", index=False,
@@ -343,7 +343,7 @@ def psi_claims(t: pd.DataFrame, ds: str, out: Path) -> list[Path]:
                      "diff": round(ours - pv, 2) if ours == ours else np.nan})
     return write_table(pd.DataFrame(rows), out / f"psi_claims_{ds}", index=False,
                        caption=f"MassBayes accuracy (%) on {ds} at psi = 5000, 20000, 50000 against the paper's "
-                               f"CoverType figures. {NOTES.get(ds, '')}")
+                               f"CoverType figures. {NOTES[ds] + '.' if ds in NOTES else ''}")
 
 
 PAPER_REPORTS["massbayes_table3"] = report_table3
