@@ -92,3 +92,15 @@ def test_without_runs_every_cell_says_why(tmp_path):
                     "dataset not available here", "not run yet", "not run at this scale"}
     assert (tmp_path / "rep" / "table9_averages.md").exists()
     assert not list((tmp_path / "rep").glob("*.png"))
+
+
+def test_bnc_order_table_checks_the_papers_order(report):
+    root, out, _ = report
+    df = load(root, experiment="eskdb_main")
+    means = df.groupby(["dataset", "algo"])["metrics.rmse"].mean().unstack()
+    text = (out / "table9_bnc_order.md").read_text()
+    # the fake qualities rank NB < KDB < SKDB < ESKDB_M < ESKDB_HDP, the paper's order
+    assert "NB > KDB > SKDB > ESKDB_M > ESKDB_HDP: the same as the paper's" in text
+    t = pd.read_csv(out / "table9_bnc_order.csv", keep_default_na=False).set_index("algorithm")
+    assert float(t.loc["SKDB", "RMSE ours"]) == pytest.approx(means["skdb"].mean(), abs=1e-4)
+    assert t.loc["NB", "RMSE rank published"] == 1 and t.loc["ESKDB_HDP", "RMSE rank ours"] == 5
