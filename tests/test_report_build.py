@@ -224,3 +224,15 @@ def test_max_rows_and_datasets_restrict_an_experiment_and_the_report_says_why(co
     (res / "sized" / "_plan.json").write_text(json.dumps(p))
     why = ReportContext(res).experiment("sized").reason("sk_digits", "gnb")
     assert why.startswith("not run at this scale: 1797 rows")
+
+
+def test_index_counts_not_applicable_splits_apart_from_failures(tmp_path):
+    res, out = tmp_path / "res", tmp_path / "reports"
+    write_fake_run(res, "mixed", "iris", "gnb", n=30, protocol="cv2", fail_splits=[(0, 0)])
+    write_fake_run(res, "mixed", "iris", "ecoc_long", n=30, protocol="cv2", fail_splits=[(0, 0), (0, 1)],
+                   fail_status="not_applicable")
+    build.build_reports(str(res), str(out), scale="smoke")
+    index = (out / "index.md").read_text()
+    assert "1 stored records (1 failed, 2 not applicable)" in index
+    assert "- failed: gnb on iris, 1 splits" in index
+    assert "- not applicable: ecoc_long on iris, 2 splits" in index

@@ -43,6 +43,8 @@ from .tables import write_table
 __all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summarise", "generic_report"]
 
 #: modules of bench/report/ that are the framework, not paper reports
+#: failed / not-applicable (algorithm, dataset) pairs listed in the index per experiment
+MAX_LISTED = 12
 FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "perf", "ranking", "registry", "synthetic",
              "tables"}
 
@@ -206,7 +208,12 @@ def _experiment_line(ctx: ReportContext, name: str) -> str:
     ma = plan.get("missing_algos") or {}
     extra = f"; skipped (not implemented yet): {', '.join(ma)}" if ma else ""
     return (f"  - experiment `{name}`: scale {plan.get('scale', 'ad hoc')}, protocol {plan.get('protocol', '-')}, "
-            f"{view.n_records} stored records ({view.n_failed} failed), run on {hosts}; {run}{extra}")
+            f"{view.n_records} stored records ({view.n_failed} failed{_na(view.n_not_applicable)}), run on {hosts}; "
+            f"{run}{extra}")
+
+
+def _na(n: int) -> str:
+    return f", {n} not applicable" if n else ""
 
 
 def _clean_stale(written: list[Path], dirs: set[Path]) -> list[Path]:
@@ -367,12 +374,13 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
             files += PAPER_REPORTS[name](df, view.plan, out)
         written += files
         n_ok = int((df["status"] == "ok").sum()) if not df.empty else 0
-        n_failed = int((df["status"] != "ok").sum()) if not df.empty else 0
+        n_na = int((df["status"] == "not_applicable").sum()) if not df.empty else 0
+        n_failed = int((df["status"] != "ok").sum()) - n_na if not df.empty else 0
         hosts = ", ".join(sorted(df["host"].dropna().astype(str).unique())) if "host" in df else "-"
         plan = view.plan
         index += [f"### {name}", "", f"- built: {built}",
                   f"- scale: {plan.get('scale', 'ad hoc')}; protocol {plan.get('protocol', '-')}; "
-                  f"{n_ok} stored records ({n_failed} failed); run on {hosts}",
+                  f"{n_ok} stored records ({n_failed} failed{_na(n_na)}); run on {hosts}",
                   f"- files: {_links(files, out_root)}"]
         index += [f"- {n}" for n in notes]
         missing = plan.get("missing_datasets") or {}
@@ -381,10 +389,18 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         ma = plan.get("missing_algos") or {}
         if ma:
             index.append(f"- skipped, not implemented yet (no conf/algo/<name>.yaml): {', '.join(ma)}")
-        if n_failed:
-            bad = df[df["status"] != "ok"]
-            for (a, d), g in bad.groupby(["algo", "dataset"]):
-                index.append(f"- failed: {a} on {d}, {len(g)} splits: {str(g['error'].iloc[0])[:160]}")
+        for status, label in (("failed", "failed"), ("not_applicable", "not applicable")):
+            if df.empty:
+                break
+            bad = df[~df["status"].isin(["ok", "not_applicable"])] if status == "failed" else df[df["status"] == status]
+            if bad.empty:
+                continue
+            groups = list(bad.groupby(["algo", "dataset"]))
+            for (a, d), g in groups[:MAX_LISTED]:
+                index.append(f"- {label}: {a} on {d}, {len(g)} splits: {str(g['error'].iloc[0])[:160]}")
+            if len(groups) > MAX_LISTED:
+                index.append(f"- {label}: {len(groups) - MAX_LISTED} more (algorithm, dataset) pairs "
+                             f"(summary_long.csv has them all)")
         index.append("")
     for name, block in old_exps.items():  # summaries of experiments not stored here
         if name != "perf" and name not in names and (out_root / name).is_dir() and (out_root / name) not in dirs:

@@ -90,7 +90,14 @@ class ExperimentView:
 
     @property
     def n_failed(self) -> int:
-        return int((self.records["status"] != "ok").sum()) if not self.records.empty else 0
+        """Stored splits that failed (``not_applicable`` ones are not failures: :attr:`n_not_applicable`)."""
+        return int((~self.records["status"].isin(["ok", "not_applicable"])).sum()) if not self.records.empty else 0
+
+    @property
+    def n_not_applicable(self) -> int:
+        """Stored splits of an algorithm that does not apply to the dataset (e.g. a code longer
+        than a k-class problem allows: the paper's blank cells)."""
+        return int((self.records["status"] == "not_applicable").sum()) if not self.records.empty else 0
 
     def complete(self, dataset: str, algo: str) -> bool:
         st = self._status_index.get((dataset, algo))

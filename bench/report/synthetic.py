@@ -33,12 +33,12 @@ def _protocol(protocol) -> dict:
 def write_fake_run(root, experiment: str, dataset: str, algo: str, n: int = 100, n_classes: int = 2,
                    protocol="cv5x2", seed: int = 0, quality: float = 0.8, rng_seed: int = 0,
                    train_s: float = 0.01, test_s: float = 0.001, fail_splits=(), algo_config: dict | None = None,
-                   labels: np.ndarray | None = None) -> Path:
+                   labels: np.ndarray | None = None, fail_status: str = "failed") -> Path:
     """Write every split of one fake job; return its directory.
 
     Each test instance is predicted correctly with probability ``quality`` (the predicted class gets
     probability 0.7, the rest is spread evenly). ``fail_splits`` lists (repeat, fold) pairs stored
-    as failed. ``labels`` fixes the class of every instance (default: random, seeded by the dataset name).
+    as failed (``fail_status="not_applicable"``: as not applicable). ``labels`` fixes the class of every instance (default: random, seeded by the dataset name).
     """
     pcfg = _protocol(protocol)
     name_seed = int(config_hash({"dataset": dataset})[:8], 16)
@@ -61,7 +61,7 @@ def write_fake_run(root, experiment: str, dataset: str, algo: str, n: int = 100,
             "host": FAKE_HOST, "cpu": "none", "n_cpus": 1, "git_commit": "fake",
         }
         if (sp.repeat, sp.fold) in set(map(tuple, fail_splits)):
-            store.put({**rec, "status": "failed", "error": "RuntimeError: deliberate fake failure"}, None)
+            store.put({**rec, "status": fail_status, "error": f"RuntimeError: deliberate fake {fail_status}"}, None)
             continue
         yte = y[sp.test]
         right = rng.random(sp.test.size) < quality
