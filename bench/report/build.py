@@ -42,9 +42,9 @@ from .tables import write_table
 
 __all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summarise", "generic_report"]
 
-#: modules of bench/report/ that are the framework, not paper reports
 #: failed / not-applicable (algorithm, dataset) pairs listed in the index per experiment
 MAX_LISTED = 12
+#: modules of bench/report/ that are the framework, not paper reports
 FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "perf", "ranking", "registry", "synthetic",
              "tables"}
 
@@ -346,6 +346,18 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         else:
             index.append("- missing: nothing")
         index.append("")
+    # papers whose tables and figures are written per experiment (PAPER_REPORTS), not by a paper module
+    for paper, title in PAPER_TITLES.items():
+        if paper in PAPER_MODULES or (papers is not None and paper not in papers):
+            continue
+        exps = _paper_experiments(paper)
+        stored = [e for e in exps if ctx.experiment(e).n_records]
+        index += [f"### {title}", "",
+                  "- tables and figures: written with each experiment's summary under Stored experiments below"
+                  + (f": {', '.join(f'`{e}`' for e in stored)}" if stored else ""),
+                  f"- experiments defined: {', '.join(f'`{e}`' for e in exps) or 'none'}"
+                  + (f"; not stored here: {', '.join(f'`{e}`' for e in exps if e not in stored)}"
+                     if len(stored) < len(exps) else ""), ""]
     for mod, err in sorted(errors.items()):
         index += [f"- report module `{mod}` could not be imported: {err}", ""]
 

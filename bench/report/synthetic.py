@@ -61,7 +61,7 @@ def write_fake_run(root, experiment: str, dataset: str, algo: str, n: int = 100,
             "host": FAKE_HOST, "cpu": "none", "n_cpus": 1, "git_commit": "fake",
         }
         if (sp.repeat, sp.fold) in set(map(tuple, fail_splits)):
-            store.put({**rec, "status": fail_status, "error": f"RuntimeError: deliberate fake {fail_status}"}, None)
+            store.put({**rec, "status": fail_status, "error": "RuntimeError: deliberate fake " + ("failure" if fail_status == "failed" else fail_status)}, None)
             continue
         yte = y[sp.test]
         right = rng.random(sp.test.size) < quality
