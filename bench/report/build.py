@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ..provenance import provenance
-from .context import PaperResult, ReportContext
+from .context import PaperResult, ReportContext, status_counts
 from .ranking import friedman_report
 from .registry import PAPER_MODULES, PAPER_REPORTS
 from .tables import write_table
@@ -385,9 +385,8 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         if name in PAPER_REPORTS and not df.empty:
             files += PAPER_REPORTS[name](df, view.plan, out)
         written += files
-        n_ok = int((df["status"] == "ok").sum()) if not df.empty else 0
-        n_na = int((df["status"] == "not_applicable").sum()) if not df.empty else 0
-        n_failed = int((df["status"] != "ok").sum()) - n_na if not df.empty else 0
+        counts = status_counts(df)
+        n_ok, n_na, n_failed = counts["ok"], counts["not_applicable"], counts["failed"]
         hosts = ", ".join(sorted(df["host"].dropna().astype(str).unique())) if "host" in df else "-"
         plan = view.plan
         index += [f"### {name}", "", f"- built: {built}",
@@ -401,13 +400,11 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         ma = plan.get("missing_algos") or {}
         if ma:
             index.append(f"- skipped, not implemented yet (no conf/algo/<name>.yaml): {', '.join(ma)}")
-        for status, label in (("failed", "failed"), ("not_applicable", "not applicable")):
-            if df.empty:
-                break
-            bad = df[~df["status"].isin(["ok", "not_applicable"])] if status == "failed" else df[df["status"] == status]
-            if bad.empty:
+        for label, n, keep in (("failed", n_failed, lambda st: ~st.isin(["ok", "not_applicable"])),
+                               ("not applicable", n_na, lambda st: st == "not_applicable")):
+            if not n:
                 continue
-            groups = list(bad.groupby(["algo", "dataset"]))
+            groups = list(df[keep(df["status"])].groupby(["algo", "dataset"]))
             for (a, d), g in groups[:MAX_LISTED]:
                 index.append(f"- {label}: {a} on {d}, {len(g)} splits: {str(g['error'].iloc[0])[:160]}")
             if len(groups) > MAX_LISTED:

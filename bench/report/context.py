@@ -63,6 +63,16 @@ class PaperResult:
         self.missing.append(Missing(self.paper, item, dataset, algorithm, reason))
 
 
+def status_counts(records: pd.DataFrame) -> dict[str, int]:
+    """Stored splits by outcome: ``ok``, ``not_applicable`` (the algorithm does not apply to the
+    dataset; not a failure) and ``failed`` (everything else)."""
+    if records.empty:
+        return {"ok": 0, "not_applicable": 0, "failed": 0}
+    st = records["status"]
+    ok, na = int((st == "ok").sum()), int((st == "not_applicable").sum())
+    return {"ok": ok, "not_applicable": na, "failed": len(st) - ok - na}
+
+
 class ExperimentView:
     """The stored state of one experiment."""
 
@@ -91,13 +101,13 @@ class ExperimentView:
     @property
     def n_failed(self) -> int:
         """Stored splits that failed (``not_applicable`` ones are not failures: :attr:`n_not_applicable`)."""
-        return int((~self.records["status"].isin(["ok", "not_applicable"])).sum()) if not self.records.empty else 0
+        return status_counts(self.records)["failed"]
 
     @property
     def n_not_applicable(self) -> int:
         """Stored splits of an algorithm that does not apply to the dataset (e.g. a code longer
         than a k-class problem allows: the paper's blank cells)."""
-        return int((self.records["status"] == "not_applicable").sum()) if not self.records.empty else 0
+        return status_counts(self.records)["not_applicable"]
 
     def complete(self, dataset: str, algo: str) -> bool:
         st = self._status_index.get((dataset, algo))

@@ -171,6 +171,14 @@ def _average_table(number: int, vals: dict, amap: dict, reasons: dict, out: Path
     return write_table(disp, out / f"table{number}_averages", index=False, caption=cap)
 
 
+def _kdb_variants(vals: dict, amap: dict, common) -> dict[str, str]:
+    """KDB with a k other than the paper's KDB config (:data:`KDB_VARIANTS`): name -> algo, for the
+    ones with RMSE and error rate on every dataset of ``common``."""
+    return {n: a for n, a in KDB_VARIANTS.items()
+            if a != amap["KDB"] and all(a in vals[m].columns and vals[m].loc[common, a].notna().all()
+                                        for m in ("rmse", "error"))}
+
+
 def _bnc_order(vals: dict, amap: dict, out: Path) -> list[Path]:
     """Table 9's average RMSE and error rate of NB, KDB, SKDB, ESKDB_M and ESKDB_HDP, and their order,
     ours over the datasets where the five have complete runs (Table 9 itself needs RF and XGBoost as
@@ -184,13 +192,10 @@ def _bnc_order(vals: dict, amap: dict, out: Path) -> list[Path]:
         return []
     rows = []
     names = list(ORDER_ALGOS)
-    extra = {n: a for n, a in KDB_VARIANTS.items()
-             if a in vals["rmse"].columns and a != amap["KDB"]
-             and vals["rmse"].loc[common, a].notna().all() and vals["error"].loc[common, a].notna().all()}
+    extra = _kdb_variants(vals, amap, common)
     for name in names + list(extra):
         a = extra.get(name, amap.get(name))
-        row = {"algorithm": name if name not in extra else f"{name} ({a}, not in the paper)",
-               "config": a if name not in extra else a}
+        row = {"algorithm": name if name not in extra else f"{name} ({a}, not in the paper)", "config": a}
         for mname, m in (("RMSE", "rmse"), ("error rate", "error")):
             row[f"{mname} published"] = pub9.get((name, mname), np.nan) if name not in extra else np.nan
             row[f"{mname} ours"] = float(vals[m].loc[common, a].mean())
@@ -200,6 +205,7 @@ def _bnc_order(vals: dict, amap: dict, out: Path) -> list[Path]:
     for mname in ("RMSE", "error rate"):
         df[f"{mname} rank published"] = core[f"{mname} published"].rank(ascending=False).reindex(df.index)
         df[f"{mname} rank ours"] = core[f"{mname} ours"].rank(ascending=False).reindex(df.index)
+
     def _same(tab) -> bool:
         return bool((tab["RMSE published"].rank() == tab["RMSE ours"].rank()).all())
 
@@ -258,11 +264,9 @@ def _fig1(exp, vals, amap, out, res) -> list[Path]:
     if common.empty:
         return []
     # KDB with another stored k, ours only, at the right end (the paper prints no k for its KDB)
-    for name, a in KDB_VARIANTS.items():
-        if a != amap["KDB"] and a in vals["rmse"].columns and vals["rmse"].loc[common, a].notna().all() \
-                and vals["error"].loc[common, a].notna().all():
-            have.append(f"{name}*")
-            amap = {**amap, f"{name}*": a}
+    for name, a in _kdb_variants(vals, amap, common).items():
+        have.append(f"{name}*")
+        amap = {**amap, f"{name}*": a}
     pub9 = published.values(PAPER, 9).set_index(["algorithm", "measure"])["value_num"]
     series = {
         f"RMSE (ours, {len(common)} datasets)": pd.Series([vals["rmse"].loc[common, amap[a]].mean() for a in have],

@@ -38,7 +38,8 @@ def write_fake_run(root, experiment: str, dataset: str, algo: str, n: int = 100,
 
     Each test instance is predicted correctly with probability ``quality`` (the predicted class gets
     probability 0.7, the rest is spread evenly). ``fail_splits`` lists (repeat, fold) pairs stored
-    as failed (``fail_status="not_applicable"``: as not applicable). ``labels`` fixes the class of every instance (default: random, seeded by the dataset name).
+    as failed (``fail_status="not_applicable"``: as not applicable). ``labels`` fixes the class of
+    every instance (default: random, seeded by the dataset name).
     """
     pcfg = _protocol(protocol)
     name_seed = int(config_hash({"dataset": dataset})[:8], 16)
@@ -61,7 +62,8 @@ def write_fake_run(root, experiment: str, dataset: str, algo: str, n: int = 100,
             "host": FAKE_HOST, "cpu": "none", "n_cpus": 1, "git_commit": "fake",
         }
         if (sp.repeat, sp.fold) in set(map(tuple, fail_splits)):
-            store.put({**rec, "status": fail_status, "error": "RuntimeError: deliberate fake " + ("failure" if fail_status == "failed" else fail_status)}, None)
+            what = "failure" if fail_status == "failed" else fail_status
+            store.put({**rec, "status": fail_status, "error": f"RuntimeError: deliberate fake {what}"}, None)
             continue
         yte = y[sp.test]
         right = rng.random(sp.test.size) < quality
