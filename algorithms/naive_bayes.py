@@ -55,12 +55,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from . import _weka_normal as wn
 from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, infer_n_values
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 KDE_CUTOFF = 40.0          # stop adding kernels worth less than e^-40 of the running sum
 WEKA_DEFAULT_PRECISION = 0.01
 WEKA_SMALL = 1e-6
+NUMERIC_ESTIMATORS = ("gaussian", "gaussian_weka", "kde")
 
 
 # --------------------------------------------------------------------------- kernels
@@ -315,8 +317,9 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ training
     def _check_params(self):
-        if self.numeric not in ("gaussian", "kde"):
-            raise ValueError(f"numeric must be 'gaussian' or 'kde', got {self.numeric!r}")
+        if self.numeric not in NUMERIC_ESTIMATORS:
+            raise ValueError(f"numeric must be one of {', '.join(map(repr, NUMERIC_ESTIMATORS))}, "
+                             f"got {self.numeric!r}")
         Smoothing(self.smoothing, self.m)
         if self.kde_evaluation not in ("density", "weka_cell"):
             raise ValueError(f"kde_evaluation must be 'density' or 'weka_cell', got {self.kde_evaluation!r}")
@@ -427,7 +430,9 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
             observed = blk.sum(axis=0, keepdims=True)         # #(y, j observed)
             log_prob[tb.offsets[j]:tb.offsets[j + 1]] = (np.log(blk + a) - np.log(observed + b)).ravel()
         model = {"log_prior": log_prior, "log_prob": log_prob}
-        if (~self.nominal_).any():
+        if self.numeric == "gaussian_weka":
+            model.update(self._weka_model(sm))
+        elif (~self.nominal_).any():
             if self.numeric == "gaussian":
                 model.update(self._gaussian_model())
             else:
@@ -452,6 +457,56 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
         var = np.where(empty, pvar[:, None], var) + eps
         var = np.where(var > 0, var, np.finfo(float).tiny ** 0.5)  # a constant column in every class
         return {"mean": mean, "var": var}
+
+    def _weka_model(self, sm):
+        """Weka 3.6 NaiveBayes with normal estimators (see :mod:`algorithms._weka_normal`).
+
+        From the unique (value, class, count) lists: the precision of each numeric column (all
+        classes), the rounded values' sums per class and the NormalEstimator's mean and std; the
+        nominal probabilities ``(#(v, y) + a) / (#(y, observed) + b)`` and the prior as plain
+        probabilities, for Weka's running product.
+        """
+        C = self.classes_.size
+        a0, b0 = sm.terms(C)
+        prior = (self.class_counts_ + a0) / (self.class_counts_.sum() + b0)
+        tb = self.nominal_counts_
+        nom_prob = np.zeros(tb.counts.size)
+        for j in range(tb.attribute_sets.shape[0]):
+            a, b = sm.terms(tb.n_values[j])
+            blk = tb.block(j).astype(np.float64)
+            nom_prob[tb.offsets[j]:tb.offsets[j + 1]] = ((blk + a) / (blk.sum(axis=0, keepdims=True) + b)).ravel()
+        dn = len(self.kde_values_)
+        prec = np.full(dn, wn.WEKA_DEFAULT_PRECISION)
+        n, s1, s2 = np.zeros((dn, C)), np.zeros((dn, C)), np.zeros((dn, C))
+        for q, (v, c, w) in enumerate(zip(self.kde_values_, self.kde_classes_, self.kde_weights_)):
+            prec[q] = wn.weka_precision(v)[0]
+            r = wn.weka_round(v, prec[q])
+            n[q] = np.bincount(c, weights=w, minlength=C)
+            s1[q] = np.bincount(c, weights=w * r, minlength=C)
+            s2[q] = np.bincount(c, weights=w * r * r, minlength=C)
+        mean, std = wn.weka_normal_params(n, s1, s2, prec[:, None])
+        return {"weka_prior": prior, "weka_nom_prob": nom_prob, "weka_precision": prec, "weka_mean": mean,
+                "weka_std": std, "weka_n": n}
+
+    def _weka_log_joint(self, X):
+        """Weka's running product with its 1e-75 floor and rescaling, as log joint probabilities."""
+        mdl = self._model
+        d = X.shape[1]
+        kind = np.where(self.nominal_, 1, 0).astype(np.int64)
+        slot = np.zeros(d, dtype=np.int64)
+        nom = np.flatnonzero(self.nominal_)
+        num = np.flatnonzero(~self.nominal_)
+        slot[nom] = np.arange(nom.size)
+        slot[num] = np.arange(num.size)
+        Xk = np.array(X, dtype=np.float64, order="C")
+        if nom.size:
+            codes = encode(X[:, nom], self._declared_, self.missing, what="X (nominal columns)")
+            Xk[:, nom] = np.where(codes < 0, np.nan, codes)
+        out = np.empty((X.shape[0], self.classes_.size))
+        wn.weka_nb_product(Xk, kind, slot, self.nominal_counts_.offsets.astype(np.int64), mdl["weka_nom_prob"],
+                           mdl["weka_mean"], mdl["weka_std"], mdl["weka_precision"], mdl["weka_prior"],
+                           wn.WEKA_NB_FLOOR, out)
+        return out
 
     def _kde_model(self):
         """Round to the precision grid (Weka), then per class: sorted unique values, counts, bandwidth."""
@@ -492,6 +547,8 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
         if getattr(self, "_model", None) is None:
             self._finalise()
         mdl = self._model
+        if self.numeric == "gaussian_weka":
+            return self._weka_log_joint(X)
         out = np.tile(mdl["log_prior"], (X.shape[0], 1))
         nom = np.flatnonzero(self.nominal_)
         if nom.size:
