@@ -13,7 +13,15 @@
   ``partial_fit`` needs no second pass. A variance floor of ``var_smoothing`` times
   the largest attribute variance (scikit-learn's rule) keeps constant attributes
   finite. Weka's NaiveBayes instead rounds values to a precision grid and returns
-  the probability of a grid cell; compare with it by error rate only.
+  the probability of a grid cell: that is ``numeric="gaussian_weka"``.
+* NB with **Weka's normal estimators** (``numeric="gaussian_weka"``, Weka 3.6's
+  ``NaiveBayes`` without options, the "normal estimator" NB that seed 001 ran in Weka):
+  per numeric attribute a precision (mean gap between distinct training values), values
+  rounded to that grid, per class the mean and standard deviation of the rounded values
+  (floored at precision / 6) and the probability of the test value's grid cell,
+  ``Phi(upper) - Phi(lower)``; every factor floored at 1e-75 and the product rescaled as
+  Weka does (:mod:`algorithms._weka_normal`). ``partial_fit`` keeps the first chunk's
+  precision (Weka's NaiveBayesUpdateable); ``fit`` is Weka's batch model.
 * **NB-KDE** (``numeric="kde"``, seed 000's NB-KDE = Weka's ``NaiveBayes -K``): a
   Gaussian kernel density per class, ``f(x) = 1 / (W h) sum_m w_m K((x - v_m) / h)``
   (seed 001, Sect. 4.3.2) over the *unique values with their counts* ``(v_m, w_m)``
@@ -260,9 +268,10 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    numeric : {"gaussian", "kde"}, default="gaussian"
-        Estimator for numeric columns (NB-Gaussian or NB-KDE). Unused when every column
-        is nominal (NB-Disc, after the MDL discretiser).
+    numeric : {"gaussian", "gaussian_weka", "kde"}, default="gaussian"
+        Estimator for numeric columns (NB-Gaussian, Weka's NormalEstimator, or NB-KDE).
+        Unused when every column is nominal (NB-Disc, after the MDL discretiser), except that
+        "gaussian_weka" always combines the factors as Weka's NaiveBayes does (1e-75 floor).
     smoothing : {"laplace", "m_estimate"}, default="laplace"
         For the class prior and nominal attributes. Weka's NaiveBayes uses Laplace;
         seed 003's NB uses m-estimation with m = 1.
@@ -293,6 +302,8 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
     n_values_ : values per nominal column as counted
     gauss_count_, gauss_mean_, gauss_m2_ : (d_num, C) Gaussian sufficient statistics
     kde_values_, kde_classes_, kde_weights_ : per numeric column, the raw unique (value, class, count) lists
+    weka_precision_, weka_sums_ : "gaussian_weka": precision per numeric column and the (3, d_num, C)
+        count, sum and sum of squares of the rounded values
 
     Notes
     -----
@@ -387,6 +398,8 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
             self.kde_values_ = [np.empty(0) for _ in range(dn)]
             self.kde_classes_ = [np.empty(0, dtype=np.int64) for _ in range(dn)]
             self.kde_weights_ = [np.empty(0) for _ in range(dn)]
+            self.weka_precision_ = np.full(dn, wn.WEKA_DEFAULT_PRECISION)
+            self.weka_sums_ = np.zeros((3, dn, C))
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
         C = self.classes_.size
@@ -399,6 +412,9 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
             self.nominal_counts_.add(codes, ycodes)
         num = np.flatnonzero(~self.nominal_)
         if num.size:
+            if self.numeric == "gaussian_weka":
+                self._weka_add(X[:, num], yc, first)
+                return
             Xn = np.asfortranarray(X[:, num])
             if self.numeric == "gaussian":
                 cnt = np.zeros((num.size, C))
@@ -458,11 +474,23 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
         var = np.where(var > 0, var, np.finfo(float).tiny ** 0.5)  # a constant column in every class
         return {"mean": mean, "var": var}
 
+    def _weka_add(self, Xn, yc, first):
+        """Weka's NormalEstimator sums of a chunk of numeric columns.
+
+        The precision of each column comes from the first chunk (``fit``: the whole training
+        set), as in Weka, where it is fixed by the data given to ``buildClassifier`` and
+        ``updateClassifier`` (NaiveBayesUpdateable) only adds values; the values are rounded to
+        it and their count, sum and sum of squares added per class.
+        """
+        if first:
+            self.weka_precision_ = wn.weka_precision(Xn)
+        self.weka_sums_ += np.stack(wn.weka_normal_sums(wn.weka_round(Xn, self.weka_precision_), yc,
+                                                        self.classes_.size))
+
     def _weka_model(self, sm):
         """Weka 3.6 NaiveBayes with normal estimators (see :mod:`algorithms._weka_normal`).
 
-        From the unique (value, class, count) lists: the precision of each numeric column (all
-        classes), the rounded values' sums per class and the NormalEstimator's mean and std; the
+        The NormalEstimator's mean and std per (numeric column, class) from the sums; the
         nominal probabilities ``(#(v, y) + a) / (#(y, observed) + b)`` and the prior as plain
         probabilities, for Weka's running product.
         """
@@ -475,18 +503,10 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
             a, b = sm.terms(tb.n_values[j])
             blk = tb.block(j).astype(np.float64)
             nom_prob[tb.offsets[j]:tb.offsets[j + 1]] = ((blk + a) / (blk.sum(axis=0, keepdims=True) + b)).ravel()
-        dn = len(self.kde_values_)
-        prec = np.full(dn, wn.WEKA_DEFAULT_PRECISION)
-        n, s1, s2 = np.zeros((dn, C)), np.zeros((dn, C)), np.zeros((dn, C))
-        for q, (v, c, w) in enumerate(zip(self.kde_values_, self.kde_classes_, self.kde_weights_)):
-            prec[q] = wn.weka_precision(v)[0]
-            r = wn.weka_round(v, prec[q])
-            n[q] = np.bincount(c, weights=w, minlength=C)
-            s1[q] = np.bincount(c, weights=w * r, minlength=C)
-            s2[q] = np.bincount(c, weights=w * r * r, minlength=C)
-        mean, std = wn.weka_normal_params(n, s1, s2, prec[:, None])
-        return {"weka_prior": prior, "weka_nom_prob": nom_prob, "weka_precision": prec, "weka_mean": mean,
-                "weka_std": std, "weka_n": n}
+        n, s1, s2 = self.weka_sums_
+        mean, std = wn.weka_normal_params(n, s1, s2, self.weka_precision_[:, None])
+        return {"weka_prior": prior, "weka_nom_prob": nom_prob, "weka_precision": self.weka_precision_,
+                "weka_mean": mean, "weka_std": std}
 
     def _weka_log_joint(self, X):
         """Weka's running product with its 1e-75 floor and rescaling, as log joint probabilities."""

@@ -178,14 +178,28 @@ def test_running_product_rescales_like_weka():
     assert np.allclose(got, lj, rtol=1e-10, atol=1e-10)
 
 
-def test_partial_fit_equals_fit():
+def test_partial_fit_keeps_the_first_chunks_precision():
+    """As Weka's NaiveBayesUpdateable: the precision comes from the first batch, later ones only add."""
     X, y, cat = mixed(n=300)
-    full = NaiveBayes(numeric="gaussian_weka", categorical_features=cat, n_categories=[0, 3, 0]).fit(X, y)
-    part = NaiveBayes(numeric="gaussian_weka", categorical_features=cat, n_categories=[0, 3, 0])
+    meta = dict(numeric="gaussian_weka", categorical_features=cat, n_categories=[0, 3, 0])
+    part = NaiveBayes(**meta)
     for lo in range(0, 300, 70):
         part.partial_fit(X[lo:lo + 70], y[lo:lo + 70], classes=[0, 1, 2])
+    num = X[:, ~cat]
+    p0 = wn.weka_precision(num[:70])
+    assert np.array_equal(part.weka_precision_, p0) and not np.allclose(p0, wn.weka_precision(num))
+    n, s1, s2 = wn.weka_normal_sums(wn.weka_round(num, p0), y, 3)
+    assert np.allclose(part.weka_sums_, np.stack([n, s1, s2]), rtol=1e-13, atol=0)
+    # one chunk is fit exactly
     T = mixed(n=50, seed=9)[0]
-    assert np.array_equal(full.predict_proba(T), part.predict_proba(T))
+    one = NaiveBayes(**meta).partial_fit(X, y)
+    assert np.array_equal(one.predict_proba(T), NaiveBayes(**meta).fit(X, y).predict_proba(T))
+
+
+def test_check_estimator():
+    from sklearn.utils.estimator_checks import check_estimator
+
+    check_estimator(NaiveBayes(numeric="gaussian_weka"))
 
 
 def test_unknown_numeric_estimator_is_named():
