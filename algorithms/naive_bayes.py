@@ -310,6 +310,8 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
     A class with no observed value of a numeric attribute (all missing) gets the
     all-class estimate of that attribute (Gaussian: pooled mean and variance; KDE:
     the pooled unique-value list), so every class keeps the same set of factors.
+    ``"gaussian_weka"`` keeps Weka's untouched NormalEstimator there instead: mean 0,
+    standard deviation precision / 6.
     """
 
     def __init__(self, numeric="gaussian", smoothing="laplace", m=1.0, bandwidth="weka", precision_rounding=True,
