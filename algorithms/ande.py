@@ -5,7 +5,8 @@ Learning" (seed 003), on the count engine of :mod:`algorithms._counts`.
 One estimator, :class:`AnDE`, covers the paper's NB (n=0), A1DE, A1DE-S, A1DE-W,
 A1DE-SW, A2DE, A2DE-S, A2DE-W, A2DE-SW, and A3DE (seed 000's contender), and with
 matched settings reproduces Weka 3.6's AODE (Laplace, ``-F 1``), AODE ``-M``
-(m-estimate), AODEsr (``sr_threshold=50``) and WAODE (``min_parent_count=0``).
+(m-estimate), AODEsr (``sr_threshold=50``) and WAODE (``min_parent_count=0``,
+``mi_min_prob=1e-6``, ``missing="error"``).
 
 Training is one pass counting ``#(y, x_s, x_c)`` for every n-set ``s`` of parents
 and child ``c`` (tables of all attribute subsets of size <= n+1). Prediction is
@@ -34,7 +35,15 @@ Numba kernels over the test rows (no Python loop over rows):
   AODEsr. Counts are over the whole training data (class summed). The paper uses
   100, AODEsr 50.
 * MI weighting (Eq. 2): ``w_s = MI(X_s; Y)`` (base 2, as WAODE) from the
-  unsmoothed counts of the rows where ``x_s`` is observed. If every qualifying
+  unsmoothed counts of the rows where ``x_s`` is observed (with ``mi_min_prob > 0``
+  in WAODE's own operation order). Weka 3.6 WAODE drops a cell whose ``p(x, y)`` or ``p(x) p(y)`` is below 1e-6
+  (its ``log2`` helper returns 0 there; ``mi_min_prob=1e-6``); seed 003's Eq. 2 and
+  the authors' Petal code keep every non-empty cell (``mi_min_prob=0``, the
+  ``-W`` configs). The two differ only when such rare cells exist. Weka's rule can
+  drop a rare class's positive cells and keep its negative ones, making a "MI"
+  negative; WAODE then mixes with that negative weight and can return values
+  outside [0, 1]. bench floors every weight at 1e-100 (that sub-model drops out),
+  so it equals Weka only while Weka's weights are positive. If every qualifying
   parent set of an instance has weight 0, the weights are floored at 1e-100,
   so the instance gets the unweighted average (Weka's WAODE returns NaN there).
 * Arithmetic: each sub-model's product runs in linear space in Weka's order
@@ -412,29 +421,50 @@ def _a1de_level(codes, rows, kept, value_offset, Q, J, value_freq, weights, min_
 
 
 @njit(cache=True)
-def _mutual_information(set_offsets, first, last, n_classes, counts, out):
-    """Eq. 2: MI(X_s; Y) in bits from the unsmoothed counts of each set s in [first, last)."""
+def _mutual_information(set_offsets, first, last, n_classes, counts, min_prob, out):
+    """Eq. 2: MI(X_s; Y) in bits from the unsmoothed counts of each set s in [first, last).
+
+    ``min_prob > 0`` (Weka WAODE's ``log2`` helper, ``Utils.SMALL = 1e-6``), in WAODE's arithmetic:
+    ``p(x, y) = #(x, y) / N``, ``p(y) = #(y) / N``, ``p(x) = #(x) / N`` (N = rows with x_s
+    observed), a term ``p(x, y) * (log(p(x, y) / (p(y) p(x))) / log 2)`` for every cell with
+    ``#(x, y) > 0``, ``p(x, y) >= min_prob`` and ``p(y) p(x) >= min_prob``, summed class by class
+    with values inside (Weka's order). ``min_prob = 0``: every non-empty cell (Eq. 2 as printed),
+    ``#(x, y) / N * log2(#(x, y) N / (#(x) #(y)))``.
+    """
     C = n_classes
     ny = np.empty(C)
+    ln2 = math.log(2.0)
     for s in range(first, last):
+        lo, hi = set_offsets[s], set_offsets[s + 1]
+        nv = (hi - lo) // C
+        tx = np.zeros(nv)
         total = 0.0
         for y in range(C):
             ny[y] = 0.0
-        for cell in range(set_offsets[s], set_offsets[s + 1], C):
+        for v in range(nv):
             for y in range(C):
-                ny[y] += counts[cell + y]
+                c = counts[lo + v * C + y]
+                ny[y] += c
+                tx[v] += c
         for y in range(C):
             total += ny[y]
         mi = 0.0
-        if total > 0:
-            for cell in range(set_offsets[s], set_offsets[s + 1], C):
-                tx = 0.0
-                for y in range(C):
-                    tx += counts[cell + y]
-                for y in range(C):
-                    c = counts[cell + y]
+        if total > 0 and min_prob > 0:
+            for y in range(C):
+                py = ny[y] / total
+                for v in range(nv):
+                    c = counts[lo + v * C + y]
                     if c > 0:
-                        mi += c / total * math.log2(c * total / (tx * ny[y]))
+                        pxy = c / total
+                        q = py * (tx[v] / total)
+                        if pxy >= min_prob and q >= min_prob:
+                            mi += pxy * (math.log(pxy / q) / ln2)
+        elif total > 0:
+            for v in range(nv):
+                for y in range(C):
+                    c = counts[lo + v * C + y]
+                    if c > 0:
+                        mi += c / total * math.log2(c * total / (tx[v] * ny[y]))
         out[s] = mi
 
 
@@ -459,12 +489,18 @@ class AnDE(ClassifierMixin, BaseEstimator):
     weighting : {"none", "mi"}, default="none"
         "mi": weight each parent set by its mutual information with the class (Eq. 2,
         the "-W" variants).
+    mi_min_prob : float, default=0.0
+        MI weighting: a cell (x_s, y) adds to MI(X_s; Y) only when ``p(x_s, y) >= mi_min_prob``
+        and ``p(x_s) p(y) >= mi_min_prob``. 0: every non-empty cell (Eq. 2 of seed 003 as printed,
+        and the AnDE authors' Petal code). 1e-6: Weka 3.6 WAODE, whose ``log2(a, b)`` helper
+        returns 0 when ``a < Utils.SMALL`` or ``b < Utils.SMALL`` (matters with rare classes).
     min_parent_count : int, default=1
         ``delta(x_s) = 1`` when ``#(x_s) >= min_parent_count`` (Weka's ``-F``; 1 is Eq. 1).
         0 uses every parent set (Weka's WAODE).
-    missing : {"skip", "value"}, default="skip"
+    missing : {"skip", "value", "error"}, default="skip"
         Missing values left out of counts and of test-time products (Weka's AODE), or
-        treated as a value of their own.
+        treated as a value of their own, or refused with an error (Weka's WAODE, whose
+        capabilities exclude missing values).
     categorical_features : array of bool or None
         Injected by the runner; every column must be nominal (discretise numeric ones).
     n_categories : array of int or None
@@ -494,7 +530,7 @@ class AnDE(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, n=1, smoothing="m_estimate", m=1.0, subsumption=False, sr_threshold=100,
-                 weighting="none", min_parent_count=1, missing="skip", categorical_features=None,
+                 weighting="none", mi_min_prob=0.0, min_parent_count=1, missing="skip", categorical_features=None,
                  n_categories=None, max_table_bytes="auto", block_rows=BLOCK_ROWS):
         self.n = n
         self.smoothing = smoothing
@@ -502,6 +538,7 @@ class AnDE(ClassifierMixin, BaseEstimator):
         self.subsumption = subsumption
         self.sr_threshold = sr_threshold
         self.weighting = weighting
+        self.mi_min_prob = mi_min_prob
         self.min_parent_count = min_parent_count
         self.missing = missing
         self.categorical_features = categorical_features
@@ -519,8 +556,10 @@ class AnDE(ClassifierMixin, BaseEstimator):
             raise ValueError(f"m must be a positive number, got {self.m!r}")
         if self.weighting not in ("none", "mi"):
             raise ValueError(f"weighting must be 'none' or 'mi', got {self.weighting!r}")
-        if self.missing not in ("skip", "value"):
-            raise ValueError(f"missing must be 'skip' or 'value', got {self.missing!r}")
+        if not (isinstance(self.mi_min_prob, (int, float)) and 0 <= self.mi_min_prob < 1):
+            raise ValueError(f"mi_min_prob must be a number in [0, 1) (Weka's WAODE: 1e-6), got {self.mi_min_prob!r}")
+        if self.missing not in ("skip", "value", "error"):
+            raise ValueError(f"missing must be 'skip', 'value' or 'error', got {self.missing!r}")
         if int(self.min_parent_count) < 0:
             raise ValueError(f"min_parent_count must be >= 0, got {self.min_parent_count!r}")
 
@@ -546,6 +585,19 @@ class AnDE(ClassifierMixin, BaseEstimator):
         if nc is None:
             nc = np.maximum(infer_n_values(X), 1)
         return nc
+
+    def _encode(self, X, what: str = "X"):
+        """Integer codes of ``X``; ``missing="error"`` refuses missing values as Weka's WAODE does."""
+        if self.missing == "error":
+            bad = np.isnan(X)
+            if bad.any():
+                r, c = np.argwhere(bad)[0]
+                raise ValueError(
+                    f"{what} has {int(bad.sum())} missing values (first at row {r}, column {c}) and missing='error' "
+                    "refuses them, as Weka 3.6 WAODE does ('Cannot handle missing values'); impute them, or set "
+                    "missing='value' (a value of its own) or 'skip' (left out of counts and products)")
+            return encode(X, self._declared_, "skip", what=what)
+        return encode(X, self._declared_, self.missing, what=what)
 
     def _validate(self, X, reset: bool):
         X = validate_data(self, X, reset=reset, ensure_all_finite="allow-nan", dtype=np.float64)
@@ -594,7 +646,7 @@ class AnDE(ClassifierMixin, BaseEstimator):
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
         yc = class_codes(y, self.classes_)[1]
-        codes = encode(X, self._declared_, self.missing, what="X")
+        codes = self._encode(X)
         self.counts_.add(codes, encode_classes(yc, self.classes_.size), int(self.block_rows))
 
     def _finalise(self):
@@ -607,7 +659,7 @@ class AnDE(ClassifierMixin, BaseEstimator):
         if self.weighting == "mi":
             for t in range(1, min(n, cnt.max_order) + 1):
                 _mutual_information(cnt.set_offsets, int(cnt.set_start[t]), int(cnt.set_start[t + 1]),
-                                    cnt.n_classes, cnt.counts, weights)
+                                    cnt.n_classes, cnt.counts, float(self.mi_min_prob), weights)
         o1 = cnt.set_start[1]
         child_a, child_b = Smoothing(self.smoothing, self.m).terms(cnt.n_values)
         group_b, child_group = np.unique(child_b, return_inverse=True)
@@ -643,7 +695,7 @@ class AnDE(ClassifierMixin, BaseEstimator):
             self._finalise()
         cnt, mdl = self.counts_, self._model
         # row-major codes: prediction reads one row's values together
-        codes_all = np.ascontiguousarray(encode(X, self._declared_, self.missing, what="X"))
+        codes_all = np.ascontiguousarray(self._encode(X))
         n_test, d = codes_all.shape
         C = cnt.n_classes
         out = np.empty((n_test, C))

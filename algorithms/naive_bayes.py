@@ -13,7 +13,15 @@
   ``partial_fit`` needs no second pass. A variance floor of ``var_smoothing`` times
   the largest attribute variance (scikit-learn's rule) keeps constant attributes
   finite. Weka's NaiveBayes instead rounds values to a precision grid and returns
-  the probability of a grid cell; compare with it by error rate only.
+  the probability of a grid cell: that is ``numeric="gaussian_weka"``.
+* NB with **Weka's normal estimators** (``numeric="gaussian_weka"``, Weka 3.6's
+  ``NaiveBayes`` without options, the "normal estimator" NB that seed 001 ran in Weka):
+  per numeric attribute a precision (mean gap between distinct training values), values
+  rounded to that grid, per class the mean and standard deviation of the rounded values
+  (floored at precision / 6) and the probability of the test value's grid cell,
+  ``Phi(upper) - Phi(lower)``; every factor floored at 1e-75 and the product rescaled as
+  Weka does (:mod:`algorithms._weka_normal`). ``partial_fit`` keeps the first chunk's
+  precision (Weka's NaiveBayesUpdateable); ``fit`` is Weka's batch model.
 * **NB-KDE** (``numeric="kde"``, seed 000's NB-KDE = Weka's ``NaiveBayes -K``): a
   Gaussian kernel density per class, ``f(x) = 1 / (W h) sum_m w_m K((x - v_m) / h)``
   (seed 001, Sect. 4.3.2) over the *unique values with their counts* ``(v_m, w_m)``
@@ -55,12 +63,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from . import _weka_normal as wn
 from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, infer_n_values
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 KDE_CUTOFF = 40.0          # stop adding kernels worth less than e^-40 of the running sum
 WEKA_DEFAULT_PRECISION = 0.01
 WEKA_SMALL = 1e-6
+NUMERIC_ESTIMATORS = ("gaussian", "gaussian_weka", "kde")
 
 
 # --------------------------------------------------------------------------- kernels
@@ -258,9 +268,10 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    numeric : {"gaussian", "kde"}, default="gaussian"
-        Estimator for numeric columns (NB-Gaussian or NB-KDE). Unused when every column
-        is nominal (NB-Disc, after the MDL discretiser).
+    numeric : {"gaussian", "gaussian_weka", "kde"}, default="gaussian"
+        Estimator for numeric columns (NB-Gaussian, Weka's NormalEstimator, or NB-KDE).
+        Unused when every column is nominal (NB-Disc, after the MDL discretiser), except that
+        "gaussian_weka" always combines the factors as Weka's NaiveBayes does (1e-75 floor).
     smoothing : {"laplace", "m_estimate"}, default="laplace"
         For the class prior and nominal attributes. Weka's NaiveBayes uses Laplace;
         seed 003's NB uses m-estimation with m = 1.
@@ -291,12 +302,16 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
     n_values_ : values per nominal column as counted
     gauss_count_, gauss_mean_, gauss_m2_ : (d_num, C) Gaussian sufficient statistics
     kde_values_, kde_classes_, kde_weights_ : per numeric column, the raw unique (value, class, count) lists
+    weka_precision_, weka_sums_ : "gaussian_weka": precision per numeric column and the (3, d_num, C)
+        count, sum and sum of squares of the rounded values
 
     Notes
     -----
     A class with no observed value of a numeric attribute (all missing) gets the
     all-class estimate of that attribute (Gaussian: pooled mean and variance; KDE:
     the pooled unique-value list), so every class keeps the same set of factors.
+    ``"gaussian_weka"`` keeps Weka's untouched NormalEstimator there instead: mean 0,
+    standard deviation precision / 6.
     """
 
     def __init__(self, numeric="gaussian", smoothing="laplace", m=1.0, bandwidth="weka", precision_rounding=True,
@@ -315,8 +330,9 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ training
     def _check_params(self):
-        if self.numeric not in ("gaussian", "kde"):
-            raise ValueError(f"numeric must be 'gaussian' or 'kde', got {self.numeric!r}")
+        if self.numeric not in NUMERIC_ESTIMATORS:
+            raise ValueError(f"numeric must be one of {', '.join(map(repr, NUMERIC_ESTIMATORS))}, "
+                             f"got {self.numeric!r}")
         Smoothing(self.smoothing, self.m)
         if self.kde_evaluation not in ("density", "weka_cell"):
             raise ValueError(f"kde_evaluation must be 'density' or 'weka_cell', got {self.kde_evaluation!r}")
@@ -384,6 +400,8 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
             self.kde_values_ = [np.empty(0) for _ in range(dn)]
             self.kde_classes_ = [np.empty(0, dtype=np.int64) for _ in range(dn)]
             self.kde_weights_ = [np.empty(0) for _ in range(dn)]
+            self.weka_precision_ = np.full(dn, wn.WEKA_DEFAULT_PRECISION)
+            self.weka_sums_ = np.zeros((3, dn, C))
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
         C = self.classes_.size
@@ -396,6 +414,9 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
             self.nominal_counts_.add(codes, ycodes)
         num = np.flatnonzero(~self.nominal_)
         if num.size:
+            if self.numeric == "gaussian_weka":
+                self._weka_add(X[:, num], yc, first)
+                return
             Xn = np.asfortranarray(X[:, num])
             if self.numeric == "gaussian":
                 cnt = np.zeros((num.size, C))
@@ -427,7 +448,9 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
             observed = blk.sum(axis=0, keepdims=True)         # #(y, j observed)
             log_prob[tb.offsets[j]:tb.offsets[j + 1]] = (np.log(blk + a) - np.log(observed + b)).ravel()
         model = {"log_prior": log_prior, "log_prob": log_prob}
-        if (~self.nominal_).any():
+        if self.numeric == "gaussian_weka":
+            model.update(self._weka_model(sm))
+        elif (~self.nominal_).any():
             if self.numeric == "gaussian":
                 model.update(self._gaussian_model())
             else:
@@ -452,6 +475,60 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
         var = np.where(empty, pvar[:, None], var) + eps
         var = np.where(var > 0, var, np.finfo(float).tiny ** 0.5)  # a constant column in every class
         return {"mean": mean, "var": var}
+
+    def _weka_add(self, Xn, yc, first):
+        """Weka's NormalEstimator sums of a chunk of numeric columns.
+
+        The precision of each column comes from the first chunk (``fit``: the whole training
+        set), as in Weka, where it is fixed by the data given to ``buildClassifier`` and
+        ``updateClassifier`` (NaiveBayesUpdateable) only adds values; the values are rounded to
+        it and their count, sum and sum of squares added per class.
+        """
+        if first:
+            self.weka_precision_ = wn.weka_precision(Xn)
+        self.weka_sums_ += np.stack(wn.weka_normal_sums(wn.weka_round(Xn, self.weka_precision_), yc,
+                                                        self.classes_.size))
+
+    def _weka_model(self, sm):
+        """Weka 3.6 NaiveBayes with normal estimators (see :mod:`algorithms._weka_normal`).
+
+        The NormalEstimator's mean and std per (numeric column, class) from the sums; the
+        nominal probabilities ``(#(v, y) + a) / (#(y, observed) + b)`` and the prior as plain
+        probabilities, for Weka's running product.
+        """
+        C = self.classes_.size
+        a0, b0 = sm.terms(C)
+        prior = (self.class_counts_ + a0) / (self.class_counts_.sum() + b0)
+        tb = self.nominal_counts_
+        nom_prob = np.zeros(tb.counts.size)
+        for j in range(tb.attribute_sets.shape[0]):
+            a, b = sm.terms(tb.n_values[j])
+            blk = tb.block(j).astype(np.float64)
+            nom_prob[tb.offsets[j]:tb.offsets[j + 1]] = ((blk + a) / (blk.sum(axis=0, keepdims=True) + b)).ravel()
+        n, s1, s2 = self.weka_sums_
+        mean, std = wn.weka_normal_params(n, s1, s2, self.weka_precision_[:, None])
+        return {"weka_prior": prior, "weka_nom_prob": nom_prob, "weka_precision": self.weka_precision_,
+                "weka_mean": mean, "weka_std": std}
+
+    def _weka_log_joint(self, X):
+        """Weka's running product with its 1e-75 floor and rescaling, as log joint probabilities."""
+        mdl = self._model
+        d = X.shape[1]
+        kind = np.where(self.nominal_, 1, 0).astype(np.int64)
+        slot = np.zeros(d, dtype=np.int64)
+        nom = np.flatnonzero(self.nominal_)
+        num = np.flatnonzero(~self.nominal_)
+        slot[nom] = np.arange(nom.size)
+        slot[num] = np.arange(num.size)
+        Xk = np.array(X, dtype=np.float64, order="C")
+        if nom.size:
+            codes = encode(X[:, nom], self._declared_, self.missing, what="X (nominal columns)")
+            Xk[:, nom] = np.where(codes < 0, np.nan, codes)
+        out = np.empty((X.shape[0], self.classes_.size))
+        wn.weka_nb_product(Xk, kind, slot, self.nominal_counts_.offsets.astype(np.int64), mdl["weka_nom_prob"],
+                           mdl["weka_mean"], mdl["weka_std"], mdl["weka_precision"], mdl["weka_prior"],
+                           wn.WEKA_NB_FLOOR, out)
+        return out
 
     def _kde_model(self):
         """Round to the precision grid (Weka), then per class: sorted unique values, counts, bandwidth."""
@@ -492,6 +569,8 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
         if getattr(self, "_model", None) is None:
             self._finalise()
         mdl = self._model
+        if self.numeric == "gaussian_weka":
+            return self._weka_log_joint(X)
         out = np.tile(mdl["log_prior"], (X.shape[0], 1))
         nom = np.flatnonzero(self.nominal_)
         if nom.size:

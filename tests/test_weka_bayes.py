@@ -47,7 +47,8 @@ def ours(kind: str, categorical, n_categories):
         "aode": lambda: AnDE(n=1, smoothing="laplace", min_parent_count=1, **meta),
         "aode_m": lambda: AnDE(n=1, smoothing="m_estimate", m=1.0, min_parent_count=1, **meta),
         "aodesr": lambda: AnDE(n=1, smoothing="m_estimate", m=1.0, subsumption=True, sr_threshold=50, **meta),
-        "waode": lambda: AnDE(n=1, smoothing="m_estimate", m=1.0, weighting="mi", min_parent_count=0, **meta),
+        "waode": lambda: AnDE(n=1, smoothing="m_estimate", m=1.0, weighting="mi", mi_min_prob=1e-6,
+                              min_parent_count=0, missing="error", **meta),   # = conf/algo/waode.yaml
     }[kind]()
 
 
