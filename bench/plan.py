@@ -11,14 +11,14 @@ How the estimate is made (also printed with every plan):
    ``n_classes``), and the per-(algorithm, dataset) means of the committed reports
    (``reports/*/summary_long.csv``: ``train_s`` and ``test_s`` per split, training and test
    sizes from the protocol and the dataset's config). Records win where both exist.
-2. **A cost model per algorithm.** Training CPU seconds per split is fitted as a power law
-   ``t = exp(a) * n_train^b_r * attributes^b_a * classes^b_c`` by least squares on the logs, over
-   the algorithm's datasets (with 8 or more datasets; with fewer, one exponent on the product
-   ``n_train * attributes * classes``); exponents are kept within [0, 3] (outside it the single-
-   exponent fit is used). A fixed part per split, ``t0`` = 0.8 x the algorithm's fastest split, is
-   taken off first (``t = t0 + power law``) and the law is fitted on the splits at least twice as
-   slow as ``t0`` and over 5 ms: on tiny datasets the cost is the interpreter's, not the
-   algorithm's, and would flatten the exponents. Test CPU is fitted the same way on ``n_test``.
+2. **A cost model per algorithm.** Training CPU seconds per split is fitted as
+   ``t = t0 + exp(a) * n_train^b_r * attributes^b_a * classes^b_c``: ``t0`` = 0.8 x the
+   algorithm's fastest split is the fixed part (on tiny datasets the cost is the interpreter's,
+   not the algorithm's, and would flatten the exponents); the power law is fitted by least squares
+   on the logs of ``t - t0`` over the splits at least 1.5 x ``t0``, with a ridge pull (weight
+   ``RIDGE``) of the three exponents towards 1 (linear growth), so that a handful of datasets
+   cannot produce wild exponents, while many datasets override it; exponents stay within [0, 3].
+   Test CPU is fitted the same way on ``n_test``.
    A swept variant (``massbayes[psi=1000]``) uses its own observations when the reports hold
    them, otherwise its algorithm's.
 3. **Prediction.** Where the algorithm was measured on the same dataset, that measurement is
@@ -59,9 +59,6 @@ import numpy as np
 BASE_RSS_MB = 400.0
 #: CPU seconds per job outside its splits (start-up, imports, data loading, warm-up)
 JOB_OVERHEAD_S = 10.0
-#: splits faster than this are left out of a fit when enough others remain
-FLOOR_S = 0.005
-MIN_DATASETS_FULL_FIT = 8
 
 
 @dataclass
@@ -82,10 +79,10 @@ class Obs:
 
 @dataclass
 class Fit:
-    """t = t0 + exp(a + b . log(x)); ``x`` = (rows, attributes, classes) or their product;
+    """t = t0 + exp(a + b . log(x)); ``x`` = (rows, attributes, classes);
     ``t0`` is the fixed cost of a split (interpreter, bookkeeping) that does not grow with x."""
     a: float
-    b: tuple            # (b_rows, b_attrs, b_classes); equal entries for the product form
+    b: tuple            # (b_rows, b_attrs, b_classes)
     n_datasets: int
     loo_factor: float | None  # geometric mean of max(pred/meas, meas/pred), leave one dataset out
     form: str
@@ -97,62 +94,60 @@ class Fit:
 
     def describe(self) -> str:
         base = f"{self.t0:.3g} + " if self.t0 else ""
-        if self.form == "product":
-            return f"{base}exp({self.a:.2f}) (rows*attrs*classes)^{self.b[0]:.2f}"
         return f"{base}exp({self.a:.2f}) rows^{self.b[0]:.2f} attrs^{self.b[1]:.2f} classes^{self.b[2]:.2f}"
 
 
-def _lstsq(X: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return np.linalg.lstsq(X, y, rcond=None)[0]
+#: weight of the prior "cost grows linearly in rows, attributes and classes" against the data
+#: (in squared log units): with a handful of datasets the exponents stay near 1, with many the
+#: data decide
+RIDGE = 1.0
+PRIOR_B = np.ones(3)
 
 
-def _fit_once(logx: np.ndarray, logt: np.ndarray, full: bool) -> tuple[float, tuple, str]:
-    if full:
-        coef = _lstsq(np.column_stack([np.ones(len(logt)), logx]), logt)
-        b = coef[1:]
-        if np.all((b >= 0) & (b <= 3)):
-            return float(coef[0]), tuple(float(v) for v in b), "full"
-    s = logx.sum(axis=1)
-    if np.ptp(s) < 1e-9:  # one size only: no slope can be fitted; assume linear growth
-        return float(np.mean(logt - s)), (1.0, 1.0, 1.0), "product"
-    coef = _lstsq(np.column_stack([np.ones(len(logt)), s]), logt)
-    b = float(np.clip(coef[1], 0.0, 3.0))
-    a = float(np.mean(logt - b * s))
-    return a, (b, b, b), "product"
+def _fit_once(logx: np.ndarray, logt: np.ndarray) -> tuple[float, tuple]:
+    """Least squares of ``logt = a + logx . b`` with a ridge pull of ``b`` towards ``PRIOR_B``;
+    exponents kept within [0, 3]."""
+    n = len(logt)
+    xm, ym = logx.mean(axis=0), logt.mean()
+    xc, yc = logx - xm, logt - ym
+    A = xc.T @ xc + RIDGE * np.eye(3)
+    b = np.linalg.solve(A, xc.T @ yc + RIDGE * PRIOR_B)
+    b = np.clip(b, 0.0, 3.0)
+    a = float(ym - xm @ b) if n else 0.0
+    return a, tuple(float(v) for v in b)
 
 
 def fit_power(rows, attrs, classes, t, groups, fixed: bool = True) -> Fit | None:
     """Fit ``t`` (> 0) against (rows, attrs, classes); ``groups`` = dataset of each point.
 
     With ``fixed``, a fixed part ``t0`` = 0.8 x the smallest value is taken off first, and the power
-    law is fitted on the points at least twice as large as ``t0`` when 3 datasets or more have such
-    points (on tiny datasets the fixed part hides how the cost grows)."""
+    law is fitted on the points at least 1.5 times ``t0`` when 3 datasets or more have such points
+    (on tiny datasets the fixed part hides how the cost grows)."""
     rows, attrs, classes, t = (np.asarray(v, dtype=float) for v in (rows, attrs, classes, t))
     groups = np.asarray(groups)
     ok = np.isfinite(t) & (t > 0) & (rows > 0)
     if not ok.any():
         return None
     t0 = 0.8 * float(t[ok].min()) if fixed else 0.0
-    big = ok & (t >= 2 * t0) & (t >= FLOOR_S)
-    if len(set(groups[big])) >= 3:
+    big = ok & (t >= 1.5 * t0)
+    if fixed and len(set(groups[big])) >= 3:
         ok = big
     elif fixed:
         t0 = 0.0  # too few points above the fixed part: plain power law on all points
     logx = np.log(np.column_stack([rows, np.maximum(attrs, 1), np.maximum(classes, 1)]))[ok]
     logt, g = np.log(t[ok] - t0), groups[ok]
     uniq = sorted(set(g))
-    full = len(uniq) >= MIN_DATASETS_FULL_FIT
-    a, b, form = _fit_once(logx, logt, full)
+    a, b = _fit_once(logx, logt)
     loo = None
     if len(uniq) >= 3:
         errs = []
         for d in uniq:
             tr = g != d
-            a2, b2, _ = _fit_once(logx[tr], logt[tr], full)
+            a2, b2 = _fit_once(logx[tr], logt[tr])
             pred = t0 + np.exp(a2 + logx[~tr] @ np.asarray(b2))
             errs.extend(np.abs(np.log(pred) - np.log(t[ok][~tr])))
         loo = float(math.exp(np.mean(errs)))
-    return Fit(a, b, len(uniq), loo, form, t0)
+    return Fit(a, b, len(uniq), loo, "ridge", t0)
 
 
 # ------------------------------------------------------------------ observations
@@ -408,6 +403,7 @@ def render(p: dict, cells: list[CellEstimate], models: dict[str, AlgoModel], sou
     jobs = sum(c.jobs for c in run_cells)
     splits = sum(c.splits for c in run_cells)
     peak = max(known, key=lambda c: c.peak_mb or 0, default=None)
+    away = [c for c in cells if c.dataset not in here and c.cpu_s is not None]
     cores = cores or os.cpu_count() or 1
     lines = [f"# Plan: {p['experiment']} at scale {p['scale']}", "",
              f"- {len(p['algos'])} algorithms x {len(p['datasets'])} datasets available here"
@@ -420,6 +416,8 @@ def render(p: dict, cells: list[CellEstimate], models: dict[str, AlgoModel], sou
              f"- estimated CPU: {total / 3600:.2f} h over {len(known)} of {len(run_cells)} "
              f"(algorithm, dataset) cells with an estimate ({cores} cores: about {total / 3600 / cores:.2f} h "
              f"wall if the jobs keep every core busy)",
+             *([f"- the datasets not available here would add {sum(c.cpu_s for c in away) / 3600:.2f} h CPU "
+                f"({sum(c.splits for c in away)} splits, {len(away)} cells with an estimate)"] if away else []),
              f"- largest peak memory of a job: {_mb(peak.peak_mb) if peak else '-'} MB"
              + (f" ({peak.label} on {peak.dataset})" if peak else ""),
              f"- timings from: {sources}", ""]
@@ -472,7 +470,7 @@ def render(p: dict, cells: list[CellEstimate], models: dict[str, AlgoModel], sou
                        .split("The estimate is not a promise")[0].splitlines()).replace(" 1.", "\n1.")
               .replace(" 2.", "\n2.").replace(" 3.", "\n3.").replace(" 4.", "\n4.").replace(" 5.", "\n5.").strip(),
               "", f"Constants: JOB_OVERHEAD_S = {JOB_OVERHEAD_S:g} s per job, BASE_RSS_MB = {BASE_RSS_MB:g}, "
-              f"FLOOR_S = {FLOOR_S:g} s.", ""]
+              f"RIDGE = {RIDGE:g}.", ""]
     return "\n".join(lines)
 
 
