@@ -528,7 +528,10 @@ def slurm_sweeps(p: dict, cells: list[CellEstimate], max_job_hours: float, parti
             mem_mb = max((c.peak_mb or BASE_RSS_MB) for c in group) * 1.5
             sub = {**p, "algos": [algo], "datasets": datasets}
             cmd = command(sub, None, results_dir, list(extra or []))
-            cmd += ["hydra/launcher=cluster_slurm", f"hydra.launcher.timeout_min={max(1, int(limit_s // 60))}",
+            # submitit asks SLURM for USR2 signal_delay_s (default 120 s) before the time limit and
+            # then stops the job as timed out: keep that delay a tenth of a short limit
+            cmd += ["hydra/launcher=cluster_slurm", f"hydra.launcher.timeout_min={max(2, int(limit_s // 60))}",
+                    f"hydra.launcher.signal_delay_s={int(max(10, min(120, limit_s / 10)))}",
                     f"hydra.launcher.mem_gb={max(1, math.ceil(mem_mb / 1024))}",
                     f"hydra.launcher.name=bench-{p['experiment']}-{algo}"]
             if partition:

@@ -99,6 +99,7 @@ def test_slurm_arrays_chunk_long_jobs_under_the_time_limit():
     for c in (small, big):
         assert "hydra/launcher=cluster_slurm" in c and "hydra.launcher.timeout_min=60" in c
         assert "hydra.launcher.partition=batch" in c and "results_dir=/shared/r" in c
+        assert "hydra.launcher.signal_delay_s=120" in c  # a tenth of the limit, at most 120 s
     assert "hydra.launcher.mem_gb=5" in big  # 3000 MB x 1.5, rounded up to GB
 
 

@@ -12,7 +12,9 @@ What they check:
 - cancelling one task of a running array (``scancel``), then rerunning the sweep, ends with
   exactly one record per split, and the splits stored before the cancel are reused, not redone;
 - a split that raises inside a SLURM job is stored as ``failed`` with its traceback, the other
-  splits still run, and the sweep exits non-zero.
+  splits still run, and the sweep exits non-zero;
+- chunk tasks of one job (``+chunk=0,1``, as ``bench.experiments run --launcher slurm`` submits a
+  job estimated longer than its time limit) share its splits: every split is computed once.
 
 The partition is ``BENCH_SLURM_PARTITION`` or the cluster's default partition. The results
 directory is under pytest's tmp dir, which on a single-node cluster is shared by construction; on
@@ -261,3 +263,23 @@ def test_failing_split_in_a_slurm_job_is_stored_and_the_sweep_fails(partition, j
                                   f"allow_failures=true opts out)\n{_explain(proc)}")
     print(f"\nfailing split: {len(expected)} of 20 splits stored as failed with their tracebacks; "
           f"sweep exit status {proc.returncode}")
+
+
+def test_chunk_tasks_of_one_job_share_its_splits(partition, job_name, tmp_path):
+    import re
+
+    res = tmp_path / "res"
+    proc = _bench(["-m", "algo=gnb", "algo.estimator._target_=tests.helpers.SlowGaussianNB",
+                   "+algo.estimator.delay=1.0", "data=sk_wine", "protocol=cv5x2", "progress=false", "+chunk=0,1",
+                   *_slurm_args(partition, job_name)], res)
+    assert proc.returncode == 0, _explain(proc)
+    df = load(res)
+    assert len(df) == 10 and (df["status"] == "ok").all()
+    assert df.groupby(["repeat", "fold"]).size().eq(1).all()
+    # each task's job table says how many splits it computed and how many it found done
+    logs = sorted(res.glob(".sweeps/*/*/.submitit/*/*_log.out"))
+    counts = [re.search(r"10 splits: (\d+) computed, (\d+) reused", p.read_text()) for p in logs]
+    computed = [int(m.group(1)) for m in counts if m]
+    assert len(computed) == 2, [p.read_text()[-500:] for p in logs]
+    assert sum(computed) == 10 and min(computed) >= 1, computed
+    print(f"\nchunks: 2 tasks of one job computed {computed} of its 10 splits")
