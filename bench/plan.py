@@ -25,8 +25,9 @@ How the estimate is made (also printed with every plan):
    scaled by ``(n_train / n_train measured)^b_r`` above ``t0`` (the protocol may differ); elsewhere the power
    law gives it. The fit's leave-one-dataset-out error is printed as "typical factor" (the
    geometric mean of the ratio between prediction and measurement).
-4. **Memory.** A split's peak resident memory is fitted the same way from the records (the
-   process's peak RSS above the smallest start RSS seen for the algorithm, plus that start RSS).
+4. **Memory.** A job's peak resident memory is the largest measured on that dataset where the
+   records hold it; elsewhere it is fitted the same way from the records' peak RSS (its fixed part
+   being the interpreter and libraries).
    Where only reports exist (they hold no memory), it is a rough bound: ``BASE_RSS_MB`` + the
    dataset as float64 four times (data, training and test copies, one transformed copy) + twice
    the model size (the reports' ``model_mb`` on that dataset, else fitted against attributes x
@@ -283,8 +284,9 @@ def build_models(obs: list[Obs]) -> dict[str, AlgoModel]:
                        [o.test_s for o in os_], g)
         withmem = [o for o in os_ if o.peak_mb is not None and o.start_mb is not None]
         start = min(o.start_mb for o in withmem) if withmem else None
+        # the peak RSS of the process itself: its fixed part (interpreter, libraries) is t0
         mem = fit_power([o.n_train + o.n_test for o in withmem], [o.attrs for o in withmem],
-                        [o.classes for o in withmem], [max(o.peak_mb - start, 1.0) for o in withmem],
+                        [o.classes for o in withmem], [o.peak_mb for o in withmem],
                         [o.dataset for o in withmem]) if withmem else None
         sized = [o for o in os_ if o.model_mb]
         # a model's size grows with its attributes and classes (its tables), not with the rows
@@ -333,8 +335,11 @@ def estimate_cell(m: AlgoModel | None, label: str, dataset: str, dims, protocol:
         how = f"measured here at {int(o.n_train)} training rows ({o.source})"
     else:
         split_s = m.train(n_train, attrs, classes) + (m.test(n_test, attrs, classes) if m.test else 0.0)
-    if m.mem is not None and m.start_mb is not None:
-        peak = m.start_mb + m.mem(rows, attrs, classes)
+    measured = [o.peak_mb for o in same if o.peak_mb]
+    if measured:
+        peak = max(measured)
+    elif m.mem is not None:
+        peak = m.mem(rows, attrs, classes)
     else:  # rough: no memory measured for this algorithm
         sized = [o.model_mb for o in same if o.model_mb]
         model_mb = max(sized) if sized else (m.model(1.0, attrs, classes) if m.model else 0.0)
