@@ -158,6 +158,8 @@ def run(name: str, scale: str = DEFAULT_SCALE, jobs: int | None = None, results_
 
         return run_experiment(name, scale, results_dir)
     p = plan(name, scale, max_rows=max_rows, only=only)
+    if allow_failures:  # the sweep itself exits 1 on failed splits unless told (bench/callbacks.py)
+        extra = list(extra or []) + ["++allow_failures=true"]
     cmd = command(p, jobs, results_dir, extra)
     print(f"[{name}] scale={scale}: {len(p['algos'])} algorithms x {len(p['datasets'])} datasets, "
           f"protocol {p['protocol']}, seeds {p['seeds']}", flush=True)

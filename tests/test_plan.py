@@ -103,6 +103,7 @@ def test_slurm_arrays_chunk_long_jobs_under_the_time_limit():
     assert "hydra.launcher.mem_gb=5" in big  # 3000 MB x 1.5, rounded up to GB
 
 
+@pytest.mark.slow  # a subprocess that reads every committed report (~15 s)
 def test_plan_cli_prints_jobs_splits_and_cost(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "BENCH_RESULTS_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-m", "bench.experiments", "plan", "smoke", "--scale", "smoke",
