@@ -45,8 +45,9 @@ pytestmark = [pytest.mark.slurm, pytest.mark.slow]
 
 ALGOS = "nb,a1de,nb_disc"
 DATASETS = "sk_iris,sk_wine"
-#: record fields that legitimately differ between two runs of the same split
-VOLATILE = {"times", "memory", "duration_s", "started_at", "finished_at", "path"}
+#: record fields that legitimately differ between two runs of the same split (git_commit gains
+#: "-dirty" when a file of the checkout is edited between the two runs)
+VOLATILE = {"times", "memory", "duration_s", "started_at", "finished_at", "path", "git_commit"}
 
 
 def _slurm_state() -> tuple[str | None, str]:
