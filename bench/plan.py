@@ -46,6 +46,7 @@ import csv
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import time
@@ -471,9 +472,9 @@ def render(p: dict, cells: list[CellEstimate], models: dict[str, AlgoModel], sou
                      [[c.label, c.dataset, c.splits, _h(c.cpu_s), f"{c.split_s:.2f}", _mb(c.peak_mb), c.how]
                       for c in top]), ""]
     lines += ["## How the estimate was made", "",
-              " ".join(l.strip() for l in __doc__.split("How the estimate is made (also printed with every plan):")[1]
-                       .split("The estimate is not a promise")[0].splitlines()).replace(" 1.", "\n1.")
-              .replace(" 2.", "\n2.").replace(" 3.", "\n3.").replace(" 4.", "\n4.").replace(" 5.", "\n5.").strip(),
+              re.sub(r" (\d)\. \*\*", r"\n\1. **", " ".join(
+                  l.strip() for l in __doc__.split("How the estimate is made (also printed with every plan):")[1]
+                  .split("The estimate is not a promise")[0].splitlines())).strip(),
               "", f"Constants: JOB_OVERHEAD_S = {JOB_OVERHEAD_S:g} s per job, BASE_RSS_MB = {BASE_RSS_MB:g}, "
               f"RIDGE = {RIDGE:g}.", ""]
     return "\n".join(lines)
