@@ -59,7 +59,8 @@ def _slurm_state() -> tuple[str | None, str]:
     except (OSError, subprocess.TimeoutExpired) as exc:
         return None, f"sinfo did not answer ({exc}); start SLURM with make slurm-up"
     if out.returncode != 0:
-        return None, f"no SLURM controller answers (sinfo: {out.stderr.strip()[:200]}); start one with make slurm-up"
+        last = (out.stderr.strip().splitlines() or [""])[-1][:160]
+        return None, f"no SLURM controller answers (sinfo: {last}); start one with make slurm-up (root, Debian)"
     rows = [line.split() for line in out.stdout.splitlines() if line.strip()]
     usable = [p for p, state in rows if state.rstrip("*") in ("idle", "mix", "alloc", "comp")]
     if not usable:
