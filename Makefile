@@ -11,7 +11,7 @@ export BENCH_DATA_DIR := $(SHARED_DATA)
 endif
 endif
 
-.PHONY: install demo test test-all smoke paper-tables reports bench-perf clean
+.PHONY: install demo test test-all smoke paper-tables reports bench-perf clean slurm-up slurm-down test-slurm
 
 install:  ## install bench with its test dependencies
 	$(PYTHON) -m pip install -e ".[dev]"
@@ -41,6 +41,15 @@ reports:  ## rewrite reports/ from the stored records only
 
 bench-perf:  ## speed and memory benchmarks, with peers measured in the same run
 	$(PYTHON) -m bench.perf
+
+slurm-up:  ## start a single-node SLURM cluster here (root; installs Debian's slurm-wlm when missing)
+	scripts/slurm_up.sh
+
+slurm-down:  ## stop the cluster started by slurm-up (daemons by pid file; its configs and state)
+	scripts/slurm_down.sh
+
+test-slurm:  ## the SLURM integration tests (skipped unless a SLURM cluster answers; see slurm-up)
+	$(PYTHON) -m pytest -q -p no:xdist -m slurm tests/test_slurm.py
 
 clean:  ## remove stored results, caches and build leftovers (keeps reports/)
 	find results -mindepth 1 -not -name .gitkeep -delete 2>/dev/null || true

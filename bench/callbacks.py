@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -40,3 +41,11 @@ class SweepSummary(Callback):
             for s in na:
                 print(f"  {s['algo']} on {s['dataset']}: {str(s.get('not_applicable') or '')[:160]}")
         print(f"sweep outputs: {sweep_dir}; records under {config.results_dir}", flush=True)
+        # a sweep with a failed split exits non-zero, so schedulers, CI and `bench.experiments run`
+        # see it (the failures and their tracebacks are in the records); `allow_failures=true` opts out
+        from omegaconf import OmegaConf
+
+        if failed and not OmegaConf.select(config, "allow_failures", default=False):
+            print(f"sweep failed: {sum(s['n_failed'] for s in failed)} failed splits in {len(failed)} jobs "
+                  f"(tracebacks stored in their records)", file=sys.stderr, flush=True)
+            raise SystemExit(1)

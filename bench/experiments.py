@@ -158,6 +158,8 @@ def run(name: str, scale: str = DEFAULT_SCALE, jobs: int | None = None, results_
 
         return run_experiment(name, scale, results_dir)
     p = plan(name, scale, max_rows=max_rows, only=only)
+    if allow_failures:  # the sweep itself exits 1 on failed splits unless told (bench/callbacks.py)
+        extra = list(extra or []) + ["++allow_failures=true"]
     cmd = command(p, jobs, results_dir, extra)
     print(f"[{name}] scale={scale}: {len(p['algos'])} algorithms x {len(p['datasets'])} datasets, "
           f"protocol {p['protocol']}, seeds {p['seeds']}", flush=True)
@@ -227,6 +229,13 @@ def main(argv=None) -> int:
                         help="leave out the datasets with more instances than this (recorded in the plan)")
         sp.add_argument("--datasets", default=None,
                         help="comma-separated: run only these of the scale's datasets (recorded in the plan)")
+        sp.add_argument("--json", action="store_true", help="plan: print the plan as JSON, without costs")
+        sp.add_argument("--out", default=None, help="plan: also write the cost plan to this file")
+        sp.add_argument("--launcher", default="local", choices=("local", "slurm"),
+                        help="run: slurm submits SLURM job arrays sized by the cost plan (bench/plan.py)")
+        sp.add_argument("--partition", default=None, help="run --launcher slurm: the SLURM partition")
+        sp.add_argument("--max-job-hours", type=float, default=4.0,
+                        help="run --launcher slurm: each job's time limit; longer jobs are chunked")
     ra = sub.add_parser("run-all", help="run every experiment that reproduces a paper")
     ra.add_argument("--scale", default=os.environ.get("SCALE", DEFAULT_SCALE), choices=SCALES)
     ra.add_argument("--jobs", type=int, default=None)
@@ -244,9 +253,23 @@ def main(argv=None) -> int:
             print(f"{n:<34} {c.get('paper') or '-':<10} {c.get('description', '')}")
         return 0
     only = args.datasets.split(",") if getattr(args, "datasets", None) else None
-    if args.cmd == "plan":
+    if args.cmd == "plan" and args.json:
         print(json.dumps(plan(args.name, args.scale, max_rows=args.max_rows, only=only), indent=1))
         return 0
+    if args.cmd in ("plan", "run") and (args.cmd == "plan" or args.launcher == "slurm"):
+        from . import plan as costs  # cost estimate from stored timings; SLURM job arrays
+
+        p = plan(args.name, args.scale, max_rows=args.max_rows, only=only)
+        if args.cmd == "plan":
+            return costs.main_plan(p, args.results_dir, args.out, False)
+        text, cells = costs.cost_plan(p, args.results_dir)
+        print(text.split("\n## ", 1)[0], flush=True)
+        t0 = time.perf_counter()
+        rc = costs.submit(p, cells, args.max_job_hours, args.partition, args.results_dir,
+                          args.hydra_overrides, dry_run=args.dry_run)
+        if not args.dry_run:
+            _write_plan(results_root(args.results_dir), p, time.perf_counter() - t0, rc)
+        return rc
     if args.cmd == "run":
         return run(args.name, args.scale, args.jobs, args.results_dir, dry_run=args.dry_run,
                    allow_failures=args.allow_failures, extra=args.hydra_overrides, max_rows=args.max_rows,
