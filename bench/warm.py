@@ -97,11 +97,9 @@ def cache_is_cold() -> bool:
     src = Path(spec.origin)
     import os
 
-    dirs = [src.parent / "__pycache__"]
-    env = os.environ.get("NUMBA_CACHE_DIR")
-    if env:
-        dirs.append(Path(env))
-    return not any(any(d.rglob("_counts.*.nbi")) for d in dirs if d.exists())
+    env = os.environ.get("NUMBA_CACHE_DIR")   # Numba then caches there only
+    where = Path(env) if env else src.parent / "__pycache__"
+    return not (where.exists() and any(where.rglob("_counts.*.nbi")))
 
 
 def notice_if_cold(out=sys.stderr) -> None:
