@@ -11,10 +11,14 @@ export BENCH_DATA_DIR := $(SHARED_DATA)
 endif
 endif
 
-.PHONY: install demo test test-all smoke paper-tables reports bench-perf clean slurm-up slurm-down test-slurm
+.PHONY: install warm demo test test-all smoke paper-tables reports bench-perf clean slurm-up slurm-down test-slurm
 
-install:  ## install bench with its test dependencies
+install:  ## install bench with its test dependencies, then compile the Numba kernels (make warm)
 	$(PYTHON) -m pip install -e ".[dev]"
+	$(MAKE) warm
+
+warm:  ## compile and cache the Numba kernels, so that a first run does not spend ~20 s compiling
+	$(PYTHON) -m bench.warm
 
 demo:  ## the default job: MassBayes, 10-fold CV on scikit-learn's digits (no network needed)
 	$(PYTHON) -m bench

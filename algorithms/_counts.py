@@ -85,13 +85,25 @@ class CountTableTooLarge(MemoryError):
 
 # --------------------------------------------------------------------------- coding
 def infer_n_values(X: np.ndarray) -> np.ndarray:
-    """Number of values per column, ``max code + 1``, from nominal codes stored as floats (NaN ignored)."""
+    """Number of values per column, ``max code + 1``, from nominal codes stored as floats (NaN ignored)
+    or as integers."""
+    X = np.asarray(X)
+    if X.dtype.kind in "iu":
+        if X.shape[0] == 0:
+            return np.zeros(X.shape[1], dtype=np.int64)
+        return (np.maximum(X.max(axis=0).astype(np.int64), -1) + 1).astype(np.int64)
     X = np.asarray(X, dtype=np.float64)
     if X.shape[0] == 0:
         return np.zeros(X.shape[1], dtype=np.int64)
     with np.errstate(invalid="ignore"):
         mx = np.nanmax(np.where(np.isnan(X), -1.0, X), axis=0)
     return (np.maximum(mx, -1) + 1).astype(np.int64)
+
+
+def validation_dtype(X):
+    """The ``dtype`` for an estimator's input validation: None (keep) for an integer array of
+    codes, so that codes are not converted to floats and back; float64 otherwise."""
+    return None if getattr(getattr(X, "dtype", None), "kind", "") in ("i", "u") else np.float64
 
 
 def code_dtype(max_code: int):
@@ -102,13 +114,15 @@ def code_dtype(max_code: int):
     return np.int64
 
 
-def encode(X, n_values, missing: str = "skip", what: str = "X") -> np.ndarray:
+def encode(X, n_values, missing: str = "skip", what: str = "X", columns=None) -> np.ndarray:
     """Int codes of nominal data, column-major, for the counting kernels.
 
     Parameters
     ----------
-    X : array of shape (n, d)
-        Nominal codes ``0 .. n_values[j] - 1`` stored as numbers; NaN = missing.
+    X : array of shape (n, d) or (n, D) with ``columns``
+        Nominal codes ``0 .. n_values[j] - 1`` stored as numbers; NaN = missing. float64 and
+        integer arrays are read as they are (integer codes are not converted to floats and
+        back); other dtypes are converted to float64.
     n_values : array of shape (d,)
         Declared number of values per column (without the missing slot).
     missing : {"skip", "value"}
@@ -116,6 +130,9 @@ def encode(X, n_values, missing: str = "skip", what: str = "X") -> np.ndarray:
         ``"value"``: NaN -> code ``n_values[j]`` (a value of its own).
     what : str
         Name used in error messages.
+    columns : int array of shape (d,), optional
+        Code only these columns of ``X`` (read in place: no ``X[:, columns]`` copy); error
+        messages then index the coded columns, as if ``X[:, columns]`` had been passed.
 
     Raises
     ------
@@ -124,21 +141,30 @@ def encode(X, n_values, missing: str = "skip", what: str = "X") -> np.ndarray:
         integer code in ``0 .. n_values[j] - 1`` (an unseen category, a
         negative or fractional value, or an infinity).
     """
-    X = np.asarray(X, dtype=np.float64)
+    X = np.asarray(X)
+    if X.dtype != np.float64 and X.dtype.kind not in "iu":
+        X = X.astype(np.float64)
     n_values = np.asarray(n_values, dtype=np.int64)
     if X.ndim != 2:
         raise ValueError(f"{what} must be 2-D, got shape {X.shape}")
-    if X.shape[1] != n_values.size:
-        raise ValueError(f"{what} has {X.shape[1]} columns; expected {n_values.size}")
+    if columns is None:
+        cols = np.arange(X.shape[1], dtype=np.int64)
+    else:
+        cols = np.asarray(columns, dtype=np.int64)
+        if cols.ndim != 1 or (cols.size and (cols.min() < 0 or cols.max() >= X.shape[1])):
+            raise ValueError(f"columns must list column indices of {what} (0..{X.shape[1] - 1})")
+    if cols.size != n_values.size:
+        raise ValueError(f"{what} has {cols.size} columns; expected {n_values.size}")
     if missing not in ("skip", "value"):
         raise ValueError(f"missing must be 'skip' or 'value', got {missing!r}")
     top = int(n_values.max(initial=0)) + (1 if missing == "value" else 0)
-    codes = np.empty(X.shape, dtype=code_dtype(top), order="F")
-    n_bad, bad_r, bad_j = _encode_kernel(X, n_values, missing == "value", codes)
+    codes = np.empty((X.shape[0], cols.size), dtype=code_dtype(top), order="F")
+    n_bad, bad_r, bad_j = _encode_kernel(X, cols, n_values, missing == "value", codes)
     if n_bad:
-        neg = "Negative values in data: " if np.nanmin(X) < 0 else ""
+        Xc = X[:, cols]
+        neg = "Negative values in data: " if np.nanmin(Xc) < 0 else ""
         raise ValueError(
-            f"{neg}{what}[{bad_r}, {bad_j}] = {X[bad_r, bad_j]!r} is not a nominal code of column {bad_j}, which "
+            f"{neg}{what}[{bad_r}, {bad_j}] = {Xc[bad_r, bad_j]!r} is not a nominal code of column {bad_j}, which "
             f"has {n_values[bad_j]} values (0..{n_values[bad_j] - 1}): an unseen category, or a numeric "
             f"column that needs discretising first ({n_bad} such cells)")
     return codes
@@ -180,12 +206,14 @@ def encode_classes(y, n_classes: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _encode_kernel(X, n_values, missing_as_value, codes):
-    """Float nominal codes -> int codes; returns (bad cells, first bad row, col).
+def _encode_kernel(X, cols, n_values, missing_as_value, codes):
+    """Nominal codes stored as floats (or ints) in columns ``cols`` of ``X`` -> int codes;
+    returns (bad cells, first bad row, index into ``cols``).
 
     Rows are processed in blocks of 256 so that a row-major ``X`` is read sequentially while the
     column-major ``codes`` are written in runs (a cache-friendly transpose)."""
-    n, d = X.shape
+    n = X.shape[0]
+    d = cols.shape[0]
     n_bad = 0
     bad_r = -1
     bad_j = -1
@@ -194,9 +222,10 @@ def _encode_kernel(X, n_values, missing_as_value, codes):
         for j in range(d):
             k = n_values[j]
             fill = k if missing_as_value else -1
+            src = cols[j]
             for r in range(start, stop):
-                v = X[r, j]
-                if v >= 0.0 and v < k:         # NaN fails both comparisons
+                v = X[r, src]
+                if v >= 0 and v < k:         # NaN fails both comparisons
                     iv = int(v)
                     if iv == v:
                         codes[r, j] = iv
@@ -324,6 +353,32 @@ def _add_order1(codes, y, sets, offsets, n_classes, counts):
 
 
 @njit(cache=True)
+def _code_count_order1(X, src, k, missing_as_value, y, offsets, n_classes, counts):
+    """``counts[offsets[s] + v * C + y] += 1`` for ``v = X[r, src[s]]``, reading ``X`` row by row
+    (no code matrix); NaN is skipped or counted at ``k[s]``. Returns the number of cells that
+    are not codes ``0 .. k[s] - 1`` (their rows still count the other attributes)."""
+    n = X.shape[0]
+    m = src.shape[0]
+    n_bad = 0
+    for r in range(n):
+        yr = y[r]
+        for s in range(m):
+            v = X[r, src[s]]
+            ks = k[s]
+            if v >= 0 and v < ks:              # NaN fails both comparisons
+                iv = int(v)
+                if iv == v:
+                    counts[offsets[s] + iv * n_classes + yr] += 1
+                    continue
+            elif v != v:
+                if missing_as_value:
+                    counts[offsets[s] + ks * n_classes + yr] += 1
+                continue
+            n_bad += 1
+    return n_bad
+
+
+@njit(cache=True)
 def _add_sets(codes, y, sets, order, offsets, n_values, n_classes, block_rows, counts):
     """Joint counts of attribute sets of size t >= 2, rows in blocks.
 
@@ -426,6 +481,67 @@ def _group_codes(codes, members, member_start, radix, out):
                 out[r, g] = out[r, g] * k + v
 
 
+@njit(cache=True)
+def _marginalise_groups(src, dest, n_classes, blk_off, blk_axes, blk_leaves, axis_radix, leaf_off, leaf_terms,
+                        term_axis, term_stride, term_limit):
+    """One pass over every group table: each non-zero class-count vector of a value combination
+    is added to the cell of each attribute subset (leaf) the table holds, unless a chosen member
+    sits in its missing slot. Integer sums, so the result equals summing out axes one by one."""
+    n_leaves_max = 0
+    for b in range(blk_off.shape[0]):
+        n_leaves_max = max(n_leaves_max, blk_leaves[b + 1] - blk_leaves[b])
+    cell = np.empty(max(n_leaves_max, 1), dtype=np.int64)
+    for b in range(blk_off.shape[0]):
+        a0 = blk_axes[b]
+        na = blk_axes[b + 1] - a0
+        l0 = blk_leaves[b]
+        nl = blk_leaves[b + 1] - l0
+        combos = 1
+        for q in range(na):
+            combos *= axis_radix[a0 + q]
+        vals = np.zeros(na, dtype=np.int64)
+        src_base = blk_off[b]
+        for combo in range(combos):
+            row = src_base + combo * n_classes
+            nonzero = False
+            for c in range(n_classes):
+                if src[row + c] != 0:
+                    nonzero = True
+                    break
+            if nonzero:
+                for li in range(nl):
+                    leaf = l0 + li
+                    pos = leaf_off[leaf]
+                    for q in range(leaf_terms[leaf], leaf_terms[leaf + 1]):
+                        v = vals[term_axis[q]]
+                        if v >= term_limit[q]:
+                            pos = -1
+                            break
+                        pos += v * term_stride[q]
+                    cell[li] = pos
+                for c in range(n_classes):
+                    x = src[row + c]
+                    if x != 0:
+                        for li in range(nl):
+                            if cell[li] >= 0:
+                                dest[cell[li] + c] += x
+            # next value combination (last axis fastest, the C order of the group codes)
+            q = na - 1
+            while q >= 0:
+                vals[q] += 1
+                if vals[q] < axis_radix[a0 + q]:
+                    break
+                vals[q] = 0
+                q -= 1
+
+
+def _product(lists):
+    """itertools.product of a list of lists (kept local so the plan reads top-down)."""
+    from itertools import product
+
+    return product(*lists)
+
+
 def plan_groups(radix: np.ndarray, max_card: int) -> list:
     """Pack attributes into groups whose joint cardinality (product of ``radix``) is at most
     ``max_card``: greedily, smallest cardinalities first. Returns a list of member arrays."""
@@ -522,6 +638,40 @@ class CountTable:
         else:
             _add_sets(codes, y, self.attribute_sets, self._order, self.offsets, self.n_values,
                       self.n_classes, int(block_rows), self.counts)
+        self.n_rows += n
+
+    def add_values(self, X, y, n_declared, missing: str = "skip", what: str = "X", columns=None) -> None:
+        """Order-1 tables (naive Bayes): code and count in one row-major pass over ``X``.
+
+        Same counts as ``add(encode(X, n_declared, missing, what, columns), y)`` without writing
+        the code matrix (for NB on already-discretised data coding was most of the fit). ``X``
+        holds nominal codes as float64 (NaN = missing) or integers; set ``s`` counts column
+        ``columns[attribute_sets[s, 0]]``. A value that is not a code raises the ValueError of
+        :func:`encode`, and the table is left unchanged."""
+        if self.size != 1:
+            raise ValueError("add_values counts single attributes only (an order-1 table)")
+        if missing not in ("skip", "value"):
+            raise ValueError(f"missing must be 'skip' or 'value', got {missing!r}")
+        X = np.asarray(X)
+        if X.dtype != np.float64 and X.dtype.kind not in "iu":
+            X = X.astype(np.float64)
+        n_declared = np.asarray(n_declared, dtype=np.int64)
+        cols = np.arange(X.shape[1], dtype=np.int64) if columns is None else np.asarray(columns, dtype=np.int64)
+        if X.ndim != 2 or cols.size != n_declared.size or (cols.size and cols.max() >= X.shape[1]):
+            encode(X, n_declared, missing, what, columns)   # raises the shape error
+        n = X.shape[0]
+        if n == 0 or self.counts.size == 0:
+            self.n_rows += n
+            return
+        if self.n_rows + n > np.iinfo(self.counts.dtype).max:
+            self.counts = self.counts.astype(count_dtype(self.n_rows + n))
+        attrs = self.attribute_sets[:, 0]
+        part = np.zeros_like(self.counts)
+        n_bad = _code_count_order1(X, cols[attrs], n_declared[attrs], missing == "value",
+                                   np.ascontiguousarray(y), self.offsets, self.n_classes, part)
+        if n_bad:
+            encode(X, n_declared, missing, what, columns)   # raises naming the first bad cell
+        self.counts += part
         self.n_rows += n
 
     def block(self, s: int) -> np.ndarray:
@@ -627,6 +777,17 @@ def log_conditional(table: CountTable, s: int, child: int, codes: np.ndarray, sm
     out = np.log(num + a) - np.log(den + b)
     out[~ok] = 0.0
     return out
+
+
+#: grouping and marginalisation plans, shared by all tables of one shape (a cross-validation
+#: fits many models on folds of one dataset); bounded, and kept out of the pickled models
+_PLANS: dict = {}
+
+
+def _remember(key, value, limit: int = 256) -> None:
+    if len(_PLANS) >= limit:
+        _PLANS.clear()
+    _PLANS[key] = value
 
 
 # --------------------------------------------------------------------------- the AnDE family's tables
@@ -767,8 +928,8 @@ class AllSubsetCounts:
         fixed = n_subsets * self.COST_TARGET_NS
         if not force and fixed > 0.8 * direct:
             return None
-        key = (has_missing.tobytes(), int(math.log2(max(n, 1))), force)
-        cache = self._plan_cache
+        key = ("grouping", self._shape_key(), has_missing.tobytes(), int(math.log2(max(n, 1))), force)
+        cache = _PLANS
         if key in cache:
             return cache[key]
         best, best_cost = None, float("inf")
@@ -793,8 +954,12 @@ class AllSubsetCounts:
                 best, best_cost = groups, cost
         if best is not None and not force and best_cost > 0.8 * direct:
             best = None
-        cache[key] = best
+        _remember(key, best)
         return best
+
+    def _shape_key(self) -> tuple:
+        """What the grouping and marginalisation plans depend on besides the chunk."""
+        return (self.n_values.tobytes(), self.n_classes, self.max_order, str(self.max_table_bytes))
 
     def _add_grouped(self, codes, y, block_rows, has_missing, groups):
         """Count all subsets of the groups, then marginalise each group table into every
@@ -810,31 +975,60 @@ class AllSubsetCounts:
         scratch = AllSubsetCounts(cards, self.n_classes, T, dtype=count_dtype(codes.shape[0]))
         for t in range(1, T + 1):
             scratch.tables[t].add(gcodes, y, block_rows)
-        binom = self.binomials()
-        for tb in scratch.tables.values():
-            for s, gset in enumerate(tb.attribute_sets):
-                mem = [groups[g] for g in gset]
-                shape = tuple(int(radix[a]) for g in mem for a in g) + (self.n_classes,)
-                self._marginalise(tb.block(s).reshape(shape), mem, 0, 0, [], binom)
+        plan = self._marginal_plan(groups, radix, scratch)
+        _marginalise_groups(scratch.counts, self.counts, self.n_classes, *plan)
 
-    def _marginalise(self, part, mem, i, axis, chosen, binom):
-        """Group by group, keep each non-empty subset of the group's members (summing out the
-        others) and recurse; every leaf is one attribute subset's table, added to its block.
-        ``axis`` is where group ``i``'s member axes start in ``part``."""
-        if i == len(mem):
-            attrs = [a for a, _ in chosen]
-            part = part[tuple(slice(0, int(self.n_values[a])) for a in attrs)]   # drop missing slots
-            order = tuple(int(j) for j in np.argsort(attrs))
-            dest = self.tables[len(attrs)].block(colex_rank(sorted(attrs), binom))
-            dest += np.transpose(part, order + (len(attrs),)).astype(dest.dtype, copy=False)
-            return
-        g = mem[i].tolist()
-        room = self.max_order - len(chosen) - (len(mem) - i - 1)
-        for size in range(1, min(room, len(g)) + 1):
-            for pick in combinations(range(len(g)), size):
-                drop = tuple(axis + j for j in range(len(g)) if j not in pick)
-                sub = part.sum(axis=drop) if drop else part
-                self._marginalise(sub, mem, i + 1, axis + size, chosen + [(g[j], j) for j in pick], binom)
+    def _marginal_plan(self, groups, radix, scratch):
+        """Flat arrays telling :func:`_marginalise_groups` how to spread every group table over
+        the attribute tables it holds (cached per grouping and missing-value pattern).
+
+        Group table ``(g_1 < ... < g_t)`` has one axis per member of each group (members in
+        order, the group codes' mixed radix), then the class. Every attribute subset of size
+        <= ``max_order`` that takes a non-empty subset of each group's members is one *leaf*:
+        its block in ``counts`` and, per chosen member, the member's axis, its stride in that
+        block and its value count (the missing slot ``n_values[a]`` is left out)."""
+        key = ("marginal", self._shape_key(), tuple(tuple(int(a) for a in g) for g in groups), radix.tobytes())
+        cache = _PLANS
+        if key in cache:
+            return cache[key]
+        binom = self.binomials()
+        blk_off, blk_axes, blk_leaves = [], [0], [0]
+        axis_radix, leaf_off, leaf_terms = [], [], [0]
+        term_axis, term_stride, term_limit = [], [], []
+        for t, tb in scratch.tables.items():
+            base = int(scratch.set_offsets[scratch.set_start[t]])
+            for s, gset in enumerate(tb.attribute_sets):
+                blk_off.append(base + int(tb.offsets[s]))
+                mem = [groups[g] for g in gset]
+                axis_radix.extend(int(radix[a]) for g in mem for a in g)
+                blk_axes.append(len(axis_radix))
+                starts = np.cumsum([0] + [len(g) for g in mem])
+                per_group = []
+                for gi, g in enumerate(mem):
+                    room = self.max_order - (len(mem) - 1)
+                    per_group.append([tuple((int(g[j]), int(starts[gi] + j)) for j in pick)
+                                      for size in range(1, min(room, len(g)) + 1)
+                                      for pick in combinations(range(len(g)), size)])
+                for choice in _product(per_group):
+                    chosen = [m for part in choice for m in part]
+                    if len(chosen) > self.max_order:
+                        continue
+                    attrs = sorted(a for a, _ in chosen)
+                    L = len(attrs)
+                    rank = colex_rank(attrs, binom)
+                    dest = self.tables[L]
+                    leaf_off.append(int(self.set_offsets[self.set_start[L] + rank]))
+                    for a, ax in chosen:
+                        term_axis.append(ax)
+                        term_stride.append(int(dest.strides[rank, attrs.index(a)]))
+                        term_limit.append(int(self.n_values[a]))
+                    leaf_terms.append(len(term_axis))
+                blk_leaves.append(len(leaf_off))
+        i64 = lambda v: np.asarray(v, dtype=np.int64)  # noqa: E731
+        plan = (i64(blk_off), i64(blk_axes), i64(blk_leaves), i64(axis_radix), i64(leaf_off), i64(leaf_terms),
+                i64(term_axis), i64(term_stride), i64(term_limit))
+        _remember(key, plan)
+        return plan
 
     @property
     def nbytes(self) -> int:

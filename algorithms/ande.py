@@ -81,7 +81,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._counts import (BLOCK_ROWS, AllSubsetCounts, Smoothing, class_codes, encode, encode_classes,
-                      infer_n_values)
+                      infer_n_values, validation_dtype)
 
 TINY = 1e-150
 BIG = 1e150
@@ -600,7 +600,7 @@ class AnDE(ClassifierMixin, BaseEstimator):
         return encode(X, self._declared_, self.missing, what=what)
 
     def _validate(self, X, reset: bool):
-        X = validate_data(self, X, reset=reset, ensure_all_finite="allow-nan", dtype=np.float64)
+        X = validate_data(self, X, reset=reset, ensure_all_finite="allow-nan", dtype=validation_dtype(X))
         return X
 
     # ------------------------------------------------------------------ training
@@ -625,7 +625,7 @@ class AnDE(ClassifierMixin, BaseEstimator):
 
     def _partial_fit(self, X, y, classes, first: bool):
         self._check_params()
-        X, y = validate_data(self, X, y, reset=first, ensure_all_finite="allow-nan", dtype=np.float64)
+        X, y = validate_data(self, X, y, reset=first, ensure_all_finite="allow-nan", dtype=validation_dtype(X))
         if y.dtype.kind not in "iub":   # integer labels are class labels; others may be continuous
             check_classification_targets(y)
         if first:

@@ -26,6 +26,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._counts import class_codes
+
 _PRIORS = ("training", "subsample")
 _ABSENT = ("skip", "zero")
 _OUTSIDE = ("route", "ignore_tree")
@@ -83,6 +85,22 @@ def sample_plan(n_instances: int, psi: int, t: int, rng: np.random.Generator) ->
             plan[tree, :rest.size] = rest
             filled = rest.size
     return plan
+
+
+def _sampled_rows(plan: np.ndarray, n: int) -> np.ndarray:
+    """The distinct rows of ``plan``, sorted (``np.unique(plan)``) by marking them in an n-bit
+    mask: linear, with a tiny constant (a memset and a scan of n bytes), no sort."""
+    mask = np.zeros(n, np.bool_)
+    mask[plan.ravel()] = True
+    return np.flatnonzero(mask)
+
+
+def _local_index(rows: np.ndarray, plan: np.ndarray, n: int) -> np.ndarray:
+    """``np.searchsorted(rows, plan)`` for ``rows = _sampled_rows(plan, n)``: each entry's
+    position in ``rows``, by a lookup table (only its ``rows.size`` used cells are written)."""
+    lut = np.empty(n, np.int64)
+    lut[rows] = np.arange(rows.size, dtype=np.int64)
+    return lut[plan]
 
 
 def _ordered_sample(n: int, size: int, rng: np.random.Generator) -> np.ndarray:
@@ -658,8 +676,13 @@ class MassBayes(ClassifierMixin, BaseEstimator):
         return np.ascontiguousarray(np.hstack(parts), dtype=np.float64)
 
     def _encode_labels(self, y):
-        check_classification_targets(y)
-        classes, codes = np.unique(y, return_inverse=True)
+        """Sorted class labels and each row's code, in linear time for integer labels (a
+        bincount over their range, :func:`algorithms._counts.class_codes`): with the trees
+        grown on a fixed-size sample, an ``np.unique`` sort over all N labels would be most of
+        the fit at large N. Other labels are checked by scikit-learn and coded by ``np.unique``."""
+        if np.asarray(y).dtype.kind not in "iu":   # integer labels are class labels
+            check_classification_targets(y)
+        classes, codes = class_codes(y)
         if classes.size < 2:
             raise ValueError(f"MassBayes needs at least 2 classes; the training data hold one class "
                              f"({classes[0]!r})" if classes.size else "MassBayes: no training labels")
@@ -680,10 +703,10 @@ class MassBayes(ClassifierMixin, BaseEstimator):
         class_counts = np.bincount(codes, minlength=self.classes_.size)
         sampling_s = (time.perf_counter() - t0, time.process_time() - c0)
         # one-hot only the sampled rows when that is fewer than all rows
-        rows = np.unique(plan) if self.t * self.psi_ < n else None
+        rows = _sampled_rows(plan, n) if self.t * self.psi_ < n else None
         if rows is not None:
             Xw = self._work_matrix(X[rows])
-            local_plan = np.searchsorted(rows, plan)
+            local_plan = _local_index(rows, plan, n)
             codes_w = codes[rows]
         else:
             Xw, local_plan, codes_w = self._work_matrix(X), plan, codes

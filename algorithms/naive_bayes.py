@@ -64,7 +64,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _weka_normal as wn
-from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, infer_n_values
+from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, infer_n_values, validation_dtype
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 KDE_CUTOFF = 40.0          # stop adding kernels worth less than e^-40 of the running sum
@@ -361,7 +361,7 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
 
     def _partial_fit(self, X, y, classes, first):
         self._check_params()
-        X, y = validate_data(self, X, y, reset=first, ensure_all_finite="allow-nan", dtype=np.float64)
+        X, y = validate_data(self, X, y, reset=first, ensure_all_finite="allow-nan", dtype=validation_dtype(X))
         if y.dtype.kind not in "iub":   # integer labels are class labels; others may be continuous
             check_classification_targets(y)
         d = X.shape[1]
@@ -387,7 +387,7 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
                 if bad.size:
                     raise ValueError(f"nominal columns {bad.tolist()} declare no values in n_categories")
             else:
-                declared = np.maximum(infer_n_values(X[:, nom]), 1)
+                declared = np.maximum(infer_n_values(X if nom.size == d else X[:, nom]), 1)
             self._declared_ = declared
             self.n_values_ = declared + (1 if self.missing == "value" else 0)
             self.nominal_counts_ = CountTable(np.arange(nom.size).reshape(-1, 1), self.n_values_, C,
@@ -409,15 +409,14 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
         self.class_counts_ += np.bincount(yc, minlength=C)
         nom = np.flatnonzero(self.nominal_)
         if nom.size:
-            codes = encode(X[:, nom], self._declared_, self.missing, what="X (nominal columns)")
-            ycodes = encode_classes(yc, C)
-            self.nominal_counts_.add(codes, ycodes)
+            self.nominal_counts_.add_values(X, encode_classes(yc, C), self._declared_, self.missing,
+                                            what="X (nominal columns)", columns=nom)
         num = np.flatnonzero(~self.nominal_)
         if num.size:
             if self.numeric == "gaussian_weka":
-                self._weka_add(X[:, num], yc, first)
+                self._weka_add(np.asarray(X[:, num], dtype=np.float64), yc, first)
                 return
-            Xn = np.asfortranarray(X[:, num])
+            Xn = np.asfortranarray(X[:, num], dtype=np.float64)
             if self.numeric == "gaussian":
                 cnt = np.zeros((num.size, C))
                 mean = np.zeros((num.size, C))
@@ -565,7 +564,7 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
     def predict_log_joint(self, X):
         """``log P(y) + sum_j log P(x_j | y)`` (densities for numeric columns), shape (n, C)."""
         check_is_fitted(self, "classes_")
-        X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=np.float64)
+        X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=validation_dtype(X))
         if getattr(self, "_model", None) is None:
             self._finalise()
         mdl = self._model
@@ -574,11 +573,11 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
         out = np.tile(mdl["log_prior"], (X.shape[0], 1))
         nom = np.flatnonzero(self.nominal_)
         if nom.size:
-            codes = encode(X[:, nom], self._declared_, self.missing, what="X (nominal columns)")
+            codes = encode(X, self._declared_, self.missing, what="X (nominal columns)", columns=nom)
             _nominal_log_joint(codes, self.nominal_counts_.offsets, mdl["log_prob"], self.classes_.size, out)
         num = np.flatnonzero(~self.nominal_)
         if num.size:
-            Xn = np.asfortranarray(X[:, num])
+            Xn = np.asfortranarray(X[:, num], dtype=np.float64)
             if self.numeric == "gaussian":
                 _gaussian_log_joint(Xn, mdl["mean"], mdl["var"], out)
             else:

@@ -19,6 +19,9 @@ def main(cfg: DictConfig) -> dict:
     from .data import DataError
     from .runner import run_job
     from .summary import job_summary_dict, job_table
+    from .warm import notice_if_cold
+
+    notice_if_cold()
 
     if _in_sweep():
         _die_with_parent()

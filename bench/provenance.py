@@ -12,9 +12,9 @@ from pathlib import Path
 
 @functools.lru_cache(maxsize=1)
 def provenance() -> dict:
-    import numpy
-    import sklearn
-
+    """Versions come from the installed distributions' metadata (``importlib.metadata``), so that
+    gathering provenance imports neither scikit-learn (about 1 s of start-up) nor anything else
+    heavy: a job pays only for the libraries its algorithm uses."""
     from . import __version__
 
     return {
@@ -25,9 +25,26 @@ def provenance() -> dict:
         "cpu": _cpu_model(),
         "n_cpus": os.cpu_count(),
         "python": platform.python_version(),
-        "numpy": numpy.__version__,
-        "sklearn": sklearn.__version__,
+        "numpy": _dist_version("numpy"),
+        "sklearn": _dist_version("scikit-learn", "sklearn"),
     }
+
+
+def _dist_version(dist: str, module: str | None = None) -> str:
+    """Installed version of distribution ``dist``; the module's ``__version__`` when it is
+    already imported (the same string for a regular install, and the truth for a source tree
+    on ``sys.path`` without metadata); ``unknown`` when neither is available."""
+    import sys
+
+    mod = sys.modules.get(module or dist)
+    if mod is not None and getattr(mod, "__version__", None):
+        return str(mod.__version__)
+    from importlib import metadata
+
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 @functools.lru_cache(maxsize=1)

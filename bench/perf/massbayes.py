@@ -110,3 +110,28 @@ def massbayes_flat(quick: bool = False) -> list[dict]:
                     build[hi], None, None, note=f"slope {slope:.3f} (target < 0.1); "
                                                 f"time ratio {build[hi] / build[lo]:.2f} for {hi // lo}x data"))
     return rows
+
+
+@benchmark("massbayes_fit_n")
+def massbayes_fit_n(quick: bool = False) -> list[dict]:
+    """Whole ``fit`` (validation, label coding, sampling, trees) of MassBayes (psi = 5000, t = 100,
+    h = 10) on magic resampled with replacement to 190 000 and 1 900 000 rows (seed 0): least
+    process CPU time of 3 fits each. The goal is at most 1.5x for 10x the rows; what still grows
+    with N is linear: input validation, the label bincount and the sampling pass (a permutation of
+    N when t psi >= N / 4)."""
+    from algorithms.massbayes import MassBayes
+
+    from ..data import load
+    from .counts import best_cpu
+
+    ds = load("magic")
+    rng = np.random.default_rng(0)
+    MassBayes(t=2, psi=50).fit(rng.random((100, 3)), np.arange(100) % 2)
+    secs = {}
+    for n in (190_000, 1_900_000):
+        rows = rng.integers(0, ds.X.shape[0], n)
+        X, y = ds.X[rows], ds.y[rows]
+        secs[n] = best_cpu(lambda: MassBayes(t=100, h=10, psi=5000, random_state=0).fit(X, y), 1 if quick else 3)
+    return [row("massbayes_fit_n", "magic resampled, whole fit CPU s at 1 900 000 vs 190 000 rows",
+                "MassBayes fit at 190k", secs[190_000], "MassBayes fit at 1.9M", secs[1_900_000],
+                note=f"peer/ours = growth for 10x rows (goal <= 1.5); psi=5000 t=100 h=10")]
