@@ -96,9 +96,19 @@ def flatten_tree(leaf_points: list, children: list, roots: list[int]) -> dict:
 
 
 def build_model(Z: np.ndarray, y: np.ndarray, n_classes: int, tree: dict, class_var: np.ndarray,
-                pooled: bool, kde_moment: bool) -> dict:
+                pooled: bool, kde_moment: bool, cost: str = "class_gaussians") -> dict:
     """The query-time arrays of a flattened tree: per-entry class counts, Gaussians (Defs. 1-2,
-    5), information gain (Sec. 3.4) and strongest class, and the candidate-heap offsets."""
+    5), information gain (Sec. 3.4) and strongest class, and the candidate-heap offsets.
+
+    ``cost`` is what one budget unit counts when an entry enters the frontier:
+    ``"class_gaussians"`` = every Gaussian evaluated (one per class present in the entry, plus
+    the entry's overall Gaussian when it holds several classes, which Def. 7 needs);
+    ``"entries"`` = one per entry (or kernel) read, i.e. an entry is one mixture component, as
+    the paper draws it (Fig. 1: "Gaussians that comprise objects from several classes"). The two
+    coincide on single-class entries (the Bayes tree; MC-Tree with delta = infinity below the
+    class level)."""
+    if cost not in ("class_gaussians", "entries"):
+        raise ValueError(f"cost must be 'class_gaussians' or 'entries', got {cost!r}")
     order = tree["order"]
     Zo = np.ascontiguousarray(Z[order])
     yo = np.ascontiguousarray(y[order]).astype(np.int64)
@@ -121,7 +131,10 @@ def build_model(Z: np.ndarray, y: np.ndarray, n_classes: int, tree: dict, class_
     single = (counts > 0).sum(axis=1) == 1
     # Gaussians evaluated when an entry enters the frontier: one per class present, plus the
     # overall Gaussian of a mixed entry; refining e costs the sum over its child entries
-    unit_cost = np.where(single, 1.0, (counts > 0).sum(axis=1) + 1.0)
+    if cost == "entries":
+        unit_cost = np.ones(len(n_e))
+    else:
+        unit_cost = np.where(single, 1.0, (counts > 0).sum(axis=1) + 1.0)
     unit_prefix = np.concatenate([[0.0], np.cumsum(unit_cost)])
     refine_cost = np.zeros(len(n_e))
     refine_cost[inner] = unit_prefix[hi] - unit_prefix[lo]
