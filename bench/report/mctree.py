@@ -340,11 +340,12 @@ def _lead_summary(lead: pd.DataFrame, tlead: pd.DataFrame) -> pd.DataFrame:
         tg = tlead[(tlead["dataset"] == ds) & (tlead["mctree"] == mc) & tlead["both_answer"]] \
             if not tlead.empty else tlead
         tvals = []
-        for t_us in LEAD_TIMES_US:
-            r = tg[np.isclose(tg["seconds"], t_us * 1e-6)] if len(tg) else tg
+        times = sorted(tlead["seconds"].unique()) if not tlead.empty else [t * 1e-6 for t in LEAD_TIMES_US]
+        for sec in times:
+            r = tg[np.isclose(tg["seconds"], sec)] if len(tg) else tg
             v = float(r["lead_points"].iloc[0]) if len(r) else float("nan")
             tvals.append(v)
-            row[f"lead@{t_us}us"] = f"{v:+.2f}" if not np.isnan(v) else "-"
+            row[f"lead@{sec * 1e6:g}us"] = f"{v:+.2f}" if not np.isnan(v) else "-"
         tmax = max([v for v in tvals if not np.isnan(v)], default=float("nan"))
         row["verdict_time"] = _verdict(ds, tvals, tmax)
         row["paper_claim"] = LEAD_CLAIMS.get(ds, "")
