@@ -96,7 +96,7 @@ def flatten_tree(leaf_points: list, children: list, roots: list[int]) -> dict:
 
 
 def build_model(Z: np.ndarray, y: np.ndarray, n_classes: int, tree: dict, class_var: np.ndarray,
-                pooled: bool, kde_moment: bool, cost: str = "class_gaussians") -> dict:
+                pooled: bool, kde_moment: bool, cost: str = "class_gaussians", collapse_single: bool = True) -> dict:
     """The query-time arrays of a flattened tree: per-entry class counts, Gaussians (Defs. 1-2,
     5), information gain (Sec. 3.4) and strongest class, and the candidate-heap offsets.
 
@@ -109,6 +109,15 @@ def build_model(Z: np.ndarray, y: np.ndarray, n_classes: int, tree: dict, class_
     class level)."""
     if cost not in ("class_gaussians", "entries"):
         raise ValueError(f"cost must be 'class_gaussians' or 'entries', got {cost!r}")
+    if collapse_single:
+        # an entry of one object is its kernel (same mean; variance 0 + h with "kde", floored at h
+        # with "cf"): refining it to its one-kernel leaf changes no density but would spend a unit
+        # and a step, so it is made final, as a kernel is
+        one = (tree["ent_child_lo"] >= 0) & (tree["ent_hi"] - tree["ent_lo"] == 1)
+        if one.any():
+            tree = dict(tree)
+            tree["ent_child_lo"] = np.where(one, -1, tree["ent_child_lo"])
+            tree["ent_child_hi"] = np.where(one, -1, tree["ent_child_hi"])
     order = tree["order"]
     Zo = np.ascontiguousarray(Z[order])
     yo = np.ascontiguousarray(y[order]).astype(np.int64)
@@ -166,4 +175,23 @@ def tree_stats(model: dict) -> dict:
             "components": int(len(model["comp_class"])),
             "mean_root_entry_purity": float(np.mean(model["ent_counts"][:model["n_roots"]].max(axis=1)
                                                     / model["ent_counts"][:model["n_roots"]].sum(axis=1)))
-            if model["n_roots"] else 0.0}
+            if model["n_roots"] else 0.0,
+            **_structure_stats(model)}
+
+
+def _structure_stats(model: dict, max_depth: int = 4) -> dict:
+    """How many entries each inner entry's subnode holds (the EM clusters that were non-empty),
+    and the class purity (largest class share, object-weighted) of the entries at each depth."""
+    inner = model["ent_child_lo"] >= 0
+    if not inner.any():
+        return {}
+    kids = (model["ent_child_hi"] - model["ent_child_lo"])[inner]
+    counts = model["ent_counts"].astype(np.float64)
+    n = counts.sum(axis=1)
+    pure = counts.max(axis=1)
+    out = {"mean_children_per_inner_entry": float(kids.mean()), "min_children_per_inner_entry": int(kids.min())}
+    for dep in range(max_depth):
+        sel = model["ent_depth"] == dep
+        if sel.any():
+            out[f"purity_depth{dep}"] = round(float(pure[sel].sum() / n[sel].sum()), 4)
+    return out

@@ -296,6 +296,28 @@ def _verdict(ds: str, leads: list[float], max_lead: float) -> str:
     return f"not reproduced: MC-Tree ahead at only {ahead}/{len(vals)} (largest lead {max(vals):+.1f})"
 
 
+#: what each hypothesis variant (conf/algo) changes, for the notes
+HYPOTHESES = {"mctree_inf": "Fig. 5 setting", "mctree_inf_root": "Def. 3 strictly at the root: classes grouped "
+              "under <= fanout mixed entries", "mctree_inf_leafpage": "leaves of a 2 KB page of kernels as in the "
+              "Bayes tree", "mctree_inf_cf": "literal CF variances of Def. 1, against the Bayes tree with the same"}
+
+
+def _first_answer(curves: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset and variant: the first budget state computed from the tree (units > 0)."""
+    rows = []
+    for (ds, var), g in curves.groupby(["dataset", "variant"]):
+        m = g.groupby("budget").agg(accuracy=("accuracy", "mean"), units=("units", "mean")).reset_index()
+        m = m.sort_values("budget")
+        ans = m[m["units"] > 0]
+        pri = m[m["units"] == 0]
+        rows.append({"dataset": ds, "variant": var,
+                     "first_answer_units": round(float(ans["units"].iloc[0]), 1) if len(ans) else "",
+                     "first_answer_budget": float(ans["budget"].iloc[0]) if len(ans) else "",
+                     "first_answer_accuracy": round(float(ans["accuracy"].iloc[0]), 2) if len(ans) else "",
+                     "prior_only_accuracy": round(float(pri["accuracy"].iloc[0]), 2) if len(pri) else ""})
+    return pd.DataFrame(rows)
+
+
 def _lead_pairs(variants: set) -> list[tuple[str, str]]:
     """(MC-Tree variant, Bayes tree variant) pairs to compare: every ``mctree*`` variant against
     the Bayes tree variant with the same swept settings (label suffix), or against the only Bayes
@@ -400,6 +422,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
 
     variants = set(curves["variant"]) if not curves.empty else set()
     pairs = _lead_pairs(variants)
+    lead = summary = pd.DataFrame()
     if pairs:
         leads, tleads = [], []
         for ours, other in pairs:
@@ -454,7 +477,43 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
         notes.append("- The static tree is `tree_placeholder` (scikit-learn entropy tree, min 2 objects per leaf), "
                      "a stand-in for Weka's J48 until `j48` is available.")
     notes.append("- Budget unit: Gaussians (and kernels) evaluated per query for MC-Tree and the Bayes tree, training "
-                 "objects compared for anytime NN (one kernel and one distance both cost O(d)).")
+                 "objects compared for anytime NN (one kernel and one distance both cost O(d)). An MC-Tree entry "
+                 "holding several classes (delta < inf) counts as set by the estimator's `cost`: `entries` (one per "
+                 "entry read, the default) or `class_gaussians` (one per class Gaussian plus the overall one); "
+                 "single-class entries (all Bayes tree entries; MC-Tree with delta = inf) count one either way.")
+    notes.append("- Wall-clock times are those of our Numba engine on a machine shared by several processes (load "
+                 "well above the 2 cores), not of the paper's Java; they order the two trees at equal time only "
+                 "roughly.")
+    if not curves.empty:
+        fa = _first_answer(curves)
+        written += write_table(fa.set_index(["dataset", "variant"]), out / f"{name}_first_answer",
+                               caption=f"{name}: the first answer from the tree (the root entries read): its cost "
+                                       f"in budget units and its accuracy, beside the prior-only accuracy before it")
+    if pairs and not lead.empty:
+        notes += ["", "## MC-Tree against the Bayes tree (fold-paired points, only where both answer from their trees)",
+                  ""]
+        for r in summary.itertuples(index=False):
+            d = dict(zip(summary.columns, r))
+            what = HYPOTHESES.get(str(d["mctree"]).split(" ")[0], "")
+            at = "/".join(str(d[f"lead@{b}"]) for b in LEAD_BUDGETS)
+            tcols = [c for c in summary.columns if c.startswith("lead@") and c.endswith("us")]
+            tat = ", ".join(f"{c[5:]}: {d[c]}" for c in tcols)
+            notes.append(f"- {d['dataset']}, {d['mctree']}{' (' + what + ')' if what else ''}: lead at "
+                         f"50/100/200/500 Gaussians {at}; largest {d['max_lead_both_answer']}; at equal time {tat}; "
+                         f"verdict (Gaussians): {d['verdict_gaussians']}; "
+                         f"in time: {d['verdict_time']}. Paper: {d['paper_claim'] or '-'}")
+    if not summ.empty and not pairs:
+        notes += ["", "## Best variant per budget", ""]
+        for ds in datasets:
+            s_ds = summ[summ["dataset"] == ds]
+            parts = []
+            for b in (10, 20, 50, 100, 200, 500):
+                r = s_ds[s_ds["budget"] == b]
+                if len(r) > 1:
+                    top = r.sort_values("accuracy", ascending=False)
+                    parts.append(f"{b}: " + " > ".join(f"{v} {a:.2f}" for v, a in zip(top["variant"], top["accuracy"])))
+            if parts:
+                notes.append(f"- {ds}: " + "; ".join(parts))
     notes.append("- Paper reference lines: the static Weka SVM / C4.5 accuracies printed in the text "
                  "(bench/published/mctree/claims.csv); the paper's curves are not in its text.")
     p = out / f"{name}_notes.md"
