@@ -182,9 +182,18 @@ def test_unlimited_budget_reads_every_kernel():
         est = MCTree(fanout=3, delta=1, random_state=0, cost=cost).fit(X, y)
         _, units, _ = est.predict_proba_anytime(X[:5], [None], return_cost=True)
         m = est.model_
-        every = float(np.where(m["ent_single"], 1.0, (m["ent_counts"] > 0).sum(1) + 1.0).sum()) \
-            if cost == "class_gaussians" else float(len(m["ent_single"]))
-        np.testing.assert_array_equal(units[0], every)
+        reach = np.zeros(len(m["ent_single"]), dtype=bool)  # entries reachable from the roots
+        stack = list(range(m["n_roots"]))
+        while stack:
+            e = stack.pop()
+            reach[e] = True
+            if m["ent_child_lo"][e] >= 0:
+                stack.extend(range(m["ent_child_lo"][e], m["ent_child_hi"][e]))
+        # every object is read once as a kernel or a (final) one-object entry
+        assert (reach & (m["ent_child_lo"] < 0)).sum() == len(X)
+        unit = np.where(m["ent_single"], 1.0, (m["ent_counts"] > 0).sum(1) + 1.0) \
+            if cost == "class_gaussians" else np.ones(len(reach))
+        np.testing.assert_array_equal(units[0], float(unit[reach].sum()))
 
 
 def test_wall_clock_budgets():
