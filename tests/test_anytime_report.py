@@ -107,9 +107,18 @@ def test_lead_summary_leaves_out_budgets_where_one_answers_with_the_prior():
     assert row["verdict_gaussians"].startswith("partly")
     # time: at 2 us MC-Tree is at budget 20 (85) but the Bayes tree answers with the prior -> left out;
     # at 10 us MC-Tree reached budget 100 (92), the Bayes tree budget 50 (88): +4
-    assert row["lead@2us"] == "-" and row["lead@10us"] == "+4.00"
+    def at(us, col="lead_points"):
+        return tlead.loc[np.isclose(tlead["seconds"], us * 1e-6), col].iloc[0]
+
+    assert at(10) == pytest.approx(4.0) and not at(2, "both_answer")
     # at 20 us: MC-Tree budget 200 (94) vs Bayes tree budget 100 (93)
-    assert row["lead@20us"] == "+1.00"
+    assert at(20) == pytest.approx(1.0)
+    # default time points: the Bayes tree's time for 50/100/200/500 Gaussians (10/20/40/100 us)
+    dl = _time_lead_table(curves, "mctree_inf", "bayestree")
+    dl.insert(1, "mctree", "mctree_inf")
+    row = _lead_summary(lead, dl).iloc[0]
+    # at 10 us (Bayes tree at 50): MC-Tree at 100 (92) - 88 = +4; at 100 us (Bayes tree at 500): 95 - 94
+    assert row["lead@t50"].startswith("+4.00") and row["lead@t500"].startswith("+1.00")
 
 
 def test_verdicts():

@@ -240,14 +240,19 @@ def _step_at(t: np.ndarray, acc: np.ndarray, at: float) -> float:
     return float(acc[ok[-1]]) if ok.size else float("nan")
 
 
-def _time_lead_table(curves: pd.DataFrame, ours: str, other: str, times_us=LEAD_TIMES_US) -> pd.DataFrame:
+def _time_lead_table(curves: pd.DataFrame, ours: str, other: str, times_us=None) -> pd.DataFrame:
     """Per dataset and time: MC-Tree minus Bayes tree accuracy (points) at equal mean seconds per
-    query, fold-paired. A classifier that has not read its root by then (units 0, the prior)
-    makes ``both_answer`` False."""
+    query, fold-paired. The times are ``times_us`` (microseconds) or, by default, per dataset the
+    Bayes tree's mean seconds at LEAD_BUDGETS Gaussians (``ref_budget``). A classifier that has
+    not read its root by then (units 0, the prior) makes ``both_answer`` False."""
     rows = []
     sub = curves[curves["variant"].isin([ours, other])]
     for ds, g in sub.groupby("dataset"):
-        for t_us in times_us:
+        if times_us is None:
+            ref = _bayestree_times_us(g, other)
+        else:
+            ref = [(None, t) for t in times_us]
+        for rb, t_us in ref:
             at = t_us * 1e-6
             leads, both = [], True
             for _, f in g.groupby(["repeat", "fold"]):
@@ -265,14 +270,20 @@ def _time_lead_table(curves: pd.DataFrame, ours: str, other: str, times_us=LEAD_
                     vals.append(a)
                 if not np.isnan(vals).any():
                     leads.append(vals[0] - vals[1])
-            if leads:
-                m, se = _mean_se(pd.Series(leads))
-                rows.append({"dataset": ds, "seconds": at, "lead_points": m, "lead_se": se, "folds": len(leads),
-                             "both_answer": both})
-            else:
-                rows.append({"dataset": ds, "seconds": at, "lead_points": float("nan"), "lead_se": float("nan"),
-                             "folds": 0, "both_answer": False})
-    return pd.DataFrame(rows, columns=["dataset", "seconds", "lead_points", "lead_se", "folds", "both_answer"])
+            m, se = _mean_se(pd.Series(leads)) if leads else (float("nan"), float("nan"))
+            rows.append({"dataset": ds, "ref_budget": rb, "seconds": at, "lead_points": m, "lead_se": se,
+                         "folds": len(leads), "both_answer": both and bool(leads)})
+    return pd.DataFrame(rows, columns=["dataset", "ref_budget", "seconds", "lead_points", "lead_se", "folds",
+                                       "both_answer"])
+
+
+def _bayestree_times_us(curves: pd.DataFrame, other: str) -> list[tuple]:
+    """[(budget, microseconds)]: the Bayes tree's mean seconds per query at each of LEAD_BUDGETS
+    Gaussians (over folds), where it has answered from its tree."""
+    c = curves[(curves["variant"] == other) & curves["budget"].isin(LEAD_BUDGETS) & (curves["units"] > 0)]
+    c = c.dropna(subset=["seconds"])
+    t = c.groupby("budget")["seconds"].mean() * 1e6
+    return [(int(b), float(f"{v:.3g}")) for b, v in t.sort_index().items() if v > 0]
 
 
 def _verdict(ds: str, leads: list[float], max_lead: float) -> str:
@@ -316,6 +327,49 @@ def _first_answer(curves: pd.DataFrame) -> pd.DataFrame:
                      "first_answer_accuracy": round(float(ans["accuracy"].iloc[0]), 2) if len(ans) else "",
                      "prior_only_accuracy": round(float(pri["accuracy"].iloc[0]), 2) if len(pri) else ""})
     return pd.DataFrame(rows)
+
+
+def _delta_of(label: str) -> float | None:
+    import re
+
+    m = re.search(r"delta=([^,)]+)", label)
+    if not m:
+        return None
+    v = m.group(1).strip().strip("'")
+    return math.inf if v.lower() in ("inf", "infinity") else float(v)
+
+
+def _delta_claims(summ: pd.DataFrame, curves: pd.DataFrame) -> list[str]:
+    """Sec. 4.1 on Fig. 4 (right): delta = 1 is better "for the first Gaussians that are read";
+    a higher delta gives "continuous improvement"; delta = inf is "up to 9 % higher" than delta = 1.
+    Checked per dataset at the budgets where every variant answers from its tree."""
+    lines = []
+    for ds, s_ds in summ.groupby("dataset"):
+        s_ds = s_ds.assign(delta=s_ds["variant"].map(_delta_of)).dropna(subset=["delta"])
+        if s_ds["delta"].nunique() < 2:
+            continue
+        units = curves[curves["dataset"] == ds].groupby(["variant", "budget"])["units"].mean()
+        ok_b = [b for b in sorted(s_ds["budget"].unique())
+                if all(units.get((v, b), 0) > 0 for v in s_ds["variant"].unique())]
+        if not ok_b:
+            continue
+        piv = s_ds[s_ds["budget"].isin(ok_b)].pivot_table(index="budget", columns="delta", values="accuracy")
+        deltas = sorted(piv.columns)
+        first = piv.index[0]
+        best_first = piv.loc[first].idxmax()
+        mono = int(sum(all(np.diff(piv.loc[b, deltas].to_numpy()) >= 0) for b in piv.index))
+        gain = (piv[deltas[-1]] - piv[deltas[0]]) if math.isinf(deltas[-1]) and deltas[0] == 1.0 else None
+        best_at = {b: piv.loc[b].idxmax() for b in piv.index}
+        n_inf_best = sum(math.isinf(v) for v in best_at.values())
+        fmt = lambda d: "inf" if math.isinf(d) else f"{d:g}"  # noqa: E731
+        lines.append(f"- {ds}: at the first budget where every delta answers ({first:g} units) the best is "
+                     f"delta = {fmt(best_first)} (paper: delta = 1 best for the first Gaussians); accuracy "
+                     f"non-decreasing in delta at {mono}/{len(piv)} budgets (paper: continuous improvement); "
+                     f"delta = inf best at {n_inf_best}/{len(piv)} budgets"
+                     + (f"; inf minus 1: largest {gain.max():+.2f} points at {gain.idxmax():g}, smallest "
+                        f"{gain.min():+.2f} at {gain.idxmin():g} (paper, on Gender: up to +9)" if gain is not None
+                        else "") + ".")
+    return lines
 
 
 def _lead_pairs(variants: set) -> list[tuple[str, str]]:
@@ -362,12 +416,12 @@ def _lead_summary(lead: pd.DataFrame, tlead: pd.DataFrame) -> pd.DataFrame:
         tg = tlead[(tlead["dataset"] == ds) & (tlead["mctree"] == mc) & tlead["both_answer"]] \
             if not tlead.empty else tlead
         tvals = []
-        times = sorted(tlead["seconds"].unique()) if not tlead.empty else [t * 1e-6 for t in LEAD_TIMES_US]
-        for sec in times:
-            r = tg[np.isclose(tg["seconds"], sec)] if len(tg) else tg
+        for b in LEAD_BUDGETS:
+            r = tg[tg["ref_budget"] == b] if len(tg) else tg
             v = float(r["lead_points"].iloc[0]) if len(r) else float("nan")
             tvals.append(v)
-            row[f"lead@{sec * 1e6:g}us"] = f"{v:+.2f}" if not np.isnan(v) else "-"
+            row[f"lead@t{b}"] = (f"{v:+.2f} ({float(r['seconds'].iloc[0]) * 1e6:.3g}us)" if not np.isnan(v)
+                                 else "-")
         tmax = max([v for v in tvals if not np.isnan(v)], default=float("nan"))
         row["verdict_time"] = _verdict(ds, tvals, tmax)
         row["paper_claim"] = LEAD_CLAIMS.get(ds, "")
@@ -451,7 +505,9 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                                            f"mean), only at budgets where both have answered from their trees (read "
                                            f"their root entries; before that a classifier answers with the class "
                                            f"prior, and such budgets are left out). Time: the same at equal mean "
-                                           f"seconds per query (each classifier's last state reached by then; our "
+                                           f"seconds per query, at the times the Bayes tree needs for "
+                                           f"{'/'.join(map(str, LEAD_BUDGETS))} Gaussians (each classifier's last "
+                                           f"state reached by then; our "
                                            f"Numba engine on this machine, not the paper's Java). The paper does not "
                                            f"say whether its '%' are points or relative.")
             if not tlead.empty:
@@ -459,10 +515,12 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                 tt["lead"] = [f"{m:+.2f} ± {s:.2f}" if b else "(one answers with the prior)"
                               for m, s, b in zip(tt["lead_points"], tt["lead_se"], tt["both_answer"])]
                 tt["microseconds"] = (tt["seconds"] * 1e6).round(1)
-                written += write_table(tt.set_index(["dataset", "mctree", "microseconds"])[["lead", "folds"]],
+                written += write_table(tt.set_index(["dataset", "mctree", "microseconds"])[["ref_budget", "lead",
+                                                                                            "folds"]],
                                        out / f"{name}_mctree_vs_bayestree_time",
                                        caption=f"{name}: MC-Tree minus Bayes tree accuracy in points at equal "
-                                               f"wall-clock time per query (mean over folds; each classifier's "
+                                               f"wall-clock time per query: the time the Bayes tree needs for "
+                                               f"ref_budget Gaussians (mean over folds; each classifier's "
                                                f"accuracy is that of the last budget state whose mean time per "
                                                f"query is at most the given time)")
 
@@ -496,12 +554,29 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
             d = dict(zip(summary.columns, r))
             what = HYPOTHESES.get(str(d["mctree"]).split(" ")[0], "")
             at = "/".join(str(d[f"lead@{b}"]) for b in LEAD_BUDGETS)
-            tcols = [c for c in summary.columns if c.startswith("lead@") and c.endswith("us")]
-            tat = ", ".join(f"{c[5:]}: {d[c]}" for c in tcols)
+            tat = "/".join(str(d[f"lead@t{b}"]) for b in LEAD_BUDGETS)
             notes.append(f"- {d['dataset']}, {d['mctree']}{' (' + what + ')' if what else ''}: lead at "
-                         f"50/100/200/500 Gaussians {at}; largest {d['max_lead_both_answer']}; at equal time {tat}; "
+                         f"50/100/200/500 Gaussians {at}; largest {d['max_lead_both_answer']}; at equal time (when the "
+                         f"Bayes tree has read 50/100/200/500 Gaussians) {tat}; "
                          f"verdict (Gaussians): {d['verdict_gaussians']}; "
                          f"in time: {d['verdict_time']}. Paper: {d['paper_claim'] or '-'}")
+    if name == "mctree_fig4_delta" and not summ.empty:
+        notes += ["", "## Sec. 4.1 claims on delta, per dataset", ""] + _delta_claims(summ, curves)
+    if name == "mctree_fig5":
+        notes += ["", "## Issue 16: hypotheses examined (each a stored experiment; numbers in its report)", "",
+                  "- Lead summary: budgets where the Bayes tree has not read its root (it answers with the prior) "
+                  "are left out (they gave the former 73-80 point 'leads'); `first_answer` gives each tree's "
+                  "first answer.",
+                  "- Cost of a mixed entry (C + 1 Gaussians vs one per entry read): `mctree_cost`; does not touch "
+                  "this figure (delta = inf: every entry holds one class).",
+                  "- Root with more classes than the fanout (Def. 3), leaves of fanout vs page-sized kernel sets, "
+                  "literal CF variances for both trees: `mctree_hypotheses`.",
+                  "- k of k-class / qbk: `mctree_k` (k = 1, 5; k = 2 here).",
+                  "- EM clusters per node and purity: `bench_extra` of every MC-Tree record "
+                  "(mean_children_per_inner_entry, purity_depth*); one-object entries are now final (refining "
+                  "them to their one-kernel leaf changed nothing but cost a unit).",
+                  "- x axis: the paper plots Fig. 5 against time; `<...>_time` figures and the lead at equal time "
+                  "(`mctree_vs_bayestree_time`)."]
     if not summ.empty and not pairs:
         notes += ["", "## Best variant per budget", ""]
         for ds in datasets:
