@@ -577,7 +577,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                   "them to their one-kernel leaf changed nothing but cost a unit).",
                   "- x axis: the paper plots Fig. 5 against time; `<...>_time` figures and the lead at equal time "
                   "(`mctree_vs_bayestree_time`)."]
-    if not summ.empty and not pairs:
+    if not summ.empty and summ["variant"].nunique() > 1:
         notes += ["", "## Best variant per budget", ""]
         for ds in datasets:
             s_ds = summ[summ["dataset"] == ds]
