@@ -18,7 +18,7 @@ def _logpdf(x, mean, ivar, lognorm):
     return lognorm - 0.5 * float(np.sum((x - mean) ** 2 * ivar))
 
 
-def reference_anytime(model, prior, x, budgets, strategy, k, alpha):
+def reference_anytime(model, prior, x, budgets, strategy, k, alpha, unit="class_gaussians"):
     """Posteriors and units of one query at each budget, by brute force over the frontier."""
     m = model
     C = len(prior)
@@ -38,8 +38,8 @@ def reference_anytime(model, prior, x, budgets, strategy, k, alpha):
             return comp_log(m["ent_comp_lo"][e])
         return m["ent_logw"][e] + _logpdf(x, m["ent_mean"][e], m["ent_ivar"][e], m["ent_lognorm"][e])
 
-    def cost(e):
-        return 1.0 if m["ent_single"][e] else len(comps(e)) + 1.0
+    def cost(e):  # "entries": one per entry read; else every Gaussian evaluated
+        return 1.0 if (unit == "entries" or m["ent_single"][e]) else len(comps(e)) + 1.0
 
     def posterior(frontier):
         logs = [(m["comp_class"][kc], comp_log(kc)) for e in frontier for kc in comps(e)]
@@ -134,6 +134,9 @@ BUDGETS = [0, 3, 5, 8, 13, 21, 34, 55, 89, 144, 1e9]
 @pytest.mark.parametrize("make", [
     lambda: MCTree(fanout=3, delta="inf", strategy="k-class", k=2, random_state=1),
     lambda: MCTree(fanout=3, delta=1, strategy="k-class", k=2, random_state=1),
+    lambda: MCTree(fanout=3, delta=1, strategy="k-class", k=2, random_state=1, cost="class_gaussians"),
+    lambda: MCTree(fanout=3, delta="inf", root="fanout", random_state=1, cost="class_gaussians"),
+    lambda: MCTree(fanout=2, delta="inf", root="fanout", leaf_capacity="page", random_state=1),
     lambda: MCTree(fanout=4, delta=1, strategy="first-best", random_state=2),
     lambda: MCTree(fanout=3, delta=1, strategy="k-best", k=3, random_state=3),
     lambda: MCTree(fanout=3, delta=1, strategy="k-class", k=2, alpha=0.5, random_state=4),
@@ -150,7 +153,8 @@ def test_engine_matches_bruteforce_frontier_reference(make):
     Z = est._transform(Xq)
     for i in range(len(Xq)):
         ref_p, ref_u = reference_anytime(est.model_, est.class_prior_, Z[i], np.array(BUDGETS, float),
-                                         est.strategy, est.k, float(est.alpha))
+                                         est.strategy, est.k, float(est.alpha),
+                                         getattr(est, "cost", "class_gaussians"))
         np.testing.assert_allclose(P[:, i], ref_p, rtol=1e-9, atol=1e-12)
         np.testing.assert_array_equal(units[:, i], ref_u)
 
@@ -174,11 +178,22 @@ def test_budgets_are_respected_and_probabilities_sum_to_one():
 
 def test_unlimited_budget_reads_every_kernel():
     X, y = _data(seed=4, n=120)
-    est = MCTree(fanout=3, delta=1, random_state=0).fit(X, y)
-    _, units, _ = est.predict_proba_anytime(X[:5], [None], return_cost=True)
-    m = est.model_
-    every = float(np.where(m["ent_single"], 1.0, (m["ent_counts"] > 0).sum(1) + 1.0).sum())
-    np.testing.assert_array_equal(units[0], every)
+    for cost in ("class_gaussians", "entries"):
+        est = MCTree(fanout=3, delta=1, random_state=0, cost=cost).fit(X, y)
+        _, units, _ = est.predict_proba_anytime(X[:5], [None], return_cost=True)
+        m = est.model_
+        reach = np.zeros(len(m["ent_single"]), dtype=bool)  # entries reachable from the roots
+        stack = list(range(m["n_roots"]))
+        while stack:
+            e = stack.pop()
+            reach[e] = True
+            if m["ent_child_lo"][e] >= 0:
+                stack.extend(range(m["ent_child_lo"][e], m["ent_child_hi"][e]))
+        # every object is read once as a kernel or a (final) one-object entry
+        assert (reach & (m["ent_child_lo"] < 0)).sum() == len(X)
+        unit = np.where(m["ent_single"], 1.0, (m["ent_counts"] > 0).sum(1) + 1.0) \
+            if cost == "class_gaussians" else np.ones(len(reach))
+        np.testing.assert_array_equal(units[0], float(unit[reach].sum()))
 
 
 def test_wall_clock_budgets():

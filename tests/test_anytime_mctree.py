@@ -85,14 +85,27 @@ def test_tree_shape_follows_definition_3():
         sizes = m["ent_child_hi"] - m["ent_child_lo"]
         inner = m["ent_child_lo"] >= 0
         assert np.all(sizes[inner] <= fanout) and np.all(sizes[inner] >= 1)
-        kernels = ~inner
-        assert kernels.sum() == len(y) and np.all(m["ent_hi"][kernels] - m["ent_lo"][kernels] == 1)
+        kernels = ~inner  # kernels and one-object entries (final: refining them would change nothing)
+        assert np.all(m["ent_hi"][kernels] - m["ent_lo"][kernels] == 1)
+        reach = np.zeros(len(inner), dtype=bool)
+        stack = list(range(m["n_roots"]))
+        while stack:
+            e = stack.pop()
+            reach[e] = True
+            if inner[e]:
+                stack.extend(range(m["ent_child_lo"][e], m["ent_child_hi"][e]))
+        assert (reach & kernels).sum() == len(y)  # the finest frontier holds every object once
         assert np.array_equal(np.sort(m["order"]), np.arange(len(y)))
         if delta == "inf":  # one pure root entry per class (Sec. 4.1)
             assert m["n_roots"] == 4
             assert np.all((m["ent_counts"][inner] > 0).sum(axis=1) == 1)
         else:
             assert m["n_roots"] <= fanout
+    # Def. 3 strictly with delta = inf: more classes (4) than the fanout (3) -> classes grouped
+    m = MCTree(fanout=3, delta="inf", root="fanout", random_state=0).fit(X, y).model_
+    assert m["n_roots"] <= 3 and (m["ent_counts"][:m["n_roots"]] > 0).sum() == 4
+    inner = m["ent_child_lo"] >= 0
+    assert np.all((m["ent_child_hi"] - m["ent_child_lo"])[inner] <= 3)
 
 
 # ------------------------------------------------------------------ the full-budget equality

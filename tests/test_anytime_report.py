@@ -76,3 +76,56 @@ def test_sweep_without_static_classifiers(tmp_path):
     acc = pd.read_csv(tmp_path / "reports" / "mctree_fig4_alpha" / "mctree_fig4_alpha_accuracy_at_budgets.csv")
     assert {"mctree (alpha=0.0)", "mctree (alpha=1.0)"} <= set(acc.columns)
     assert any(p.name == "mctree_fig4_alpha_sk_iris_budget.pdf" for p in written)
+
+
+def _hand_curves():
+    """Two folds; the Bayes tree reads its root only at budget 50 (units 0 before), MC-Tree at 10."""
+    rows = []
+    for fold in (0, 1):
+        for b, (am, ab) in {10: (80, 10), 20: (85, 10), 50: (90, 88), 100: (92, 93), 200: (94, 93),
+                            500: (95, 94)}.items():
+            rows.append({"dataset": "pendigits", "variant": "mctree_inf", "fold": fold, "repeat": 0, "budget": b,
+                         "accuracy": am + fold, "units": b, "seconds": b * 1e-7})
+            rows.append({"dataset": "pendigits", "variant": "bayestree", "fold": fold, "repeat": 0, "budget": b,
+                         "accuracy": ab + fold, "units": b if b >= 50 else 0.0, "seconds": b * 2e-7})
+    return pd.DataFrame(rows)
+
+
+def test_lead_summary_leaves_out_budgets_where_one_answers_with_the_prior():
+    from bench.report.mctree import _lead_summary, _time_lead_table
+
+    curves = _hand_curves()
+    lead = _lead_table(curves, "mctree_inf", "bayestree")
+    tlead = _time_lead_table(curves, "mctree_inf", "bayestree", times_us=(2, 10, 20))
+    for t in (lead, tlead):
+        t.insert(1, "mctree", "mctree_inf")
+    row = _lead_summary(lead, tlead).iloc[0]
+    assert row["max_lead_both_answer"] == "+2.00 @ 50"  # not the +75 at budget 10/20
+    assert row["first_budget_both_answer"] == 50
+    assert (row["lead@50"], row["lead@100"], row["lead@200"], row["lead@500"]) == ("+2.00", "-1.00", "+1.00",
+                                                                                     "+1.00")
+    assert row["verdict_gaussians"].startswith("partly")
+    # time: at 2 us MC-Tree is at budget 20 (85) but the Bayes tree answers with the prior -> left out;
+    # at 10 us MC-Tree reached budget 100 (92), the Bayes tree budget 50 (88): +4
+    def at(us, col="lead_points"):
+        return tlead.loc[np.isclose(tlead["seconds"], us * 1e-6), col].iloc[0]
+
+    assert at(10) == pytest.approx(4.0) and not at(2, "both_answer")
+    # at 20 us: MC-Tree budget 200 (94) vs Bayes tree budget 100 (93)
+    assert at(20) == pytest.approx(1.0)
+    # default time points: the Bayes tree's time for 50/100/200/500 Gaussians (10/20/40/100 us)
+    dl = _time_lead_table(curves, "mctree_inf", "bayestree")
+    dl.insert(1, "mctree", "mctree_inf")
+    row = _lead_summary(lead, dl).iloc[0]
+    # at 10 us (Bayes tree at 50): MC-Tree at 100 (92) - 88 = +4; at 100 us (Bayes tree at 500): 95 - 94
+    assert row["lead@t50"].startswith("+4.00") and row["lead@t500"].startswith("+1.00")
+
+
+def test_verdicts():
+    from bench.report.mctree import _verdict
+
+    assert _verdict("pendigits", [3.5, 3.2, 3.9, 3.1], 3.9) == "reproduced"
+    assert _verdict("pendigits", [1.0, 0.5, 0.2, -0.1], 1.0).startswith("partly")
+    assert _verdict("pendigits", [-1.9, -1.9, -1.2, -0.3], -0.3).startswith("not reproduced")
+    assert _verdict("letter", [5.0, 4.8, 7.1, 8.0], 8.5).startswith("partly")
+    assert _verdict("letter", [5.0, 9.0, 12.1, 14.0], 14.0) == "reproduced"

@@ -272,6 +272,7 @@ def _run_queries(Xq, budgets, use_clock, prior, n_roots, root_cost, ent_child_lo
                                          ent_child_lo, ent_comp_lo, comp_logw, comp_mean, comp_ivar, comp_lognorm,
                                          ent_logw, ent_mean, ent_ivar, ent_lognorm, ent_single, ent_strong,
                                          cand_off, cand_ent, cand_key, cand_size, heap_mode, tt, P, disabled)
+        spent = root_cost  # the model's unit count (class Gaussians or entries, see _model.build_model)
         ref, peak = _resum(S, Sc, active, touched, n_touched, ent_comp_lo, comp_class, comp_logt)
 
         while bi < B:
@@ -328,6 +329,7 @@ def _run_queries(Xq, budgets, use_clock, prior, n_roots, root_cost, ent_child_lo
                 _add_class(S, Sc, comp_class[kc], -math.exp(comp_logt[kc] - ref))
             top = -np.inf
             first = n_touched
+            spent_before = spent
             for ch in range(ent_child_lo[e], ent_child_hi[e]):
                 n_touched, spent = _activate(ch, x, active, logdens, comp_logt, touched, n_touched, spent,
                                              ent_child_lo, ent_comp_lo, comp_logw, comp_mean, comp_ivar,
@@ -337,6 +339,7 @@ def _run_queries(Xq, budgets, use_clock, prior, n_roots, root_cost, ent_child_lo
                 for kc in range(ent_comp_lo[ch], ent_comp_lo[ch + 1]):
                     if comp_logt[kc] > top:
                         top = comp_logt[kc]
+            spent = spent_before + ent_refine_cost[e]
             if top - ref > _OVERFLOW_MARGIN:
                 ref, peak = _resum(S, Sc, active, touched, n_touched, ent_comp_lo, comp_class, comp_logt)
             else:

@@ -96,9 +96,28 @@ def flatten_tree(leaf_points: list, children: list, roots: list[int]) -> dict:
 
 
 def build_model(Z: np.ndarray, y: np.ndarray, n_classes: int, tree: dict, class_var: np.ndarray,
-                pooled: bool, kde_moment: bool) -> dict:
+                pooled: bool, kde_moment: bool, cost: str = "class_gaussians", collapse_single: bool = True) -> dict:
     """The query-time arrays of a flattened tree: per-entry class counts, Gaussians (Defs. 1-2,
-    5), information gain (Sec. 3.4) and strongest class, and the candidate-heap offsets."""
+    5), information gain (Sec. 3.4) and strongest class, and the candidate-heap offsets.
+
+    ``cost`` is what one budget unit counts when an entry enters the frontier:
+    ``"class_gaussians"`` = every Gaussian evaluated (one per class present in the entry, plus
+    the entry's overall Gaussian when it holds several classes, which Def. 7 needs);
+    ``"entries"`` = one per entry (or kernel) read, i.e. an entry is one mixture component, as
+    the paper draws it (Fig. 1: "Gaussians that comprise objects from several classes"). The two
+    coincide on single-class entries (the Bayes tree; MC-Tree with delta = infinity below the
+    class level)."""
+    if cost not in ("class_gaussians", "entries"):
+        raise ValueError(f"cost must be 'class_gaussians' or 'entries', got {cost!r}")
+    if collapse_single:
+        # an entry of one object is its kernel (same mean; variance 0 + h with "kde", floored at h
+        # with "cf"): refining it to its one-kernel leaf changes no density but would spend a unit
+        # and a step, so it is made final, as a kernel is
+        one = (tree["ent_child_lo"] >= 0) & (tree["ent_hi"] - tree["ent_lo"] == 1)
+        if one.any():
+            tree = dict(tree)
+            tree["ent_child_lo"] = np.where(one, -1, tree["ent_child_lo"])
+            tree["ent_child_hi"] = np.where(one, -1, tree["ent_child_hi"])
     order = tree["order"]
     Zo = np.ascontiguousarray(Z[order])
     yo = np.ascontiguousarray(y[order]).astype(np.int64)
@@ -121,7 +140,10 @@ def build_model(Z: np.ndarray, y: np.ndarray, n_classes: int, tree: dict, class_
     single = (counts > 0).sum(axis=1) == 1
     # Gaussians evaluated when an entry enters the frontier: one per class present, plus the
     # overall Gaussian of a mixed entry; refining e costs the sum over its child entries
-    unit_cost = np.where(single, 1.0, (counts > 0).sum(axis=1) + 1.0)
+    if cost == "entries":
+        unit_cost = np.ones(len(n_e))
+    else:
+        unit_cost = np.where(single, 1.0, (counts > 0).sum(axis=1) + 1.0)
     unit_prefix = np.concatenate([[0.0], np.cumsum(unit_cost)])
     refine_cost = np.zeros(len(n_e))
     refine_cost[inner] = unit_prefix[hi] - unit_prefix[lo]
@@ -153,4 +175,23 @@ def tree_stats(model: dict) -> dict:
             "components": int(len(model["comp_class"])),
             "mean_root_entry_purity": float(np.mean(model["ent_counts"][:model["n_roots"]].max(axis=1)
                                                     / model["ent_counts"][:model["n_roots"]].sum(axis=1)))
-            if model["n_roots"] else 0.0}
+            if model["n_roots"] else 0.0,
+            **_structure_stats(model)}
+
+
+def _structure_stats(model: dict, max_depth: int = 4) -> dict:
+    """How many entries each inner entry's subnode holds (the EM clusters that were non-empty),
+    and the class purity (largest class share, object-weighted) of the entries at each depth."""
+    inner = model["ent_child_lo"] >= 0
+    if not inner.any():
+        return {}
+    kids = (model["ent_child_hi"] - model["ent_child_lo"])[inner]
+    counts = model["ent_counts"].astype(np.float64)
+    n = counts.sum(axis=1)
+    pure = counts.max(axis=1)
+    out = {"mean_children_per_inner_entry": float(kids.mean()), "min_children_per_inner_entry": int(kids.min())}
+    for dep in range(max_depth):
+        sel = model["ent_depth"] == dep
+        if sel.any():
+            out[f"purity_depth{dep}"] = round(float(pure[sel].sum() / n[sel].sum()), 4)
+    return out

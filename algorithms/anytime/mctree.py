@@ -88,9 +88,12 @@ class MCTree(KernelDensityTreeBase):
       along its attribute of largest variance (so the construction always terminates).
     - k-class (and qbk) choose among entries that can still be refined; kernels stay in the
       frontier but cannot be refined. Ties go to the lower entry number.
-    - Budget: one unit per Gaussian evaluated; an entry with several classes costs one
-      Gaussian per class present plus one for its overall Gaussian (needed by Def. 7); a
-      kernel costs one. The first result (root entries) costs the root's Gaussians.
+    - Budget (``cost``): "class_gaussians" = one unit per Gaussian evaluated, an entry with
+      several classes costing one Gaussian per class present plus one for its overall Gaussian
+      (needed by Def. 7); "entries" = one unit per entry read (an entry is one mixture
+      component, as Fig. 1 draws it). A kernel costs one either way, and single-class entries
+      (all of them below the root with delta = inf) cost one either way. The first result
+      (root entries) costs the root's units.
 
     Missing values are replaced by the training mean of the attribute; nominal attributes are
     dropped (``nominal="drop"``; see :class:`._common.NumericView`).
@@ -119,6 +122,18 @@ class MCTree(KernelDensityTreeBase):
     nominal : {"drop", "code"}, default="drop"
     categorical_features : bool array or None
     random_state : int or None
+    leaf_capacity : "fanout", "page" or int, default="fanout"
+        Kernels per leaf node: "fanout" = Def. 3 (at most theta kernels); "page" = the Bayes
+        tree's 2 KB leaf page (:func:`page_leaf_capacity`, 16 kernels for 16 attributes).
+    cost : {"class_gaussians", "entries"}, default="entries"
+        What one budget unit counts (see the budget note above and
+        :func:`._model.build_model`): every Gaussian evaluated, or one per entry read.
+    root : {"classes", "fanout"}, default="classes"
+        delta = inf only: "classes" = the root holds one entry per class (Sec. 1: "a very fast
+        first result after evaluating just one Gaussian normal distribution per class at the
+        root level"), even when there are more classes than ``fanout``; "fanout" = Def. 3
+        strictly (at most ``fanout`` entries per node): the class entries are grouped under
+        mixed upper entries by EM on the class means.
 
     Attributes
     ----------
@@ -128,7 +143,11 @@ class MCTree(KernelDensityTreeBase):
     def __init__(self, fanout="page", delta="inf", entry_type="A", entry_variance="kde", strategy="k-class", k=2,
                  alpha=0.0, budget=None, bandwidth_scope="class", bandwidth_scale=1.0, page_bytes=PAGE_BYTES,
                  value_bytes=8, em_max_iter=100, mds_max_points=500, mds_max_iter=100, nominal="drop",
-                 categorical_features=None, random_state=None):
+                 categorical_features=None, random_state=None, cost="entries", root="classes",
+                 leaf_capacity="fanout"):
+        self.leaf_capacity = leaf_capacity
+        self.cost = cost
+        self.root = root
         self.fanout = fanout
         self.delta = delta
         self.entry_type = entry_type
@@ -156,22 +175,32 @@ class MCTree(KernelDensityTreeBase):
             raise ValueError(f"entry_type must be 'A' or 'B', got {self.entry_type!r}")
         if self.entry_variance not in ("kde", "cf"):
             raise ValueError(f"entry_variance must be 'kde' or 'cf', got {self.entry_variance!r}")
+        if self.root not in ("classes", "fanout"):
+            raise ValueError(f"root must be 'classes' or 'fanout', got {self.root!r}")
         if self.strategy == "qbk":
             raise ValueError("strategy 'qbk' belongs to the Bayes tree; MC-Tree uses first-best, k-best or k-class")
         Z, codes = self._fit_common(X, y)
         C = self.classes_.size
         self.delta_ = resolve_delta(self.delta)
         self.fanout_ = self._resolve_fanout(Z.shape[1], C)
+        lc = self.leaf_capacity
+        if lc == "fanout":
+            lc = self.fanout_
+        elif lc == "page":
+            lc = page_leaf_capacity(Z.shape[1], int(self.page_bytes), int(self.value_bytes))
+        if not isinstance(lc, Integral) or isinstance(lc, bool) or lc < 1:
+            raise ValueError(f"leaf_capacity must be 'fanout', 'page' or a positive integer, got {self.leaf_capacity!r}")
+        self.leaf_capacity_ = int(lc)
         rng = np.random.default_rng(self.random_state)
         self._timing = {"mds_s": 0.0, "em_s": 0.0}
         leaf_points, children, roots = self._construct(Z, codes, rng)
         tree = flatten_tree(leaf_points, children, roots)
         self.model_ = build_model(Z, codes, C, tree, self.kernel_var_, pooled=self.entry_type == "B",
-                                  kde_moment=self.entry_variance == "kde")
+                                  kde_moment=self.entry_variance == "kde", cost=self.cost)
         order = self.model_["order"]
         self.kernels_ = np.ascontiguousarray(Z[order])
         self.kernel_class_ = codes[order]
-        self.bench_extra_ = {"fanout": int(self.fanout_), "delta": "inf" if math.isinf(self.delta_) else self.delta_,
+        self.bench_extra_ = {"fanout": int(self.fanout_), "leaf_capacity": self.leaf_capacity_, "delta": "inf" if math.isinf(self.delta_) else self.delta_,
                              **tree_stats(self.model_), "mds_cpu_s": self._timing["mds_s"],
                              "em_cpu_s": self._timing["em_s"], "fit_cpu_s": time.process_time() - t_start}
         del self._timing
@@ -203,16 +232,36 @@ class MCTree(KernelDensityTreeBase):
         all_idx = np.arange(len(y))
         if math.isinf(self.delta_):
             # delta = inf (Sec. 4.1): the database is divided by class, then each class is clustered
-            children[root] = []
-            for c in range(self.classes_.size):
-                v = new_node()
-                children[root].append(v)
-                queue.append((v, all_idx[y == c]))
+            present = np.flatnonzero(np.bincount(y, minlength=self.classes_.size))
+            if self.root == "classes" or present.size <= theta:
+                children[root] = []
+                for c in present:
+                    v = new_node()
+                    children[root].append(v)
+                    queue.append((v, all_idx[y == c]))
+            else:
+                # Def. 3 taken strictly: no node holds more than theta entries, so the classes are
+                # grouped above the class level by clustering their mean vectors (EM, theta groups)
+                cents = np.stack([Z[y == c].mean(axis=0) for c in present])
+                cqueue = deque([(root, np.arange(present.size))])
+                while cqueue:
+                    v, cls = cqueue.popleft()
+                    children[v] = []
+                    if cls.size <= theta:
+                        for ci in cls:
+                            ch = new_node()
+                            children[v].append(ch)
+                            queue.append((ch, all_idx[y == present[ci]]))
+                        continue
+                    for grp in self._split(cents, np.zeros(present.size, dtype=np.int64), cls, theta, rng):
+                        ch = new_node()
+                        children[v].append(ch)
+                        cqueue.append((ch, grp))
         else:
             queue.append((root, all_idx))
         while queue:
             v, idx = queue.popleft()
-            if idx.size <= theta:
+            if idx.size <= self.leaf_capacity_:
                 leaf_points[v] = idx  # a leaf node: one kernel per object
                 continue
             children[v] = []
