@@ -113,7 +113,76 @@ def _props_and_missing(Xc, y, rows, wts, start, end, att, n_br, n_classes, dist,
 
 
 @njit(cache=True)
-def _eval_numeric(Xc, y, rows, wts, start, end, att, n_classes, dist, props, cur, vals, pos):
+def _sort_pairs(keys, idx, n, stack):
+    """Sort ``keys[:n]`` ascending in place, applying the same swaps to ``idx[:n]``: iterative
+    quicksort (median of three, three-way partition so that ties cost nothing), insertion sort
+    below 16 elements; the smaller side is sorted first, so ``stack`` needs 2 * log2(n) rows."""
+    sp = 0
+    lo = 0
+    hi = n - 1
+    while True:
+        while hi - lo >= 16:
+            mid = (lo + hi) >> 1
+            a = keys[lo]
+            b = keys[mid]
+            c = keys[hi]
+            if a < b:
+                pivot = b if b < c else (c if a < c else a)
+            else:
+                pivot = a if a < c else (c if b < c else b)
+            lt = lo
+            i = lo
+            gt = hi
+            while i <= gt:
+                v = keys[i]
+                if v < pivot:
+                    keys[i] = keys[lt]
+                    keys[lt] = v
+                    t = idx[i]
+                    idx[i] = idx[lt]
+                    idx[lt] = t
+                    lt += 1
+                    i += 1
+                elif v > pivot:
+                    keys[i] = keys[gt]
+                    keys[gt] = v
+                    t = idx[i]
+                    idx[i] = idx[gt]
+                    idx[gt] = t
+                    gt -= 1
+                else:
+                    i += 1
+            # [lo, lt) < pivot, [lt, gt] == pivot, (gt, hi] > pivot
+            if lt - lo < hi - gt:
+                stack[sp, 0] = gt + 1
+                stack[sp, 1] = hi
+                sp += 1
+                hi = lt - 1
+            else:
+                stack[sp, 0] = lo
+                stack[sp, 1] = lt - 1
+                sp += 1
+                lo = gt + 1
+        for i in range(lo + 1, hi + 1):
+            v = keys[i]
+            t = idx[i]
+            j = i - 1
+            while j >= lo and keys[j] > v:
+                keys[j + 1] = keys[j]
+                idx[j + 1] = idx[j]
+                j -= 1
+            keys[j + 1] = v
+            idx[j + 1] = t
+        if sp == 0:
+            break
+        sp -= 1
+        lo = stack[sp, 0]
+        hi = stack[sp, 1]
+
+
+@njit(cache=True)
+def _eval_numeric(Xc, Xr, n_distinct, dstart, distinct, y, rows, wts, start, end, att, n_classes, dist, props,
+                  cur, vals, pos, ycls, wv, lx, stack, dirty, dirty_list, cnt, rk):
     """Weka ``distribution`` for a numeric attribute: the known rows sorted by value, every cut
     between two adjacent distinct values evaluated by its information gain on the known rows;
     the first best cut wins (gains within 1e-12 count as ties here, so that a different
@@ -126,38 +195,81 @@ def _eval_numeric(Xc, y, rows, wts, start, end, att, n_classes, dist, props, cur
     for c in range(n_classes):
         cur[0, c] = 0.0
         cur[1, c] = 0.0
+    # large nodes: counting sort by the value's rank among the training values, O(rows + values);
+    # small nodes: quicksort of the values, O(rows log rows)
+    use_count = n_distinct[att] <= 16 * (end - start)
     for i in range(start, end):
-        x = Xc[att, rows[i]]
-        if np.isnan(x):
-            n_missing += 1
+        r = rows[i]
+        if use_count:
+            q = Xr[att, r]
+            if q < 0:
+                n_missing += 1
+                continue
+            rk[m] = q
         else:
+            x = Xc[att, r]
+            if np.isnan(x):
+                n_missing += 1
+                continue
             vals[m] = x
-            pos[m] = i
-            m += 1
-            cur[1, y[rows[i]]] += wts[i]
+            pos[m] = m
+        c = y[r]
+        ycls[m] = c
+        wv[m] = wts[i]
+        m += 1
+        cur[1, c] += wts[i]
     for c in range(n_classes):
         dist[0, c] = 0.0
         dist[1, c] = cur[1, c]
     split = np.nan
     if m > 1:
-        order = np.argsort(vals[:m])
-        # entropy bookkeeping: cells = sum of x ln x over the 2 x C table, kept up to date per row
+        if use_count:
+            D = n_distinct[att]
+            off = dstart[att]
+            for q in range(D + 1):
+                cnt[q] = 0
+            for q in range(m):
+                cnt[rk[q] + 1] += 1
+            for q in range(D):
+                cnt[q + 1] += cnt[q]
+            for q in range(m):
+                p = cnt[rk[q]]
+                pos[p] = q
+                cnt[rk[q]] = p + 1
+            for j in range(m):
+                vals[j] = distinct[off + rk[pos[j]]]
+        else:
+            _sort_pairs(vals, pos, m, stack)
+        # sum of x ln x over the 2 x C table (lx caches the cell terms); between two cuts the rows
+        # only move weights, the terms of the classes they touched are refreshed at the next cut
         total = 0.0
         cells = 0.0
         for c in range(n_classes):
             total += cur[1, c]
-            cells += _xlogx(cur[1, c])
+            lx[0, c] = 0.0
+            lx[1, c] = _xlogx(cur[1, c])
+            cells += lx[1, c]
+            dirty[c] = False
+        n_dirty = 0
         left = 0.0
         best = -np.inf
-        prev = vals[order[0]]
+        tol = 1e-12 * total
+        prev = vals[0]
         for j in range(m):
-            k = order[j]
-            v = vals[k]
+            v = vals[j]
             if v > prev:
-                right = total - left
-                cond = -(cells - _xlogx(left) - _xlogx(right))  # entropyConditionedOnRows * total * ln 2
-                g = -cond  # the prior is the same for every cut: compare -conditional entropy
-                if g > best + 1e-12 * total:
+                for q in range(n_dirty):
+                    c = dirty_list[q]
+                    dirty[c] = False
+                    a = _xlogx(cur[0, c])
+                    b = _xlogx(cur[1, c])
+                    cells += a + b - lx[0, c] - lx[1, c]
+                    lx[0, c] = a
+                    lx[1, c] = b
+                n_dirty = 0
+                # the prior is the same for every cut: maximise -(conditional entropy) * total * ln 2
+                g = cells - _xlogx(left) - _xlogx(total - left)
+                if g > best + tol:
                     best = g
                     split = (v + prev) / 2.0
                     if split <= prev:
@@ -166,19 +278,45 @@ def _eval_numeric(Xc, y, rows, wts, start, end, att, n_classes, dist, props, cur
                         dist[0, c] = cur[0, c]
                         dist[1, c] = cur[1, c]
                 prev = v
-            i = pos[k]
-            c = y[rows[i]]
-            w = wts[i]
-            cells -= _xlogx(cur[0, c]) + _xlogx(cur[1, c])
+            k = pos[j]
+            c = ycls[k]
+            w = wv[k]
             cur[0, c] += w
             cur[1, c] -= w
-            cells += _xlogx(cur[0, c]) + _xlogx(cur[1, c])
             left += w
+            if not dirty[c]:
+                dirty[c] = True
+                dirty_list[n_dirty] = c
+                n_dirty += 1
     _props_and_missing(Xc, y, rows, wts, start, end, att, 2, n_classes, dist, props, n_missing)
     return split
 
 
 # --------------------------------------------------------------------------- growing
+def ranks(Xc, nominal):
+    """Dense ranks of every numeric attribute's values among its distinct training values (shared
+    by all trees of a forest): (ranks int32 (d, n), -1 for NaN; n_distinct; dstart; distinct)."""
+    d, n = Xc.shape
+    Xr = np.full((d, n), -1, dtype=np.int32)
+    n_distinct = np.zeros(d, dtype=np.int64)
+    parts = []
+    for a in range(d):
+        if nominal[a]:
+            parts.append(np.zeros(0))
+            continue
+        col = Xc[a]
+        known = ~np.isnan(col)
+        u, inv = np.unique(col[known], return_inverse=True)
+        Xr[a, known] = inv
+        n_distinct[a] = u.size
+        parts.append(u)
+    dstart = np.zeros(d, dtype=np.int64)
+    if d:
+        dstart[1:] = np.cumsum(n_distinct)[:-1]
+    distinct = np.concatenate(parts) if parts else np.zeros(0)
+    return Xr, n_distinct, dstart, distinct
+
+
 @njit(cache=True)
 def _grow_rows(rows, wts, need):
     cap = rows.shape[0]
@@ -192,11 +330,14 @@ def _grow_rows(rows, wts, need):
 
 
 @njit(cache=True)
-def build_tree(Xc, y, w0, nominal, n_values, n_classes, k_value, min_num, max_depth, seed):
+def build_tree(Xc, Xr, n_distinct, dstart, distinct, y, w0, nominal, n_values, n_classes, k_value, min_num,
+               max_depth, seed):
     """Grow one Weka 3.6 RandomTree on the rows with positive weight ``w0`` (bag counts).
 
     ``Xc`` is (n_features, n_rows), one attribute per row; nominal attributes hold codes
-    0..n_values-1 or NaN. Returns per node: ``feature`` (-1 at leaves), ``threshold`` (numeric
+    0..n_values-1 or NaN. For numeric attributes, ``Xr`` holds each value's rank among the
+    attribute's ``n_distinct`` distinct training values (-1 for NaN), which are
+    ``distinct[dstart[a]:dstart[a] + n_distinct[a]]`` in ascending order (see :func:`ranks`). Returns per node: ``feature`` (-1 at leaves), ``threshold`` (numeric
     split point), ``first_child``, ``n_children``, ``prop`` (the node's share of its parent's
     known training weight: the weight of a missing value sent down this branch), ``value``
     (the class distribution returned at a leaf, normalised; an empty branch returns its
@@ -259,6 +400,18 @@ def build_tree(Xc, y, w0, nominal, n_values, n_classes, k_value, min_num, max_de
     best_props = np.zeros(max_br)
     vals = np.empty(max(n, 1))
     pos = np.empty(max(n, 1), dtype=np.int64)
+    ycls = np.empty(max(n, 1), dtype=np.int64)
+    wv = np.empty(max(n, 1))
+    lx = np.zeros((2, C))
+    sort_stack = np.empty((130, 2), dtype=np.int64)
+    dirty = np.zeros(C, dtype=np.bool_)
+    dirty_list = np.empty(C, dtype=np.int64)
+    max_d = 0
+    for a in range(d):
+        if n_distinct[a] > max_d:
+            max_d = n_distinct[a]
+    cnt_scratch = np.empty(max_d + 1, dtype=np.int64)
+    rk = np.empty(max(n, 1), dtype=np.int32)
     branch = np.empty(max(n, 1), dtype=np.int64)
     tmp_rows = np.empty(max(n, 1), dtype=np.int64)
     tmp_wts = np.empty(max(n, 1))
@@ -301,7 +454,9 @@ def build_tree(Xc, y, w0, nominal, n_values, n_classes, k_value, min_num, max_de
                 _eval_nominal(Xc, y, rows, wts, start, end, att, nb, C, cur, props)
             else:
                 nb = 2
-                split = _eval_numeric(Xc, y, rows, wts, start, end, att, C, cur, props, cur2, vals, pos)
+                split = _eval_numeric(Xc, Xr, n_distinct, dstart, distinct, y, rows, wts, start, end, att, C, cur,
+                                      props, cur2, vals, pos, ycls, wv, lx, sort_stack, dirty, dirty_list,
+                                      cnt_scratch, rk)
             g = _gain(cur, nb, C)
             if g > SMALL:
                 gain_found = True

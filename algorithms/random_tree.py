@@ -198,6 +198,7 @@ class RandomForestWeka(ClassifierMixin, BaseEstimator):
         self._check_codes(X, "fit")
         self.k_ = self._k(d)
         Xc = np.ascontiguousarray(X.T)
+        Xr, n_distinct, dstart, distinct = K.ranks(Xc, self.nominal_)
         y_codes = y_codes.astype(np.int64)
         n_classes = self.classes_.size
 
@@ -212,7 +213,8 @@ class RandomForestWeka(ClassifierMixin, BaseEstimator):
             seeds.append(int(rng.integers(0, 2**63 - 1, dtype=np.int64)))
 
         def grow(t):
-            return K.build_tree(Xc, y_codes, bags[t], self.nominal_, n_values, n_classes, int(self.k_),
+            return K.build_tree(Xc, Xr, n_distinct, dstart, distinct, y_codes, bags[t], self.nominal_, n_values,
+                                n_classes, int(self.k_),
                                 float(self.min_instances), int(self.max_depth), np.uint64(seeds[t]))
 
         jobs = int(self.n_jobs or 1)

@@ -274,13 +274,13 @@ def _mirror(name):
         pytest.skip(f"dataset {name} not available: {exc}")
 
 
-@pytest.mark.parametrize("name", ["car", "credit_a"])
+@pytest.mark.parametrize("name", ["car", "credit_a", "hepatitis", "segment"])
 @pytest.mark.weka
 @pytest.mark.skipif(not weka.available(), reason="Weka 3.6 not installed")
 def test_equals_wekas_deterministic_random_tree_with_all_attributes(name):
     """Weka's ``RandomTree -K M -M 1`` is deterministic (all attributes at every node, ties to
     the lowest index), so ours must build the same tree: same size, same distributions (car:
-    nominal attributes; credit_a: mixed, with missing values)."""
+    nominal attributes; credit_a, hepatitis: mixed, with missing values; segment: numeric)."""
     from bench.protocols import splits
 
     ds = _mirror(name)
@@ -306,3 +306,15 @@ def test_forest_error_agrees_with_weka_statistically():
     _mirror("tic_tac_toe")
     (r,) = agreement(["tic_tac_toe"], n_seeds=5, n_trees=10, protocol="cv2", progress=False)
     assert abs(r["diff"]) < 3 * r["diff_se"] + 1e-3, r
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 15, 16, 17, 100, 5000])
+def test_pair_sort_sorts_keys_and_carries_indices(n):
+    rng = np.random.default_rng(n)
+    for keys in (rng.normal(size=n), rng.integers(0, 4, size=n).astype(float), np.sort(rng.normal(size=n)),
+                 np.sort(rng.normal(size=n))[::-1].copy()):
+        k, idx = keys.copy(), np.arange(n)
+        K._sort_pairs(k, idx, n, np.empty((130, 2), dtype=np.int64))
+        np.testing.assert_array_equal(k, np.sort(keys))
+        np.testing.assert_array_equal(keys[idx], k)
+        assert np.array_equal(np.sort(idx), np.arange(n))
