@@ -91,7 +91,7 @@ class RandomForestWeka(ClassifierMixin, BaseEstimator):
         None: max code in training + 1. The runner sets it.
     n_jobs : int, default=1
         Threads growing trees (the kernels release the GIL); results do not depend on it.
-    random_state : int, RandomState-free seed or None, default=None
+    random_state : int or None, default=None
         Seed of the bootstrap samples and of every tree's attribute draws.
 
     Attributes
