@@ -608,21 +608,37 @@ def build_tree(Xc, Xr, n_distinct, dstart, distinct, y, w0, nominal, n_values, n
 
 # --------------------------------------------------------------------------- prediction
 @njit(cache=True)
-def predict_forest(X, roots, feature, threshold, first_child, n_children, prop, value, nominal):
-    """Sum over the trees (roots ``roots`` in the concatenated node arrays) of each tree's class
-    distribution for every row of ``X``; Weka's ``distributionForInstance``: a missing split value
-    follows every branch with the branch's share of the training weight and the distributions
-    reached are added with those weights."""
+def pack_nodes(feature, first_child, threshold, nominal):
+    """One 32-byte record per node for prediction (feature, first child, split point, 1.0 when
+    the split is nominal), so that a step down a tree touches one cache line."""
+    m = feature.shape[0]
+    out = np.empty((m, 4))
+    for k in range(m):
+        a = feature[k]
+        out[k, 0] = a
+        out[k, 1] = first_child[k]
+        out[k, 2] = threshold[k]
+        out[k, 3] = 1.0 if a >= 0 and nominal[a] else 0.0
+    return out
+
+
+@njit(cache=True)
+def predict_forest(X, roots, nodes, n_children, prop, value):
+    """Sum over the trees (roots ``roots`` in the concatenated node arrays; ``nodes`` from
+    :func:`pack_nodes`) of each tree's class distribution for every row of ``X``; Weka's
+    ``distributionForInstance``: a missing split value follows every branch with the branch's
+    share of the training weight and the distributions reached are added with those weights.
+    Trees are the outer loop, so one tree stays in cache while all rows go down it."""
     n = X.shape[0]
     C = value.shape[1]
     out = np.zeros((n, C))
     cap = 64
     st_node = np.empty(cap, dtype=np.int64)
     st_w = np.empty(cap)
-    for r in range(n):
-        for t in range(roots.shape[0]):
-            node = roots[t]
-            st_node[0] = node
+    for t in range(roots.shape[0]):
+        root = roots[t]
+        for r in range(n):
+            st_node[0] = root
             st_w[0] = 1.0
             sp = 1
             while sp > 0:
@@ -630,14 +646,14 @@ def predict_forest(X, roots, feature, threshold, first_child, n_children, prop, 
                 node = st_node[sp]
                 w = st_w[sp]
                 while True:
-                    a = feature[node]
+                    a = np.int64(nodes[node, 0])
                     if a < 0:
                         for c in range(C):
                             out[r, c] += w * value[node, c]
                         break
                     x = X[r, a]
+                    fc = np.int64(nodes[node, 1])
                     if np.isnan(x):
-                        fc = first_child[node]
                         nb = n_children[node]
                         if sp + nb > cap:
                             while cap < sp + nb:
@@ -655,10 +671,10 @@ def predict_forest(X, roots, feature, threshold, first_child, n_children, prop, 
                                 st_w[sp] = w * pb
                                 sp += 1
                         break
-                    if nominal[a]:
-                        node = first_child[node] + np.int64(x)
-                    elif x < threshold[node]:
-                        node = first_child[node]
+                    if nodes[node, 3] != 0.0:
+                        node = fc + np.int64(x)
+                    elif x < nodes[node, 2]:
+                        node = fc
                     else:
-                        node = first_child[node] + 1
+                        node = fc + 1
     return out

@@ -104,7 +104,8 @@ class RandomForestWeka(ClassifierMixin, BaseEstimator):
         Each tree's root in the concatenated node arrays ``feature_``, ``threshold_``,
         ``first_child_``, ``n_children_``, ``prop_``, ``value_`` (``feature_ = -1`` at leaves;
         node k's branches are ``first_child_[k] + b``; ``prop_`` is a branch's share of its
-        parent's known training weight; ``value_`` the normalised distribution a node answers).
+        parent's known training weight; ``value_`` the normalised distribution a node answers;
+        ``nodes_`` packs feature, first child, split point and nominal flag for prediction).
     node_weight_ : ndarray
         Training weight that reached each node (0 for empty branches).
     bench_extra_ : dict
@@ -241,6 +242,7 @@ class RandomForestWeka(ClassifierMixin, BaseEstimator):
         self.value_ = np.concatenate([t[5] for t in trees])
         self.node_weight_ = np.concatenate([t[6] for t in trees])
         self.n_nodes_ = sizes
+        self.nodes_ = K.pack_nodes(self.feature_, self.first_child_, self.threshold_, self.nominal_)
         self.bench_extra_ = {"n_nodes": float(sizes.mean())}
 
     # ------------------------------------------------------------------ predict
@@ -248,8 +250,8 @@ class RandomForestWeka(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
         self._check_codes(X, "predict")
-        total = K.predict_forest(np.ascontiguousarray(X), self.roots_, self.feature_, self.threshold_,
-                                 self.first_child_, self.n_children_, self.prop_, self.value_, self.nominal_)
+        total = K.predict_forest(np.ascontiguousarray(X), self.roots_, self.nodes_, self.n_children_, self.prop_,
+                                 self.value_)
         s = total.sum(axis=1, keepdims=True)
         return np.divide(total, s, out=np.full_like(total, 1.0 / total.shape[1]), where=s > 0)
 

@@ -220,14 +220,12 @@ def test_bagging_forest_is_the_normalised_sum_of_its_trees():
     m = RandomForestWeka(n_estimators=4, categorical_features=cat, random_state=1).fit(X, y)
     per_tree = []
     for t in range(4):
-        lo = m.roots_[t]
-        hi = m.roots_[t + 1] if t + 1 < 4 else m.feature_.shape[0]
-        per_tree.append(K.predict_forest(X, np.array([0]), m.feature_[lo:hi], m.threshold_[lo:hi],
-                                         m.first_child_[lo:hi] - lo, m.n_children_[lo:hi], m.prop_[lo:hi],
-                                         m.value_[lo:hi], m.nominal_))
+        per_tree.append(K.predict_forest(X, m.roots_[t:t + 1], m.nodes_, m.n_children_, m.prop_, m.value_))
+        np.testing.assert_allclose(per_tree[-1].sum(axis=1), 1.0, atol=1e-12)  # each tree answers a distribution
+    assert not np.allclose(per_tree[0], per_tree[1])
     total = np.sum(per_tree, axis=0)
     np.testing.assert_allclose(m.predict_proba(X), total / total.sum(axis=1, keepdims=True), rtol=1e-13)
-    # bootstrap: the trees see different weights (different root weights are the bag sizes, all n)
+    # every bag holds n draws
     np.testing.assert_array_equal(m.node_weight_[m.roots_], [len(y)] * 4)
 
 
