@@ -67,6 +67,9 @@ class RandomForestWeka(ClassifierMixin, BaseEstimator):
     ``random_state``), so single forests differ and agreement is statistical (see
     ``python -m bench.perf.forest agree``); summation order of floating-point weights; numeric
     cuts whose gains differ by less than 1e-12 (relative) count as ties (Weka compares exactly);
+    attributes' gains are compared exactly, as Weka does, so two attributes with the same gain in
+    exact arithmetic (e.g. inducing the same partition) may break the tie differently when the
+    two implementations' sums differ in the last bit;
     the number of classes is that of the training labels (Weka's ARFF header may declare more,
     which only adds zero columns); instance weights are not supported (the runner passes none).
 
