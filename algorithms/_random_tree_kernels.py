@@ -329,7 +329,7 @@ def _grow_rows(rows, wts, need):
     return new_rows, new_wts
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def build_tree(Xc, Xr, n_distinct, dstart, distinct, y, w0, nominal, n_values, n_classes, k_value, min_num,
                max_depth, seed):
     """Grow one Weka 3.6 RandomTree on the rows with positive weight ``w0`` (bag counts).
