@@ -1,0 +1,269 @@
+"""Weka 3.6's RandomForest: bagging of RandomTree, reimplemented in Numba.
+
+The A2DE paper's RF10 and the ESKDB paper's RF are Weka's ``RandomForest -I 10`` / ``-I 100``.
+scikit-learn's forest (``algorithms.baselines.RandomForest``) splits nominal codes in two and
+handles missing values its own way; this module builds the trees Weka builds. Written from the
+behaviour of Weka 3.6.14's ``weka.classifiers.trees.RandomTree`` (revision 10993, inner class
+``Tree``), ``RandomForest`` (1.13) and ``meta.Bagging`` (11572); the kernels are in
+:mod:`algorithms._random_tree_kernels`.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import _random_tree_kernels as K
+
+
+def weka_k(n_features: int) -> int:
+    """Weka's default number of attributes tried per node: ``(int) Utils.log2(M) + 1`` with M the
+    number of attributes without the class (``RandomForest.buildClassifier`` when ``-K 0``)."""
+    return int(math.log(n_features) / math.log(2)) + 1 if n_features > 0 else 1
+
+
+class RandomForestWeka(ClassifierMixin, BaseEstimator):
+    """Random forest as Weka 3.6's ``RandomForest -I <n_estimators> -K 0 -S <seed>``.
+
+    Bagging (``meta.Bagging``, bag size 100 %): every tree is grown on a bootstrap sample of the
+    n training rows (n draws with replacement; a row drawn c times enters with weight c, which
+    grows the same tree as Weka's c unit-weight copies). The forest's class distribution is the
+    sum of the trees' distributions, normalised (``Bagging.distributionForInstance``).
+
+    Each tree is Weka's ``RandomTree`` (``-K k -M min_instances``, no depth limit, no
+    backfitting), grown depth first:
+
+    - a node is a leaf when its weight is below ``2 * min_instances`` or when its majority class
+      holds all but 1e-6 of its weight (``Utils.eq``), or at ``max_depth`` when that is > 0;
+    - attributes are drawn at random without replacement, K of them (``max_features``; Weka's
+      ``int(log2(M)) + 1`` by default); if none of the K has a gain above 1e-6, drawing goes on,
+      one attribute at a time, until one does or all M were tried;
+    - the criterion is the information gain in bits, ``H(class) - H(class | branch)`` of the
+      (branch x class) weight table, not the gain ratio (``ContingencyTables.entropyOverColumns``
+      minus ``entropyConditionedOnRows``); the largest gain wins, ties to the lowest attribute
+      index; the node becomes a leaf unless the best gain exceeds 1e-6 (``Utils.gr``);
+    - a nominal attribute splits multiway, one branch per declared value (``n_categories``;
+      branches without training weight become empty leaves);
+    - a numeric attribute splits in two at the best cut between adjacent distinct known values
+      (first best on ties), at their midpoint (the upper value when the midpoint rounds onto the
+      lower); value < split point goes left. No minimum weight per branch is imposed (Weka's
+      ``-M`` enters only the leaf test above);
+    - missing values (NaN): the gain of an attribute is computed after each row with a missing
+      value was added to every branch with its weight times the branch's share of the known
+      weight (uniform shares when the known weight is ~0); a numeric cut is chosen on the
+      known rows alone. Growing sends such a row down every branch with a positive share, with
+      its weight times that share (fractional instances);
+    - prediction (``distributionForInstance``): a leaf answers its normalised class weights; an
+      empty branch answers its parent's; a missing value follows every branch, and the answers
+      are added weighted by the branch shares.
+
+    Where this differs from Weka: the random numbers (Weka's ``java.util.Random`` seeded from
+    the seed and a hash of an instance's text; here splitmix64 streams seeded from
+    ``random_state``), so single forests differ and agreement is statistical (see
+    ``python -m bench.perf.forest agree``); summation order of floating-point weights; numeric
+    cuts whose gains differ by less than 1e-12 (relative) count as ties (Weka compares exactly);
+    attributes' gains are compared exactly, as Weka does, so two attributes with the same gain in
+    exact arithmetic (e.g. inducing the same partition) may break the tie differently when the
+    two implementations' sums differ in the last bit;
+    the number of classes is that of the training labels (Weka's ARFF header may declare more,
+    which only adds zero columns); instance weights are not supported (the runner passes none).
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Number of trees (Weka ``-I``).
+    max_features : "weka", int, float or None, default="weka"
+        Attributes tried per node, K. "weka": int(log2(M)) + 1; an int K (Weka ``-K``: above M
+        means M, below 1 means the Weka default); a float in (0, 1]: max(1, int(f * M)); None: M.
+    min_instances : float, default=1.0
+        Weka's ``-M``: a node with less than twice this weight is a leaf.
+    max_depth : int, default=0
+        Weka's ``-depth`` (0: unlimited).
+    bootstrap : bool, default=True
+        Grow each tree on a bootstrap sample (Bagging); False grows every tree on all rows
+        (with ``n_estimators=1``: a single Weka ``RandomTree``).
+    categorical_features : array-like of bool (n_features,) or of int indices, default=None
+        Nominal columns (codes 0..k-1, NaN missing); the rest are numeric. The runner sets it.
+    n_categories : array-like of int (n_features,), default=None
+        Declared number of values of each nominal column (its number of branches);
+        None: max code in training + 1. The runner sets it.
+    n_jobs : int, default=1
+        Threads growing trees (the kernels release the GIL); results do not depend on it.
+    random_state : int or None, default=None
+        Seed of the bootstrap samples and of every tree's attribute draws.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+    n_features_in_ : int
+    k_ : int
+        The K used.
+    roots_ : ndarray of int
+        Each tree's root in the concatenated node arrays ``feature_``, ``threshold_``,
+        ``first_child_``, ``n_children_``, ``prop_``, ``value_`` (``feature_ = -1`` at leaves;
+        node k's branches are ``first_child_[k] + b``; ``prop_`` is a branch's share of its
+        parent's known training weight; ``value_`` the normalised distribution a node answers;
+        ``nodes_`` packs feature, first child, split point and nominal flag for prediction).
+    node_weight_ : ndarray
+        Training weight that reached each node (0 for empty branches).
+    bench_extra_ : dict
+        ``n_nodes`` (mean nodes per tree), stored by bench's runner with each split.
+    """
+
+    def __init__(self, n_estimators=100, max_features="weka", min_instances=1.0, max_depth=0, bootstrap=True,
+                 categorical_features=None, n_categories=None, n_jobs=1, random_state=None):
+        self.n_estimators = n_estimators
+        self.max_features = max_features
+        self.min_instances = min_instances
+        self.max_depth = max_depth
+        self.bootstrap = bootstrap
+        self.categorical_features = categorical_features
+        self.n_categories = n_categories
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ validation
+    def _nominal_mask(self, d):
+        cat = self.categorical_features
+        if cat is None:
+            return np.zeros(d, dtype=bool)
+        cat = np.asarray(cat)
+        if cat.dtype == bool:
+            if cat.shape != (d,):
+                raise ValueError(f"categorical_features has {cat.shape[0]} entries but X has {d} columns; "
+                                 "give one boolean per column")
+            return cat.copy()
+        mask = np.zeros(d, dtype=bool)
+        if cat.size and (cat.min() < 0 or cat.max() >= d):
+            raise ValueError(f"categorical_features indices must be in [0, {d}); got {cat.tolist()}")
+        mask[cat.astype(np.int64)] = True
+        return mask
+
+    def _check_codes(self, X, when):
+        for j in np.flatnonzero(self.nominal_):
+            col = X[:, j]
+            known = col[~np.isnan(col)]
+            if known.size == 0:
+                continue
+            bad = (known < 0) | (known != np.floor(known))
+            if np.any(bad):
+                raise ValueError(f"nominal column {j} must hold integer codes >= 0 (or NaN for missing); "
+                                 f"got {known[bad][0]!r}")
+            top = int(known.max())
+            if top >= self.n_values_[j]:
+                what = "an unseen category" if when == "predict" else "a code beyond its declared values"
+                raise ValueError(f"nominal column {j} has {what}: code {top}, but the column has "
+                                 f"{self.n_values_[j]} values (0..{self.n_values_[j] - 1}); declare them "
+                                 "all in n_categories")
+
+    def _k(self, d):
+        mf = self.max_features
+        if mf is None:
+            return d
+        if isinstance(mf, str):
+            if mf != "weka":
+                raise ValueError(f"max_features must be 'weka', an int, a float in (0, 1] or None; got {mf!r}")
+            return weka_k(d)
+        if isinstance(mf, (bool, np.bool_)):
+            raise ValueError(f"max_features must be 'weka', an int, a float in (0, 1] or None; got {mf!r}")
+        if isinstance(mf, (int, np.integer)):
+            k = int(mf)
+            return d if k > d else (weka_k(d) if k < 1 else k)
+        if isinstance(mf, (float, np.floating)) and 0.0 < mf <= 1.0:
+            return max(1, int(mf * d))
+        raise ValueError(f"max_features must be 'weka', an int, a float in (0, 1] or None; got {mf!r}")
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y):
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
+        check_classification_targets(y)
+        if int(self.n_estimators) < 1:
+            raise ValueError(f"n_estimators must be >= 1; got {self.n_estimators!r}")
+        if not float(self.min_instances) > 0:
+            raise ValueError(f"min_instances must be > 0; got {self.min_instances!r}")
+        self.classes_, y_codes = np.unique(y, return_inverse=True)
+        n, d = X.shape
+        self.nominal_ = self._nominal_mask(d)
+        n_values = np.zeros(d, dtype=np.int64)
+        if self.n_categories is not None:
+            declared = np.asarray(self.n_categories, dtype=np.int64)
+            if declared.shape != (d,):
+                raise ValueError(f"n_categories has {declared.shape} entries but X has {d} columns")
+            n_values = np.where(self.nominal_, declared, 0)
+        for j in np.flatnonzero(self.nominal_ & (n_values <= 0)):
+            col = X[:, j]
+            n_values[j] = int(np.nanmax(col)) + 1 if np.any(~np.isnan(col)) else 1
+        self.n_values_ = n_values
+        self._check_codes(X, "fit")
+        self.k_ = self._k(d)
+        Xc = np.ascontiguousarray(X.T)
+        Xr, n_distinct, dstart, distinct = K.ranks(Xc, self.nominal_)
+        y_codes = y_codes.astype(np.int64)
+        n_classes = self.classes_.size
+
+        # bags and tree seeds drawn up front, so the forest does not depend on n_jobs
+        rng = np.random.default_rng(self.random_state)
+        bags, seeds = [], []
+        for _ in range(int(self.n_estimators)):
+            if self.bootstrap:
+                bags.append(np.bincount(rng.integers(0, n, n), minlength=n).astype(np.float64))
+            else:
+                bags.append(np.ones(n))
+            seeds.append(int(rng.integers(0, 2**63 - 1, dtype=np.int64)))
+
+        def grow(t):
+            return K.build_tree(Xc, Xr, n_distinct, dstart, distinct, y_codes, bags[t], self.nominal_, n_values,
+                                n_classes, int(self.k_),
+                                float(self.min_instances), int(self.max_depth), np.uint64(seeds[t]))
+
+        jobs = int(self.n_jobs or 1)
+        if jobs == 1:
+            trees = [grow(t) for t in range(len(bags))]
+        else:
+            if jobs < 0:
+                import os
+                jobs = os.cpu_count() or 1
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                trees = list(pool.map(grow, range(len(bags))))
+        self._pack(trees)
+        return self
+
+    def _pack(self, trees):
+        sizes = np.array([t[0].shape[0] for t in trees], dtype=np.int64)
+        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        self.roots_ = offsets
+        self.feature_ = np.concatenate([t[0] for t in trees])
+        self.threshold_ = np.concatenate([t[1] for t in trees])
+        self.first_child_ = np.concatenate([t[2] + o for t, o in zip(trees, offsets)])
+        self.n_children_ = np.concatenate([t[3] for t in trees])
+        self.prop_ = np.concatenate([t[4] for t in trees])
+        self.value_ = np.concatenate([t[5] for t in trees])
+        self.node_weight_ = np.concatenate([t[6] for t in trees])
+        self.n_nodes_ = sizes
+        self.nodes_ = K.pack_nodes(self.feature_, self.first_child_, self.threshold_, self.nominal_)
+        self.bench_extra_ = {"n_nodes": float(sizes.mean())}
+
+    # ------------------------------------------------------------------ predict
+    def predict_proba(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
+        self._check_codes(X, "predict")
+        total = K.predict_forest(np.ascontiguousarray(X), self.roots_, self.nodes_, self.n_children_, self.prop_,
+                                 self.value_)
+        s = total.sum(axis=1, keepdims=True)
+        return np.divide(total, s, out=np.full_like(total, 1.0 / total.shape[1]), where=s > 0)
+
+    def predict(self, X):
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
