@@ -315,7 +315,8 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     bar = _progress(len(todo), f"{name} on {ds.name}", progress)
     deferred = []
     for split in todo:
-        rec = _reusable(store.get(split.repeat, split.fold), context, rerun, retry_failed)
+        # quiet: a record that cannot be reused is reported once, by the locked check below
+        rec = _reusable(store.get(split.repeat, split.fold, quiet=True), context, rerun, retry_failed, quiet=True)
         if rec is not None:
             result.reused += 1
             _collect(result, rec)
@@ -555,27 +556,28 @@ def _job_context(algo_cfg, ds, protocol, key) -> dict:
     }
 
 
-def _reusable(rec: dict | None, context: dict, rerun: bool, retry_failed: bool) -> dict | None:
-    """A stored record that may stand for this split, or None to compute it."""
+def _reusable(rec: dict | None, context: dict, rerun: bool, retry_failed: bool, quiet: bool = False) -> dict | None:
+    """A stored record that may stand for this split, or None to compute it (saying why, unless ``quiet``)."""
+    warn = (lambda *a: None) if quiet else log.warning
     if rec is None or rerun:
         return None
     if rec.get("status") not in ("ok", "not_applicable") and retry_failed:
         return None  # a failed split is tried again (a not-applicable one is a property of the data)
     if rec.get("dataset_sha256") != context["dataset_sha256"]:
-        log.warning("stored record %s was made from different data (sha256 %s); recomputing",
-                    rec.get("path"), str(rec.get("dataset_sha256"))[:12])
+        warn("stored record %s was made from different data (sha256 %s); recomputing",
+             rec.get("path"), str(rec.get("dataset_sha256"))[:12])
         return None
     if rec.get("protocol_config") != context["protocol_config"]:
-        log.warning("stored record %s was made under other protocol settings; recomputing", rec.get("path"))
+        warn("stored record %s was made under other protocol settings; recomputing", rec.get("path"))
         return None
     for k in ("data_key", "protocol_key"):
         if rec.get(k) != context.get(k):
-            log.warning("stored record %s has %s %s, this job %s; recomputing", rec.get("path"), k,
-                        rec.get(k), context.get(k))
+            warn("stored record %s has %s %s, this job %s; recomputing", rec.get("path"), k,
+                 rec.get(k), context.get(k))
             return None
     problem = predictions_problem(rec)
     if problem:
-        log.warning("%s; the split will be recomputed", problem)
+        warn("%s; the split will be recomputed", problem)
         return None
     return rec
 

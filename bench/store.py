@@ -158,7 +158,7 @@ class Store:
     def predictions_path(self, repeat: int, fold: int) -> Path:
         return self.dir / f"{split_stem(repeat, fold)}.npz"
 
-    def get(self, repeat: int, fold: int) -> dict | None:
+    def get(self, repeat: int, fold: int, quiet: bool = False) -> dict | None:
         """The stored record of a split, or None if there is none. An unreadable (corrupt,
         truncated) record is reported by name in the log and counts as absent, so it is
         recomputed (and replaced)."""
@@ -166,7 +166,8 @@ class Store:
         try:
             return read_record(path, strict=True)
         except RecordError as exc:
-            log.warning("%s; it will be recomputed", exc)
+            if not quiet:
+                log.warning("%s; it will be recomputed", exc)
             return None
 
     def put(self, record: dict, predictions: dict | None) -> None:

@@ -40,7 +40,10 @@ def format_table(header: Sequence[str], rows: Iterable[Sequence], align: str | N
 def job_table(result) -> str:
     ok = [r for r in result.records if r.get("status") == "ok"]
     k = result.key
-    head = (f"{k.algo} on {k.dataset} | protocol {k.protocol} | seed {k.seed} | {result.n_splits} splits: "
+    pc = next((r.get("protocol_config") for r in result.records if isinstance(r.get("protocol_config"), dict)), {})
+    setting = ", ".join(f"{n}={pc[n]}" for n in ("n_splits", "n_repeats", "test_size", "train_sizes") if n in pc)
+    head = (f"{k.algo} on {k.dataset} | protocol {k.protocol}" + (f" ({setting})" if setting else "")
+            + f" | seed {k.seed} | {result.n_splits} splits: "
             f"{result.computed} computed, {result.reused} reused, {len(result.failed)} failed"
             + (f", {len(result.not_applicable)} not applicable" if result.not_applicable else ""))
     rows = []
