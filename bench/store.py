@@ -285,7 +285,8 @@ def load_predictions(record: dict) -> dict:
     path = Path(record["path"]).with_suffix(".npz")
     problem = predictions_problem(record) if record.get("predictions_sha256") else None
     if problem:
-        raise RecordError(f"{problem}; delete {Path(record['path']).name} and rerun its job to recompute the split")
+        raise RecordError(f"{problem}; rerun its job to recompute the split (the runner recomputes a split whose "
+                          f"predictions do not match their checksum)")
     try:
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
@@ -294,7 +295,7 @@ def load_predictions(record: dict) -> dict:
                           f"rerun its job to recompute the split") from None
     except Exception as exc:
         raise RecordError(f"predictions file {path} is unreadable ({type(exc).__name__}: {exc}); "
-                          f"delete {Path(record['path']).name} and rerun its job to recompute the split") from None
+                          f"rerun its job to recompute the split") from None
 
 
 def iter_record_paths(root: Path | str, experiment: str | None = None, dataset: str | None = None,
