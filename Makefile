@@ -11,7 +11,7 @@ export BENCH_DATA_DIR := $(SHARED_DATA)
 endif
 endif
 
-.PHONY: install warm demo test test-all smoke paper-tables reports bench-perf clean slurm-up slurm-down test-slurm
+.PHONY: install warm demo test test-fresh test-all smoke paper-tables reports bench-perf clean slurm-up slurm-down test-slurm
 
 install:  ## install bench with its test dependencies, then compile the Numba kernels (make warm)
 	$(PYTHON) -m pip install -e ".[dev]"
@@ -25,6 +25,9 @@ demo:  ## the default job: MassBayes, 10-fold CV on scikit-learn's digits (no ne
 
 test:  ## the fast test suite (slow tests excluded)
 	$(PYTHON) -m pytest -q -m "not slow" -n 2
+
+test-fresh:  ## the fast suite as on a fresh machine: no dataset mirror, no network (tests needing them skip)
+	env -u BENCH_DATA_DIR BENCH_OPENML_OFFLINE=1 $(PYTHON) -m pytest -q -m "not slow" -n 2
 
 test-all:  ## every test, including slow ones (real-data agreement, Weka)
 	$(PYTHON) -m pytest -q -n 2

@@ -17,8 +17,10 @@ log = logging.getLogger("bench")
 @hydra.main(version_base="1.3", config_path="../conf", config_name="config")
 def main(cfg: DictConfig) -> dict:
     from .data import DataError
-    from .runner import run_job
-    from .summary import job_summary_dict, job_table
+    from .protocols import ProtocolError
+    from .runner import SetupError, run_job
+    from .store import RecordError
+    from .summary import failure_line, job_summary_dict, job_table
     from .warm import notice_if_cold
 
     notice_if_cold()
@@ -33,7 +35,7 @@ def main(cfg: DictConfig) -> dict:
                          rerun=bool(cfg.rerun), retry_failed=bool(cfg.retry_failed),
                          progress=bool(cfg.progress), threads=cfg.threads,
                          warmup=bool(cfg.get("warmup", True)))
-    except DataError as exc:
+    except (DataError, SetupError, ProtocolError, RecordError) as exc:
         if not _in_sweep():
             print(f"error: {exc}", file=sys.stderr)
             raise SystemExit(2) from None
@@ -41,12 +43,18 @@ def main(cfg: DictConfig) -> dict:
         log.error("%s", exc)
         summary = {"dataset": OmegaConf.select(cfg, "data.name"), "algo": algo.get("name"),
                    "protocol": protocol.get("name"), "seed": int(cfg.seed), "n_ok": 0, "n_failed": 1,
-                   "errors": [f"DataError: {exc}"]}
+                   "errors": [f"{type(exc).__name__}: {exc}"], "job_error": f"{type(exc).__name__}: {exc}"}
         _write_job_summary(summary)
         return summary
     print(job_table(result), flush=True)
     summary = job_summary_dict(result)
     _write_job_summary(summary)
+    line = failure_line(summary)
+    if line:
+        allowed = bool(cfg.get("allow_failures", False))
+        print(line + (" (allow_failures=true: exit status 0)" if allowed else ""), file=sys.stderr, flush=True)
+        if not allowed and not _in_sweep():
+            raise SystemExit(1)
     return summary
 
 
@@ -88,5 +96,29 @@ def _write_job_summary(summary: dict) -> None:
     (out / "bench_summary.json").write_text(json.dumps(summary, indent=1, default=str))
 
 
+def _check_results_dir(argv: list[str]) -> None:
+    """Before Hydra creates its output folder under ``results_dir``: fail with a message, not a
+    traceback, when that directory cannot be written."""
+    import os
+    import tempfile
+
+    root = os.environ.get("BENCH_RESULTS_DIR") or "results"
+    for a in argv:
+        if a.startswith(("results_dir=", "+results_dir=", "++results_dir=")):
+            root = a.split("=", 1)[1]
+    if "${" in root or "," in root:
+        return  # interpolated or swept: Hydra resolves it
+    try:
+        os.makedirs(root, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=root, prefix=".write-test.")
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        print(f"error: cannot write to the results directory {root} ({exc.strerror or exc}); choose a writable "
+              f"one with results_dir=<path> or BENCH_RESULTS_DIR=<path>", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 if __name__ == "__main__":
+    _check_results_dir(sys.argv[1:])
     main()

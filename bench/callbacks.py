@@ -15,19 +15,25 @@ class SweepSummary(Callback):
     """After ``-m``: one table over every job of the sweep, plus any failures."""
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
-        from .summary import sweep_table
+        """Print the sweep's table; exit with status 1 when a job failed (an error before its
+        splits, no summary at all, or failed splits unless ``allow_failures=true``)."""
+        from .summary import failure_line, sweep_table
 
         sweep_dir = Path(config.hydra.sweep.dir)
-        summaries = []
-        for p in sorted(sweep_dir.glob("*/bench_summary.json")):
+        summaries, missing = [], []
+        job_dirs = sorted((p for p in sweep_dir.iterdir() if p.is_dir() and p.name.isdigit()),
+                          key=lambda p: int(p.name)) if sweep_dir.is_dir() else []
+        for d in job_dirs:
+            p = d / "bench_summary.json"
             try:
                 summaries.append(json.loads(p.read_text()))
-            except ValueError:
-                continue
+            except (OSError, ValueError):
+                missing.append(d)
+        allowed = bool(config.get("allow_failures", False))
         if not summaries:
             print(f"\nsweep finished; no job summaries found under {sweep_dir} "
                   f"(see the job logs there)", flush=True)
-            return
+            raise SystemExit(1)
         print(f"\n=== sweep summary: {len(summaries)} jobs (mean +- s.e. over splits) ===")
         print(sweep_table(summaries))
         failed = [s for s in summaries if s.get("n_failed")]
@@ -41,11 +47,16 @@ class SweepSummary(Callback):
             for s in na:
                 print(f"  {s['algo']} on {s['dataset']}: {str(s.get('not_applicable') or '')[:160]}")
         print(f"sweep outputs: {sweep_dir}; records under {config.results_dir}", flush=True)
-        # a sweep with a failed split exits non-zero, so schedulers, CI and `bench.experiments run`
-        # see it (the failures and their tracebacks are in the records); `allow_failures=true` opts out
-        from omegaconf import OmegaConf
-
-        if failed and not OmegaConf.select(config, "allow_failures", default=False):
-            print(f"sweep failed: {sum(s['n_failed'] for s in failed)} failed splits in {len(failed)} jobs "
-                  f"(tracebacks stored in their records)", file=sys.stderr, flush=True)
+        lines = [failure_line(s) for s in summaries]
+        job_errors = [s for s in summaries if s.get("job_error")]
+        split_failures = [s for s in summaries if s.get("n_failed") and not s.get("job_error")]
+        for d in missing:
+            lines.append(f"FAILED: job {d.name} left no summary (it crashed); see its log {d}")
+        lines = [ln for ln in lines if ln]
+        if lines:
+            print("\n".join(lines), flush=True)
+        if missing or job_errors or (split_failures and not allowed):
+            print(f"sweep FAILED: {len(job_errors) + len(missing)} jobs could not run, {len(split_failures)} "
+                  f"jobs had failed splits" + (" (allowed)" if allowed else "")
+                  + "; exit status 1", flush=True)
             raise SystemExit(1)

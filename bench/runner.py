@@ -26,7 +26,8 @@ from .data import Dataset, load
 from .protocols import Split, resolve, splits
 from .provenance import provenance
 from .resources import Timing, limit_threads, peak_rss_mb, reset_peak_rss, rss_mb, timed
-from .store import RunKey, Store, config_hash
+from .store import (RunKey, Store, config_hash, data_identity, predictions_problem, protocol_identity,
+                    setup_hash)
 
 log = logging.getLogger("bench")
 
@@ -37,6 +38,11 @@ ESTIMATOR_SALT = 0xA160
 
 class SplitError(ValueError):
     """A split cannot be evaluated (e.g. its training fold has a single class)."""
+
+
+class SetupError(ValueError):
+    """A job cannot run as configured (bad seed or protocol, a single-class dataset, an
+    unwritable results directory); the message names the value and the fix."""
 
 
 @dataclass
@@ -135,6 +141,11 @@ def run_split(algo_cfg: dict, ds: Dataset, split: Split, seed: int) -> tuple[dic
     present = np.unique(ytr)
     if present.size < 2:
         only = ds.classes[int(present[0])] if present.size else "none"
+        if np.unique(y).size < 2:
+            raise SplitError(
+                f"dataset {ds.name!r} holds a single class ({only!r}): a classifier needs at least two. "
+                f"Check its class column (`target`) and `class_groups` in conf/data/{ds.name}.yaml."
+            )
         raise SplitError(
             f"training fold {split.fold} of repeat {split.repeat} holds a single class ({only!r}); "
             f"a classifier cannot be trained on it. Use fewer folds or a dataset with more instances per class."
@@ -277,21 +288,35 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     With ``warmup`` (default), before the first split it computes, the job fits a
     throwaway copy of the algorithm on a small slice (see :func:`warm_up`), so that
     recorded times exclude one-off compilation and loading."""
+    seed = check_seed(seed)
     limit_threads(threads)
     ds = load(data_cfg)
+    check_classes(ds)
     protocol = resolve(protocol_cfg, ds.name)
+    check_protocol(protocol)
     name, ahash = algo_identity(algo_cfg)
-    key = RunKey(experiment, ds.name, name, ahash, protocol.get("name", "protocol"), int(seed))
+    d_ident, p_ident = data_identity(_data_cfg_dict(data_cfg), ds.meta), protocol_identity(protocol)
+    dkey, pkey = config_hash(d_ident), config_hash(p_ident)
+    key = RunKey(experiment, ds.name, name, ahash, protocol.get("name", "protocol"), int(seed),
+                 setup_hash(dkey, pkey))
     store = Store(results_dir, key)
+    check_writable(store.dir, results_dir)
     todo = list(splits(ds.y, protocol, seed))
+    if not todo:
+        raise SetupError(f"protocol {protocol.get('name')!r} plans no splits for {ds.name} "
+                         f"({_protocol_text(protocol)}); set protocol.n_repeats and protocol.n_splits to at least 1")
     result = JobResult(key, str(store.dir), len(todo))
     context = _job_context(algo_cfg, ds, protocol, key)
-    context["warmup"] = bool(warmup)
+    context.update({"data_key": dkey, "data_identity": d_ident, "protocol_key": pkey,
+                    "protocol_identity": p_ident, "warmup": bool(warmup)})
+    legacy = Store(results_dir, key.legacy())
+    context["_legacy_ok"] = _legacy_data_ok(data_cfg, ds)
 
     bar = _progress(len(todo), f"{name} on {ds.name}", progress)
     deferred = []
     for split in todo:
-        rec = _reusable(store.get(split.repeat, split.fold), context, rerun, retry_failed)
+        # quiet: a record that cannot be reused is reported once, by the locked check below
+        rec = _reusable(store.get(split.repeat, split.fold, quiet=True), context, rerun, retry_failed, quiet=True)
         if rec is not None:
             result.reused += 1
             _collect(result, rec)
@@ -301,13 +326,14 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
             if not held:  # another worker is computing this split; come back to it
                 deferred.append(split)
                 continue
-            rec = _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_failed, result)
+            rec = _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_failed, result,
+                                    legacy)
         _collect(result, rec)
         bar.update(1)
         bar.set_postfix_str(_postfix(result))
     for split in deferred:
         with store.claim(split.repeat, split.fold, wait=True):
-            rec = _compute_or_reuse(store, split, algo_cfg, ds, seed, context, False, retry_failed, result)
+            rec = _compute_or_reuse(store, split, algo_cfg, ds, seed, context, False, retry_failed, result, legacy)
         _collect(result, rec)
         bar.update(1)
     bar.close()
@@ -335,8 +361,142 @@ def warm_up(algo_cfg: dict, ds: Dataset, split: Split, seed: int, n_rows: int = 
         return False
 
 
-def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_failed, result):
+def check_seed(seed) -> int:
+    """The seed as an int >= 0 (numpy's SeedSequence takes no negative entropy)."""
+    try:
+        value = int(seed)
+        if isinstance(seed, bool) or (isinstance(seed, float) and not seed.is_integer()):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SetupError(f"seed={seed!r} is not an integer; give seed=<integer >= 0>, e.g. seed=0") from None
+    if value < 0:
+        raise SetupError(f"seed={seed} is negative; seeds must be integers >= 0 (e.g. seed=0, or seed=0,1,2 "
+                         f"with -m for several)")
+    return value
+
+
+def check_protocol(protocol: dict) -> None:
+    """Reject protocol settings that plan no splits or cannot be split, naming the key."""
+    name = protocol.get("name", "protocol")
+    for k in ("n_repeats", "n_splits"):
+        if k in protocol:
+            try:
+                v = int(protocol[k])
+            except (TypeError, ValueError):
+                raise SetupError(f"protocol.{k}={protocol[k]!r} is not an integer (protocol {name!r})") from None
+            least = 2 if k == "n_splits" else 1
+            if v < least:
+                what = "no split would be run" if k == "n_repeats" else "k-fold needs at least 2 folds"
+                raise SetupError(f"protocol.{k}={v} in protocol {name!r}: {what}; set protocol.{k} to an "
+                                 f"integer >= {least}")
+    if protocol.get("kind") == "train_sizes" and not protocol.get("train_sizes"):
+        raise SetupError(f"protocol {name!r} of kind train_sizes lists no train_sizes; give e.g. "
+                         f"protocol.train_sizes=[100,1000]")
+
+
+def check_classes(ds: Dataset) -> None:
+    """A dataset with fewer than two classes cannot train any classifier: say so up front."""
+    present = np.unique(ds.y)
+    if present.size < 2:
+        only = ds.classes[int(present[0])] if present.size else "none"
+        raise SetupError(
+            f"dataset {ds.name!r} has a single class ({only!r}) in its {ds.n_instances} rows: a classifier "
+            f"needs at least two. Check its class column (`target`) and `class_groups` in conf/data/"
+            f"{ds.name}.yaml (or the overrides on the command line).")
+
+
+def check_writable(directory, results_dir) -> None:
+    """Create the job's record folder, or raise SetupError naming the results directory and the fix."""
+    import os
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        if not os.access(directory, os.W_OK):
+            raise PermissionError(13, "Permission denied", str(directory))
+    except OSError as exc:
+        raise SetupError(
+            f"cannot write records under the results directory {results_dir} ({exc.strerror or exc}: "
+            f"{exc.filename or directory}); choose a writable one with results_dir=<path> or "
+            f"BENCH_RESULTS_DIR=<path>") from None
+
+
+def _protocol_text(protocol: dict) -> str:
+    return ", ".join(f"{k}={protocol[k]}" for k in ("kind", "n_splits", "n_repeats", "train_sizes") if k in protocol)
+
+
+def _data_cfg_dict(data_cfg) -> dict:
+    from .data.registry import _as_dict
+
+    return _as_dict(data_cfg)
+
+
+def _legacy_data_ok(data_cfg, ds: Dataset) -> bool:
+    """Records of the earlier layout do not say which data config made them; they are taken
+    to use the dataset's registered config. So they may stand for this job only when its data
+    config is exactly the registered one (no overrides)."""
+    from .data import dataset_config
+    from .data.dataset import DataError
+    from .store import DATA_DESCRIPTIVE_KEYS
+
+    try:
+        registered = dataset_config(ds.name)
+    except DataError:
+        return False
+    strip = lambda c: {k: v for k, v in c.items() if k not in DATA_DESCRIPTIVE_KEYS or k == "sources"}  # noqa: E731
+    return strip(_data_cfg_dict(data_cfg)) == strip(registered)
+
+
+def _migrate_legacy(store: Store, legacy: Store, split, context: dict) -> dict | None:
+    """Move a record of the earlier layout into this job's folder when it provably belongs to
+    this job: same data (sha256, shape, registered config), same protocol identity, sound
+    predictions. Returns the migrated record, or None."""
+    import os
+    import shutil
+
+    old = legacy.get(split.repeat, split.fold)
+    if old is None or not context.get("_legacy_ok"):
+        return None
+    pc = old.get("protocol_config")
+    if (old.get("dataset_sha256") != context["dataset_sha256"]
+            or not isinstance(pc, dict) or protocol_identity(pc) != context["protocol_identity"]
+            or any(old.get(k) != context[k] for k in ("n_instances", "n_features", "n_classes"))
+            or old.get("seed") != context["seed"] or old.get("algo_hash") != context["algo_hash"]):
+        return None
+    problem = predictions_problem(old)
+    if problem:
+        log.warning("%s; the split will be recomputed", problem)
+        return None
+    rec = {k: v for k, v in old.items() if k != "path"}
+    rec.update({k: context[k] for k in ("data_key", "data_identity", "protocol_key", "protocol_identity")})
+    rec["migrated_from"] = str(old["path"])
+    old_npz = legacy.predictions_path(split.repeat, split.fold)
+    if old_npz.exists():
+        store.dir.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(old_npz, store.predictions_path(split.repeat, split.fold))
+        from .data.cache import sha256_file
+
+        rec["predictions_sha256"] = sha256_file(store.predictions_path(split.repeat, split.fold))
+    else:
+        rec["predictions_sha256"] = None
+    import json
+
+    from .data.cache import atomic_write_bytes
+    from .store import _json_default
+
+    atomic_write_bytes(store.record_path(split.repeat, split.fold),
+                       json.dumps(rec, indent=1, sort_keys=True, default=_json_default).encode())
+    for p in (legacy.record_path(split.repeat, split.fold), old_npz):
+        try:
+            os.unlink(p)
+        except FileNotFoundError:
+            pass
+    return store.get(split.repeat, split.fold)
+
+
+def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_failed, result, legacy=None):
     rec = _reusable(store.get(split.repeat, split.fold), context, rerun, retry_failed)
+    if rec is None and legacy is not None and not rerun:
+        rec = _reusable(_migrate_legacy(store, legacy, split, context), context, rerun, retry_failed)
     if rec is not None:
         result.reused += 1
         return rec
@@ -351,7 +511,7 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
 def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
     started = datetime.now(timezone.utc)
     t0 = time.perf_counter()
-    rec = {**context, "repeat": split.repeat, "fold": split.fold, "n_train": int(split.train.size),
+    rec = {**{k: v for k, v in context.items() if not k.startswith("_")}, "repeat": split.repeat, "fold": split.fold, "n_train": int(split.train.size),
            "n_test": int(split.test.size), "train_size": split.train_size,
            "started_at": started.isoformat(timespec="seconds")}
     try:
@@ -378,7 +538,7 @@ def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
 
 def _job_context(algo_cfg, ds, protocol, key) -> dict:
     return {
-        "record_version": 1,
+        "record_version": 2,
         "experiment": key.experiment,
         "dataset": ds.name,
         "dataset_sha256": ds.meta.get("sha256"),
@@ -396,18 +556,28 @@ def _job_context(algo_cfg, ds, protocol, key) -> dict:
     }
 
 
-def _reusable(rec: dict | None, context: dict, rerun: bool, retry_failed: bool) -> dict | None:
-    """A stored record that may stand for this split, or None to compute it."""
+def _reusable(rec: dict | None, context: dict, rerun: bool, retry_failed: bool, quiet: bool = False) -> dict | None:
+    """A stored record that may stand for this split, or None to compute it (saying why, unless ``quiet``)."""
+    warn = (lambda *a: None) if quiet else log.warning
     if rec is None or rerun:
         return None
     if rec.get("status") not in ("ok", "not_applicable") and retry_failed:
         return None  # a failed split is tried again (a not-applicable one is a property of the data)
     if rec.get("dataset_sha256") != context["dataset_sha256"]:
-        log.warning("stored record %s was made from different data (sha256 %s); recomputing",
-                    rec.get("path"), str(rec.get("dataset_sha256"))[:12])
+        warn("stored record %s was made from different data (sha256 %s); recomputing",
+             rec.get("path"), str(rec.get("dataset_sha256"))[:12])
         return None
     if rec.get("protocol_config") != context["protocol_config"]:
-        log.warning("stored record %s was made under other protocol settings; recomputing", rec.get("path"))
+        warn("stored record %s was made under other protocol settings; recomputing", rec.get("path"))
+        return None
+    for k in ("data_key", "protocol_key"):
+        if rec.get(k) != context.get(k):
+            warn("stored record %s has %s %s, this job %s; recomputing", rec.get("path"), k,
+                 rec.get(k), context.get(k))
+            return None
+    problem = predictions_problem(rec)
+    if problem:
+        warn("%s; the split will be recomputed", problem)
         return None
     return rec
 

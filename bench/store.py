@@ -1,11 +1,24 @@
-"""The result store: one record per (experiment, algorithm config hash, dataset,
-protocol, seed, repeat, fold).
+"""The result store: one record per (experiment, algorithm config, data setup,
+protocol setup, seed, repeat, fold).
 
 Layout under the results root::
 
-    <experiment>/<dataset>/<algo>-<hash>/<protocol>-s<seed>/r<repeat>-f<fold>.json   the record
-                                                            r<repeat>-f<fold>.npz    test indices,
-                                                                                     labels, probabilities
+    <experiment>/<dataset>/<algo>-<hash>/<protocol>-<setup>-s<seed>/r<repeat>-f<fold>.json   the record
+                                                                    r<repeat>-f<fold>.npz    test indices,
+                                                                                             labels, probabilities
+
+``<hash>`` covers the algorithm config; ``<setup>`` covers the resolved data config
+(source file name and sha256, column selection, transforms, class grouping: see
+:func:`data_identity`) and the resolved protocol (kind, n_splits, n_repeats, test and
+train sizes, stratification: see :func:`protocol_identity`). A changed setup therefore
+gets its own folder and is never served an old record. Folders of the earlier layout
+(``<protocol>-s<seed>``, no ``<setup>``) stay readable: :func:`load` lists their records
+(with ``data_key`` None) and the runner migrates a legacy record into the new layout
+when the record's data and protocol are provably the job's (see ``bench.runner``).
+
+Each record carries ``predictions_sha256``, the checksum of its ``.npz``; reuse
+verifies it, and :func:`load_predictions` raises :class:`RecordError` naming the file
+when the file is missing, truncated or altered.
 
 Writes are atomic (temporary file + ``os.replace``); the ``.npz`` is written
 before the ``.json``, so a record exists only when both are complete. A process
@@ -28,18 +41,73 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+import logging
+
 import numpy as np
 import pandas as pd
 
 from .data.cache import atomic_write_bytes
 
-RECORD_VERSION = 1
+log = logging.getLogger("bench")
+
+RECORD_VERSION = 2
+
+#: data config keys that describe or check the data but do not change it (left out of its identity)
+DATA_DESCRIPTIVE_KEYS = ("name", "description", "notes", "papers", "expected", "sources", "tags", "stand_in")
+#: protocol config keys that only name or describe it
+PROTOCOL_DESCRIPTIVE_KEYS = ("name", "description", "notes", "per_dataset", "overridden_for")
+#: how splits are drawn (bench.protocols); part of the protocol identity so a change of the
+#: splitting code can be marked by bumping it
+SPLITTER = "stratified-v1"
+
+
+class RecordError(RuntimeError):
+    """A stored record or its predictions file is unreadable or does not match its checksum."""
 
 
 def config_hash(cfg: dict) -> str:
     """Stable short hash of an algorithm config (keys sorted, JSON-serialised)."""
     blob = json.dumps(cfg, sort_keys=True, default=str, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:10]
+
+
+def data_identity(data_cfg: dict, meta: dict) -> dict:
+    """What defines a dataset's table: the source actually read (its file name, not the
+    machine-specific directory, and the sha256 of its content) and every config key that
+    transforms it (``select``, ``drop``, ``target``, ``nominal``/``numeric``/``all_nominal``,
+    ``class_groups``, ``drop_missing_target``, ...). ``expected`` (a check), ``notes`` and the
+    list of candidate ``sources`` are left out."""
+    src = str(meta.get("source") or "")
+    if "/" in src or os.sep in src:
+        src = Path(src).name
+    ident = {"source": src, "sha256": meta.get("sha256")}
+    if meta.get("generator_params") is not None:
+        ident["generator_params"] = meta["generator_params"]
+    ident["transforms"] = {k: v for k, v in sorted(dict(data_cfg).items()) if k not in DATA_DESCRIPTIVE_KEYS}
+    return json.loads(json.dumps(ident, sort_keys=True, default=str))
+
+
+def protocol_identity(protocol: dict) -> dict:
+    """What defines a protocol's splits: kind, n_splits, n_repeats, test_size, train_sizes
+    (with their defaults filled in), any other setting, and the splitting scheme. The seed
+    is kept apart (it is in the folder name)."""
+    p = {k: v for k, v in dict(protocol).items() if k not in PROTOCOL_DESCRIPTIVE_KEYS}
+    kind = p.setdefault("kind", "kfold")
+    p["n_repeats"] = int(p.get("n_repeats", 1))
+    if kind == "holdout":
+        p["test_size"] = float(p.get("test_size", 1 / 3))
+    elif kind == "train_sizes":
+        p["test_size"] = float(p.get("test_size", 0.25))
+        p["train_sizes"] = [int(v) for v in p.get("train_sizes") or []]
+    elif kind == "kfold" and "n_splits" in p:
+        p["n_splits"] = int(p["n_splits"])
+    p["splitter"] = SPLITTER
+    return json.loads(json.dumps(p, sort_keys=True, default=str))
+
+
+def setup_hash(data_key: str, protocol_key: str) -> str:
+    """The short hash in a record folder's name: data and protocol identity together."""
+    return hashlib.sha256(f"{data_key}|{protocol_key}".encode()).hexdigest()[:8]
 
 
 @dataclass(frozen=True)
@@ -52,10 +120,17 @@ class RunKey:
     algo_hash: str
     protocol: str
     seed: int
+    #: data + protocol identity (:func:`setup_hash`); "" is the earlier layout without it
+    setup: str = ""
 
     def directory(self, root: Path) -> Path:
-        return (Path(root) / _safe(self.experiment) / _safe(self.dataset)
-                / f"{_safe(self.algo)}-{self.algo_hash}" / f"{_safe(self.protocol)}-s{self.seed}")
+        leaf = f"{_safe(self.protocol)}-{self.setup}-s{self.seed}" if self.setup else \
+            f"{_safe(self.protocol)}-s{self.seed}"
+        return Path(root) / _safe(self.experiment) / _safe(self.dataset) / f"{_safe(self.algo)}-{self.algo_hash}" / leaf
+
+    def legacy(self) -> "RunKey":
+        """The same key in the earlier layout (``<protocol>-s<seed>``)."""
+        return RunKey(self.experiment, self.dataset, self.algo, self.algo_hash, self.protocol, self.seed)
 
 
 def _safe(part: str) -> str:
@@ -83,18 +158,36 @@ class Store:
     def predictions_path(self, repeat: int, fold: int) -> Path:
         return self.dir / f"{split_stem(repeat, fold)}.npz"
 
-    def get(self, repeat: int, fold: int) -> dict | None:
-        """The stored record of a split, or None if there is none (or it is unreadable)."""
-        return read_record(self.record_path(repeat, fold))
+    def get(self, repeat: int, fold: int, quiet: bool = False) -> dict | None:
+        """The stored record of a split, or None if there is none. An unreadable (corrupt,
+        truncated) record is reported by name in the log and counts as absent, so it is
+        recomputed (and replaced)."""
+        path = self.record_path(repeat, fold)
+        try:
+            return read_record(path, strict=True)
+        except RecordError as exc:
+            if not quiet:
+                log.warning("%s; it will be recomputed", exc)
+            return None
 
     def put(self, record: dict, predictions: dict | None) -> None:
-        """Store a record (and its per-instance predictions) atomically."""
+        """Store a record (and its per-instance predictions) atomically; the record gets the
+        sha256 of the predictions file as ``predictions_sha256``."""
         r, f = int(record["repeat"]), int(record["fold"])
         self.dir.mkdir(parents=True, exist_ok=True)
+        record = {k: v for k, v in record.items() if k != "path"}
         if predictions is not None:
             buf = io.BytesIO()
             np.savez_compressed(buf, **predictions)
-            atomic_write_bytes(self.predictions_path(r, f), buf.getvalue())
+            data = buf.getvalue()
+            atomic_write_bytes(self.predictions_path(r, f), data)
+            record["predictions_sha256"] = hashlib.sha256(data).hexdigest()
+        else:
+            record["predictions_sha256"] = None
+            try:  # a stale predictions file of an earlier record must not pass for this one's
+                os.unlink(self.predictions_path(r, f))
+            except FileNotFoundError:
+                pass
         blob = json.dumps(record, indent=1, sort_keys=True, default=_json_default)
         atomic_write_bytes(self.record_path(r, f), blob.encode())
 
@@ -136,23 +229,73 @@ def _json_default(o):
     raise TypeError(f"not JSON serialisable: {type(o).__name__}")
 
 
-def read_record(path: Path) -> dict | None:
+def read_record(path: Path, strict: bool = False) -> dict | None:
+    """The record at ``path`` (with ``path`` added), or None when there is no file. An
+    unreadable file raises :class:`RecordError` naming it with ``strict``, else gives None."""
     try:
         with open(path) as fh:
             rec = json.load(fh)
+        if not isinstance(rec, dict) or "repeat" not in rec or "fold" not in rec:
+            raise ValueError("not a split record (no repeat/fold)")
     except FileNotFoundError:
         return None
-    except (OSError, ValueError):
-        return None  # unreadable: treated as absent and recomputed
+    except (OSError, ValueError) as exc:
+        if not strict:
+            return None
+        raise RecordError(f"stored record {path} is unreadable ({type(exc).__name__}: {exc}); "
+                          f"delete it and rerun its job to recompute the split") from None
     rec["path"] = str(path)
     return rec
 
 
-def load_predictions(record: dict) -> dict:
-    """Per-instance arrays of a record: ``test_index``, ``y_true``, ``proba``."""
+def predictions_problem(record: dict) -> str | None:
+    """Why the record's predictions file cannot be trusted, or None when it is sound.
+
+    A record with ``predictions_sha256`` is checked against it; an earlier record without
+    one is checked by reading every array of the file. A record without predictions
+    (a failed or not-applicable split) needs none."""
     path = Path(record["path"]).with_suffix(".npz")
-    with np.load(path) as z:
-        return {k: z[k] for k in z.files}
+    expected = record.get("predictions_sha256", "absent")
+    if expected is None or (expected == "absent" and record.get("status") != "ok"):
+        return None
+    if not path.exists():
+        return f"predictions file {path} is missing"
+    if expected != "absent":
+        from .data.cache import sha256_file
+
+        actual = sha256_file(path)
+        if actual != expected:
+            return (f"predictions file {path} is corrupt or altered: sha256 {actual[:12]}... does not "
+                    f"match the record's {str(expected)[:12]}...")
+        return None
+    try:
+        with np.load(path) as z:
+            for k in z.files:
+                z[k]
+    except Exception as exc:  # BadZipFile, EOFError, ValueError, zlib.error ...
+        return f"predictions file {path} is unreadable ({type(exc).__name__}: {exc})"
+    return None
+
+
+def load_predictions(record: dict) -> dict:
+    """Per-instance arrays of a record: ``test_index``, ``y_true``, ``proba``.
+
+    Raises :class:`RecordError` naming the file when it is missing, does not match the
+    record's checksum or cannot be read."""
+    path = Path(record["path"]).with_suffix(".npz")
+    problem = predictions_problem(record) if record.get("predictions_sha256") else None
+    if problem:
+        raise RecordError(f"{problem}; rerun its job to recompute the split (the runner recomputes a split whose "
+                          f"predictions do not match their checksum)")
+    try:
+        with np.load(path) as z:
+            return {k: z[k] for k in z.files}
+    except FileNotFoundError:
+        raise RecordError(f"predictions file {path} is missing (record status {record.get('status')!r}); "
+                          f"rerun its job to recompute the split") from None
+    except Exception as exc:
+        raise RecordError(f"predictions file {path} is unreadable ({type(exc).__name__}: {exc}); "
+                          f"rerun its job to recompute the split") from None
 
 
 def iter_record_paths(root: Path | str, experiment: str | None = None, dataset: str | None = None,
@@ -168,22 +311,43 @@ def iter_record_paths(root: Path | str, experiment: str | None = None, dataset: 
     yield from sorted(root.glob(pattern))
 
 
+def _layout_keys(rec: dict) -> dict:
+    """``data_key`` / ``protocol_key`` / ``legacy_layout`` of a record; for one of the earlier
+    layout the protocol key is computed from its stored ``protocol_config`` and the data
+    key is unknown (None)."""
+    legacy = not rec.get("data_key")
+    pkey = rec.get("protocol_key")
+    if not pkey and isinstance(rec.get("protocol_config"), dict):
+        pkey = config_hash(protocol_identity(rec["protocol_config"]))
+    return {"data_key": rec.get("data_key"), "protocol_key": pkey, "legacy_layout": legacy}
+
+
 def load(root: Path | str = "results", experiment: str | None = None, dataset: str | None = None,
          algo: str | None = None, status: str | None = None, **filters) -> pd.DataFrame:
     """All stored records under ``root`` as one DataFrame (one row per split).
 
     Nested fields are flattened with dots (``metrics.error``, ``times.fit_cpu_s``).
     Extra keyword filters match columns exactly, e.g. ``protocol="cv10"``.
+    ``data_key`` and ``protocol_key`` identify the data and protocol setup (the short
+    hashes of ``data_identity`` / ``protocol_identity``); ``legacy_layout`` marks records
+    of the earlier layout (their ``data_key`` is None). A legacy record that was migrated
+    but whose old file survived (a kill mid-migration) is listed once.
+    An unreadable record raises :class:`RecordError` naming the file.
     """
     rows = []
     for p in iter_record_paths(root, experiment, dataset, algo):
-        rec = read_record(p)
+        rec = read_record(p, strict=True)
         if rec is None:
             continue
-        rows.append(_flatten(rec))
+        rows.append({**_flatten(rec), **_layout_keys(rec)})
     df = pd.DataFrame(rows)
     if df.empty:
         return df
+    if df["legacy_layout"].any() and not df["legacy_layout"].all():
+        ident = ["experiment", "dataset", "algo_hash", "protocol_key", "seed", "repeat", "fold"]
+        new = df.loc[~df["legacy_layout"], ident].astype(str).apply(tuple, axis=1)
+        old = df.loc[df["legacy_layout"], ident].astype(str).apply(tuple, axis=1)
+        df = df.drop(index=old.index[old.isin(set(new))])
     if status is not None:
         df = df[df["status"] == status]
     for k, v in filters.items():

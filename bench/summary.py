@@ -40,7 +40,10 @@ def format_table(header: Sequence[str], rows: Iterable[Sequence], align: str | N
 def job_table(result) -> str:
     ok = [r for r in result.records if r.get("status") == "ok"]
     k = result.key
-    head = (f"{k.algo} on {k.dataset} | protocol {k.protocol} | seed {k.seed} | {result.n_splits} splits: "
+    pc = next((r.get("protocol_config") for r in result.records if isinstance(r.get("protocol_config"), dict)), {})
+    setting = ", ".join(f"{n}={pc[n]}" for n in ("n_splits", "n_repeats", "test_size", "train_sizes") if n in pc)
+    head = (f"{k.algo} on {k.dataset} | protocol {k.protocol}" + (f" ({setting})" if setting else "")
+            + f" | seed {k.seed} | {result.n_splits} splits: "
             f"{result.computed} computed, {result.reused} reused, {len(result.failed)} failed"
             + (f", {len(result.not_applicable)} not applicable" if result.not_applicable else ""))
     rows = []
@@ -81,12 +84,33 @@ def job_summary_dict(result) -> dict:
     out = {"dataset": result.key.dataset, "algo": result.key.algo, "protocol": result.key.protocol,
            "seed": result.key.seed, "directory": result.directory, "n_ok": len(ok),
            "n_failed": len(result.failed), "errors": [r.get("error") for r in result.failed][:5],
-           "n_not_applicable": len(result.not_applicable),
+           "n_not_applicable": len(result.not_applicable), "n_splits": result.n_splits,
+           "failed_records": [r.get("path") for r in result.failed][:5],
            "not_applicable": (result.not_applicable[0].get("error") if result.not_applicable else None)}
     for label, group, key, _ in JOB_ROWS:
         vals = [v for v in (_value(r, group, key) for r in ok) if v is not None]
         out[key] = list(mean_se(vals)) if vals else None
     return out
+
+
+def failure_line(s: dict) -> str | None:
+    """The closing line of a job that did not fully succeed: what failed and where the
+    traceback is stored (the ``traceback`` field of the failed split's record); None when
+    every split is ok or not applicable."""
+    if s.get("job_error"):
+        return f"FAILED: {s.get('algo')} on {s.get('dataset')}: {s['job_error']}"
+    if not s.get("n_failed"):
+        return None
+    first = (s.get("errors") or [""])[0] or ""
+    where = (s.get("failed_records") or [None])[0]
+    n = s.get("n_splits") or (s.get("n_ok", 0) + s["n_failed"] + (s.get("n_not_applicable") or 0))
+    errors = s.get("errors") or []
+    hint = ""
+    if s["n_failed"] == n and errors and len(set(errors)) == 1:
+        hint = ("\n  every split failed with the same error: most likely a setting, not the data; check the "
+                "algo.* overrides named in it")
+    return (f"FAILED: {s['n_failed']} of {n} splits of {s.get('algo')} on {s.get('dataset')} failed; first: "
+            f"{first[:240]}" + (f"\n  traceback: field `traceback` of {where}" if where else "") + hint)
 
 
 def _pm(v) -> str:

@@ -80,6 +80,7 @@ def test_sigkill_mid_sweep_then_resume_gives_one_record_per_split(tmp_path):
     assert len(list(res.rglob("r*-f*.json"))) == 20
 
 
+@pytest.mark.slow  # ~100 CPU seconds; `make smoke` (run by .ci/run) exercises the same driver
 def test_smoke_experiment_driver(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-m", "bench.experiments", "run", "smoke", "--scale", "smoke",

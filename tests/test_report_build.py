@@ -125,7 +125,8 @@ def test_a_failing_paper_module_does_not_stop_the_others(tmp_path, monkeypatch):
         raise RuntimeError("boom")
 
     monkeypatch.setitem(build.PAPER_MODULES, "zz_broken", broken)
-    build.build_reports(str(tmp_path / "res"), str(tmp_path / "rep"), papers=["zz_broken", "ecocnb"])
+    with pytest.raises(build.ReportBuildError, match="paper zz_broken: RuntimeError: boom"):
+        build.build_reports(str(tmp_path / "res"), str(tmp_path / "rep"), papers=["zz_broken", "ecocnb"])
     index = (tmp_path / "rep" / "index.md").read_text()
     assert "**the report module failed**: RuntimeError: boom" in index
     assert "ECOC" in index

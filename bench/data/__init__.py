@@ -2,7 +2,7 @@
 their sources (local files, OpenML, scikit-learn bundled sets, generators)."""
 
 from .dataset import DataError, Dataset
-from .registry import dataset_config, dataset_names, fetch_openml, load, source_available
+from .registry import DatasetUnavailable, dataset_config, dataset_names, fetch_openml, load, source_available
 
-__all__ = ["DataError", "Dataset", "dataset_config", "dataset_names", "fetch_openml", "load",
+__all__ = ["DataError", "DatasetUnavailable", "Dataset", "dataset_config", "dataset_names", "fetch_openml", "load",
            "source_available"]

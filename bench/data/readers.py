@@ -40,6 +40,8 @@ class Table:
     sparse_columns: list | None = None
     sparse_target: pd.Series | None = None
     sparse_target_name: str | None = None
+    #: ARFF ``string`` / ``date`` attributes: free text the registry will not guess a type for
+    string_columns: tuple = ()
 
 
 def _open_text(path: Path):
@@ -150,10 +152,8 @@ def read_arff(path: Path) -> Table:
                     kind = spec.split()[0].lower()
                     if kind in ("numeric", "real", "integer"):
                         kinds.append("numeric")
-                    elif kind == "string":
-                        kinds.append("string")
-                    elif kind == "date":
-                        kinds.append("string")
+                    elif kind in ("string", "date"):  # see Table.string_columns
+                        kinds.append(kind)
                     else:
                         raise DataError(f"{path}: line {lineno}: unknown attribute type {spec!r}")
                 continue
@@ -185,11 +185,15 @@ def read_arff(path: Path) -> Table:
                 frame[n] = pd.to_numeric(frame[n])
             except ValueError as exc:
                 raise DataError(f"{path}: numeric attribute {n!r} holds a non-numeric value: {exc}") from exc
-    return Table(frame, declared)
+    return Table(frame, declared, string_columns=tuple(n for n, k in zip(names, kinds) if k in ("string", "date")))
 
 
 def _read_sparse_arff_body(path, body, names, kinds, declared) -> Table:
     n_attr = len(names)
+    strings = [n for n, k in zip(names[:-1], kinds[:-1]) if k in ("string", "date")]
+    if strings:
+        raise DataError(f"{path}: sparse ARFF with string/date attributes {strings[:5]} is not supported; "
+                        f"remove them from the file or declare them nominal ({{v1,v2,...}}) in its header")
     nominal_idx = [i for i, k in enumerate(kinds) if k != "numeric"]
     rows, cols, vals = [], [], []
     nominal_values = {i: [] for i in nominal_idx}

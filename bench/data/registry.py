@@ -46,6 +46,10 @@ class SourceUnavailable(DataError):
     """This source cannot provide the data here (file absent, no network)."""
 
 
+class DatasetUnavailable(DataError):
+    """No source of a dataset can provide it on this machine (no file, no network)."""
+
+
 # -------------------------------------------------------------- configs
 def conf_dir() -> Path:
     """The project's ``conf/`` directory (override with ``BENCH_CONF_DIR``)."""
@@ -122,11 +126,38 @@ def _load_uncached(cfg: dict) -> Dataset:
             tried.append(str(exc))
             continue
         return _build(cfg, raw, meta)
-    raise DataError(
+    raise DatasetUnavailable(
         f"dataset {name!r} is not available here. Tried:\n  - " + "\n  - ".join(tried)
+        + _stand_in_hint(cfg)
         + "\nPut the file in a directory named by BENCH_DATA_DIR, or run "
         f"`python -m bench.data fetch {name}` on a machine with network access."
     )
+
+
+def stand_ins(cfg: dict) -> list[str]:
+    """Registered datasets that may stand in for ``cfg``'s: its ``stand_in`` entry (a name or a
+    list), else the registered names that extend its name (``covtype`` -> ``covtype_head20k``)."""
+    declared = cfg.get("stand_in")
+    if declared:
+        return [declared] if isinstance(declared, str) else [str(d) for d in declared]
+    name = str(cfg.get("name", ""))
+    return [n for n in dataset_names() if n.startswith(name + "_")] if name else []
+
+
+def _stand_in_hint(cfg: dict) -> str:
+    names = stand_ins(cfg)
+    if not names:
+        return ""
+    usable = []
+    for n in names:
+        try:
+            ok = all(source_available(s) for s in dataset_config(n).get("sources", [])[:1])
+        except DataError:
+            continue
+        usable.append(f"data={n}" + ("" if ok else " (not available here either)"))
+    if not usable:
+        return ""
+    return f"\nA registered stand-in exists: {', '.join(usable)}."
 
 
 # -------------------------------------------------------------- sources
@@ -219,7 +250,17 @@ def fetch_openml(did: int, expected_name: str | None = None, dataset: str | None
     if os.environ.get("BENCH_OPENML_OFFLINE"):
         raise SourceUnavailable(f"OpenML dataset {did}: not downloaded, BENCH_OPENML_OFFLINE is set; "
                                 f"it would be cached as {path} ({state})")
+    if not openml_reachable():
+        raise SourceUnavailable(f"OpenML dataset {did}: not downloaded, {OPENML_HOST} cannot be reached from "
+                                f"this machine (offline?); it would be cached as {path} ({state}). "
+                                f"BENCH_OPENML_OFFLINE=1 skips this check")
+    import logging
+
+    quiet = [logging.getLogger(n) for n in ("openml", "openml.config", "")]
+    levels = [lg.level for lg in quiet]
     try:
+        for lg in quiet:  # openml-python logs every request at INFO on the root logger
+            lg.setLevel(logging.WARNING)
         import openml
 
         openml.config.set_root_cache_directory(str(cache.cache_dir() / "openml" / "raw"))
@@ -230,9 +271,12 @@ def fetch_openml(did: int, expected_name: str | None = None, dataset: str | None
         frame, _, _, _ = odata.get_data(dataset_format="dataframe")
     except Exception as exc:  # network errors come in many types (requests, urllib3, openml)
         raise SourceUnavailable(
-            f"OpenML dataset {did}: download failed ({type(exc).__name__}: {str(exc)[:160]}); "
+            f"OpenML dataset {did}: download failed ({type(exc).__name__}: {_clip(str(exc), 200)}); "
             f"it would be cached as {path} ({state})"
         ) from exc
+    finally:
+        for lg, lv in zip(quiet, levels):
+            lg.setLevel(lv)
     if expected_name and odata.name.lower() != str(expected_name).lower():
         raise DataError(
             f"OpenML dataset {did} is named {odata.name!r}, but conf/data/{dataset}.yaml expects "
@@ -256,6 +300,46 @@ def fetch_openml(did: int, expected_name: str | None = None, dataset: str | None
          "declared": declared},
     )
     return path
+
+
+OPENML_HOST = "www.openml.org"
+_REACHABLE: dict = {}
+
+
+def openml_reachable(timeout: float = 2.0) -> bool:
+    """Whether a TCP connection to OpenML opens within ``timeout`` seconds (name lookup
+    included), so an offline machine is told at once instead of after the HTTP retries.
+    Behind an HTTP(S) proxy the check is left to the download itself. Remembered per process."""
+    if any(os.environ.get(v) for v in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
+        return True
+    if OPENML_HOST in _REACHABLE:
+        return _REACHABLE[OPENML_HOST]
+    import socket
+    import threading
+
+    out: list = []
+
+    def probe():
+        try:
+            with socket.create_connection((OPENML_HOST, 443), timeout=timeout):
+                out.append(True)
+        except OSError:
+            out.append(False)
+
+    t = threading.Thread(target=probe, daemon=True)
+    t.start()
+    t.join(timeout + 0.5)  # a hanging name lookup is not covered by the socket timeout
+    _REACHABLE[OPENML_HOST] = bool(out and out[0])
+    return _REACHABLE[OPENML_HOST]
+
+
+def _clip(text: str, n: int) -> str:
+    """``text`` cut to at most ``n`` characters at a word boundary, marked with '...'."""
+    text = " ".join(text.split())
+    if len(text) <= n:
+        return text
+    cut = text[:n].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:(") + " ..."
 
 
 def _read_sklearn_source(src: dict):
@@ -316,6 +400,13 @@ def _build(cfg: dict, raw, meta: dict) -> Dataset:
     if unknown:
         raise DataError(f"dataset {name!r}: nominal/numeric columns {sorted(unknown)} are not features")
     all_nominal = bool(cfg.get("all_nominal", False))
+    text = [c for c in getattr(raw, "string_columns", ()) if c in features and c not in nominal_cols]
+    if text:
+        raise DataError(
+            f"dataset {name!r}: column(s) {text[:5]} are ARFF string/date attributes (free text), which bench "
+            f"does not turn into features by guessing. In conf/data/{name}.yaml either drop them "
+            f"(drop: [{', '.join(map(str, text[:5]))}]) or, if the values are categories, declare them "
+            f"nominal (nominal: [{', '.join(map(str, text[:5]))}]).")
     n = int(keep.sum())
     X = np.empty((n, len(features)), dtype=np.float64)
     categorical = np.zeros(len(features), dtype=bool)

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from .build import build_reports
+from .build import ReportBuildError, build_reports, output_dir_for
 
 
 def main(argv=None) -> int:
@@ -21,10 +21,23 @@ def main(argv=None) -> int:
     ap.add_argument("--fresh", action="store_true",
                     help="rebuild every paper from what is stored, even with nothing stored (default: keep the "
                          "earlier reports of papers and experiments that have no stored records here)")
+    ap.add_argument("--force-scale", action="store_true",
+                    help="write into --out even when its reports were built at a larger scale (default: a smaller-"
+                         "scale build goes to <out>/scale-<scale>/)")
     args = ap.parse_args(argv)
-    written = build_reports(args.results_dir, args.out, args.experiment, scale=args.scale, papers=args.paper,
-                            keep_earlier=not args.fresh)
-    print(f"wrote {len(written)} files under {args.out}/ (index: {args.out}/index.md)")
+    out, note = output_dir_for(args.out, args.scale, args.force_scale)
+    if note:
+        print(note, flush=True)
+    try:
+        written = build_reports(args.results_dir, str(out), args.experiment, scale=args.scale, papers=args.paper,
+                                keep_earlier=not args.fresh)
+    except ReportBuildError as exc:
+        print(f"wrote {len(exc.written)} files under {out}/ (index: {out}/index.md), but {len(exc.failures)} "
+              f"reports could not be rebuilt; their earlier files were kept:", file=sys.stderr)
+        for f in exc.failures:
+            print(f"  - {f}", file=sys.stderr)
+        return 1
+    print(f"wrote {len(written)} files under {out}/ (index: {out}/index.md)")
     return 0
 
 

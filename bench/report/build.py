@@ -12,6 +12,12 @@ reports/index.md.
 Files a previous build left in a directory this build rewrites, and did not write again, are
 removed, so reports/ never shows a stale table.
 
+Each paper and each experiment summary is written into a temporary folder beside its own
+(``.<name>.building``) that replaces the folder only when everything in it was written: a module
+that fails (a broken record, a bug) leaves the earlier files in place, its index section says so
+and names the file or record at fault, and :func:`build_reports` raises
+:class:`ReportBuildError` at the end (``python -m bench.report`` then exits 1).
+
 A build never throws away results it cannot remake: a paper none of whose experiments has a
 stored record in this results directory, and a stored-experiment summary whose experiment is not
 stored here, keep the files and index section of the build that made them (each section says
@@ -24,6 +30,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import shutil
 import sys
 import time
 import traceback
@@ -58,6 +65,99 @@ PAPER_TITLES = {
 }
 
 _IMPORT_ERRORS: dict[str, str] = {}
+
+SCALES = ("smoke", "medium", "full")
+
+
+class ReportBuildError(RuntimeError):
+    """Some papers or experiment summaries could not be rebuilt (their earlier files were kept)."""
+
+    def __init__(self, failures: list[str], written: list[Path]):
+        super().__init__("; ".join(failures))
+        self.failures = failures
+        self.written = written
+
+
+def committed_scale(out_dir: str | Path) -> str | None:
+    """The scale the reports in ``out_dir`` were built at (from its index.md), or None."""
+    index = Path(out_dir) / "index.md"
+    if not index.exists():
+        return None
+    for line in index.read_text().splitlines():
+        if line.startswith("Generated ") and "requested scale " in line:
+            return line.rsplit("requested scale ", 1)[1].strip().rstrip(".").split()[0]
+    return None
+
+
+def output_dir_for(out_dir: str | Path, scale: str | None, force: bool = False) -> tuple[Path, str | None]:
+    """Where a build at ``scale`` writes: ``out_dir`` itself, or ``out_dir/<scale>`` when
+    ``out_dir`` holds reports built at a larger scale (a smoke build must not overwrite the
+    medium reports), unless ``force``. (``scale-<scale>``, not ``<scale>``: ``reports/smoke``
+    is the summary of the experiment named smoke.) Returns (directory, note or None)."""
+    out = Path(out_dir)
+    old = committed_scale(out)
+    if force or not scale or old not in SCALES or scale not in SCALES or SCALES.index(scale) >= SCALES.index(old):
+        return out, None
+    beside = out / f"scale-{scale}"
+    return beside, (f"the reports in {out}/ were built at scale {old}; this scale-{scale} build writes to "
+                    f"{beside}/ instead (pass --force-scale to overwrite them)")
+
+
+def _where(exc: BaseException) -> str:
+    """The file or record an exception names, else its innermost source line."""
+    text = str(exc)
+    for token in text.replace("(", " ").replace(")", " ").split():
+        if token.endswith((".json", ".npz", ".json;", ".npz;", ".csv")) and "/" in token:
+            return token.rstrip(";")
+    tb = traceback.extract_tb(exc.__traceback__)
+    return f"{tb[-1].filename}:{tb[-1].lineno}" if tb else "-"
+
+
+def _staging(final: Path, keep: bool = False) -> Path:
+    """A fresh temporary folder beside ``final``; with ``keep`` it starts as a copy of ``final``
+    (a folder this build already wrote, shared by a paper and its experiment of the same name)."""
+    tmp = final.with_name(f".{final.name}.building")
+    shutil.rmtree(tmp, ignore_errors=True)
+    if keep and final.is_dir():
+        shutil.copytree(final, tmp)
+    else:
+        tmp.mkdir(parents=True)
+    return tmp
+
+
+def _commit(tmp: Path, final: Path, files: list[Path]) -> list[Path]:
+    """Replace ``final`` by the completed ``tmp`` folder; return ``files`` at their final place."""
+    old = final.with_name(f".{final.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if final.exists():
+        os.replace(final, old)
+    os.replace(tmp, final)
+    shutil.rmtree(old, ignore_errors=True)
+    out = []
+    for f in files:
+        try:
+            out.append(final / Path(f).relative_to(tmp))
+        except ValueError:
+            out.append(Path(f))
+    return out
+
+
+def _n_records(ctx: ReportContext, name: str) -> int:
+    try:
+        return ctx.experiment(name).n_records
+    except Exception:  # an unreadable record: its experiment's section reports it
+        return 0
+
+
+def _failed_section(title: str, exc: BaseException, old_block: list[str] | None, generated: str) -> list[str]:
+    lines = [f"### {title}", "", f"- **the report module failed**: {type(exc).__name__}: {exc}",
+             f"- at fault: {_where(exc)}"]
+    if old_block:
+        lines.append("- the files of the earlier build were kept; its section follows")
+        lines += [ln for ln in _kept(old_block, generated)[1:] if ln.strip()]
+    else:
+        lines.append("- no earlier build to keep")
+    return lines + [""]
 
 
 def discover() -> dict[str, str]:
@@ -295,6 +395,8 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
     prov = provenance()
     built = f"{time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} at commit {str(prov['git_commit'])[:12]}"
     written: list[Path] = []
+    failures: list[str] = []
+    fresh: set[Path] = set()  # folders this build has written
     dirs: set[Path] = set()
     index = ["# bench reports", "",
              f"Generated {time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} ({prov['cpu']}, {prov['n_cpus']} "
@@ -313,26 +415,33 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         out = out_root / paper
         if keep_earlier and title in old_papers and out.exists():
             selected = papers is None or paper in papers
-            nothing_stored = all(ctx.experiment(e).n_records == 0 for e in _paper_experiments(paper))
+            try:
+                nothing_stored = all(ctx.experiment(e).n_records == 0 for e in _paper_experiments(paper))
+            except Exception:  # an unreadable record: the build below reports it
+                nothing_stored = False
             if not selected or nothing_stored:
                 index += _kept(old_papers[title], old_generated)
                 continue
         elif papers is not None and paper not in papers:
             continue
-        out.mkdir(parents=True, exist_ok=True)
-        dirs.add(out)
+        tmp = _staging(out)
+        try:
+            n_rec = sum(ctx.experiment(e).n_records for e in _paper_experiments(paper))
+            result = PAPER_MODULES[paper](ctx, tmp)
+            result.files += _write_missing(result, tmp)
+        except Exception as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            print(f"report of {paper} failed ({_where(exc)}); its earlier files in {out}/ are kept:\n"
+                  f"{traceback.format_exc()}", file=sys.stderr)
+            failures.append(f"paper {paper}: {type(exc).__name__}: {exc} (at fault: {_where(exc)})")
+            index += _failed_section(title, exc, old_papers.get(title), old_generated)
+            continue
+        result.files = _commit(tmp, out, result.files)
+        fresh.add(out)
+        written += result.files
         index.append(f"### {title}")
         index.append("")
-        n_rec = sum(ctx.experiment(e).n_records for e in _paper_experiments(paper))
         index.append(f"- built: {built}, from {n_rec} stored records")
-        try:
-            result = PAPER_MODULES[paper](ctx, out)
-        except Exception as exc:
-            print(f"report of {paper} failed:\n{traceback.format_exc()}", file=sys.stderr)
-            index += [f"- **the report module failed**: {type(exc).__name__}: {exc}", ""]
-            continue
-        result.files += _write_missing(result, out)
-        written += result.files
         index.append("- experiments read:" if result.experiments else "- experiments read: none")
         for name in result.experiments:
             index.append(_experiment_line(ctx, name))
@@ -351,7 +460,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         if paper in PAPER_MODULES or (papers is not None and paper not in papers):
             continue
         exps = _paper_experiments(paper)
-        stored = [e for e in exps if ctx.experiment(e).n_records]
+        stored = [e for e in exps if _n_records(ctx, e)]
         index += [f"### {title}", "",
                   "- tables and figures: written with each experiment's summary under Stored experiments below"
                   + (f": {', '.join(f'`{e}`' for e in stored)}" if stored else ""),
@@ -376,46 +485,65 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
     names = experiments or [n for n in ctx.stored_experiments() if n != "perf"]
     index += ["## Stored experiments", ""]
     for name in names:
-        view = ctx.experiment(name)
-        df = view.all_records
         out = out_root / name
-        out.mkdir(parents=True, exist_ok=True)
-        dirs.add(out)
-        files, notes = generic_report(name, df, view.plan, out) if not df.empty else ([], [])
-        if name in PAPER_REPORTS and not df.empty:
-            files += PAPER_REPORTS[name](df, view.plan, out)
+        # a folder shared with the paper of the same name starts from the paper's files (fresh or kept)
+        tmp = _staging(out, keep=out in fresh or name in PAPER_MODULES)
+        try:
+            lines, files = _experiment_section(ctx, name, tmp, out_root, built)
+        except Exception as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            print(f"summary of experiment {name} failed ({_where(exc)}); its earlier files in {out}/ are kept:\n"
+                  f"{traceback.format_exc()}", file=sys.stderr)
+            failures.append(f"experiment {name}: {type(exc).__name__}: {exc} (at fault: {_where(exc)})")
+            index += _failed_section(name, exc, old_exps.get(name), old_generated)
+            continue
+        files = _commit(tmp, out, files)
         written += files
-        counts = status_counts(df)
-        n_ok, n_na, n_failed = counts["ok"], counts["not_applicable"], counts["failed"]
-        hosts = ", ".join(sorted(df["host"].dropna().astype(str).unique())) if "host" in df else "-"
-        plan = view.plan
-        index += [f"### {name}", "", f"- built: {built}",
-                  f"- scale: {plan.get('scale', 'ad hoc')}; protocol {plan.get('protocol', '-')}; "
-                  f"{n_ok} stored records ({n_failed} failed{_na(n_na)}); run on {hosts}",
-                  f"- files: {_links(files, out_root)}"]
-        index += [f"- {n}" for n in notes]
-        missing = plan.get("missing_datasets") or {}
-        if missing:
-            index.append("- missing datasets: " + "; ".join(f"{k} ({v})" for k, v in missing.items()))
-        ma = plan.get("missing_algos") or {}
-        if ma:
-            index.append(f"- skipped, not implemented yet (no conf/algo/<name>.yaml): {', '.join(ma)}")
-        for label, n, keep in (("failed", n_failed, lambda st: ~st.isin(["ok", "not_applicable"])),
-                               ("not applicable", n_na, lambda st: st == "not_applicable")):
-            if not n:
-                continue
-            groups = list(df[keep(df["status"])].groupby(["algo", "dataset"]))
-            for (a, d), g in groups[:MAX_LISTED]:
-                index.append(f"- {label}: {a} on {d}, {len(g)} splits: {str(g['error'].iloc[0])[:160]}")
-            if len(groups) > MAX_LISTED:
-                index.append(f"- {label}: {len(groups) - MAX_LISTED} more (algorithm, dataset) pairs "
-                             f"(summary_long.csv has them all)")
-        index.append("")
+        index += [ln.replace(str(tmp), str(out)) for ln in lines]
+        index.insert(len(index) - len(lines) + 4, f"- files: {_links(files, out_root)}")
     for name, block in old_exps.items():  # summaries of experiments not stored here
         if name != "perf" and name not in names and (out_root / name).is_dir() and (out_root / name) not in dirs:
             index += _kept(block, old_generated)
 
-    _clean_stale(written, dirs)
+    _clean_stale(written, {d for d in dirs if d.name == "perf"})
     (out_root / "index.md").write_text("\n".join(index) + "\n")
     written.append(out_root / "index.md")
+    if failures:
+        raise ReportBuildError(failures, written)
     return written
+
+
+def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path, built: str):
+    """The generic summary of one stored experiment written into ``out``: (index lines, files).
+    The lines leave out the "- files:" line (the caller adds it with the files' final places)."""
+    view = ctx.experiment(name)
+    df = view.all_records
+    files, notes = generic_report(name, df, view.plan, out) if not df.empty else ([], [])
+    if name in PAPER_REPORTS and not df.empty:
+        files += PAPER_REPORTS[name](df, view.plan, out)
+    counts = status_counts(df)
+    n_ok, n_na, n_failed = counts["ok"], counts["not_applicable"], counts["failed"]
+    hosts = ", ".join(sorted(df["host"].dropna().astype(str).unique())) if "host" in df else "-"
+    plan = view.plan
+    index = [f"### {name}", "", f"- built: {built}",
+             f"- scale: {plan.get('scale', 'ad hoc')}; protocol {plan.get('protocol', '-')}; "
+             f"{n_ok} stored records ({n_failed} failed{_na(n_na)}); run on {hosts}"]
+    index += [f"- {n}" for n in notes]
+    missing = plan.get("missing_datasets") or {}
+    if missing:
+        index.append("- missing datasets: " + "; ".join(f"{k} ({v})" for k, v in missing.items()))
+    ma = plan.get("missing_algos") or {}
+    if ma:
+        index.append(f"- skipped, not implemented yet (no conf/algo/<name>.yaml): {', '.join(ma)}")
+    for label, n, keep in (("failed", n_failed, lambda st: ~st.isin(["ok", "not_applicable"])),
+                           ("not applicable", n_na, lambda st: st == "not_applicable")):
+        if not n:
+            continue
+        groups = list(df[keep(df["status"])].groupby(["algo", "dataset"]))
+        for (a, d), g in groups[:MAX_LISTED]:
+            index.append(f"- {label}: {a} on {d}, {len(g)} splits: {str(g['error'].iloc[0])[:160]}")
+        if len(groups) > MAX_LISTED:
+            index.append(f"- {label}: {len(groups) - MAX_LISTED} more (algorithm, dataset) pairs "
+                         f"(summary_long.csv has them all)")
+    index.append("")
+    return index, files
