@@ -20,6 +20,11 @@ and KDB-2 are shown beside it as extra rows, marked as not the paper's); SKDB ``
 ESKDB_HDP ``eskdb_hdp``; RF ``rf100``; XGBoost_default ``xgb``; XGBoost_tuned ``xgb_tuned``.
 Ablations: ES-KDB ``eskdb_m``, ES-KDB_randomO ``eskdb_random_o``, ES-KDB_randomCP ``eskdb_random_cp``.
 
+Table 9's order of NB, KDB, SKDB, ESKDB_M and ESKDB_HDP is checked over all the datasets with complete
+runs and by size group of the paper's Table 1 rows (``table9_bnc_order``, ``table9_bnc_order_by_size``,
+with a verdict line); ``table9_kdb_fixes`` shows bench's KDB family before and after the fixes of issue
+16 (missing-value slot, tie order, SKDB's leave-one-out rule) from experiment ``eskdb_kdb_fix``.
+
 Measures: RMSE over all classes and error rate (mean over splits per dataset); training time =
 mean ``times.train_cpu_s`` per split (the paper's Table 9 "training time"). Averages over datasets
 are over the datasets where every algorithm of the table has a complete run, with the standard
