@@ -15,10 +15,11 @@ Learners
   Weka's log-likelihood gains computed with Weka's arithmetic, the tree is grown from
   the strongest edge, and edges are directed by Weka's rule (read from the 3.6.14
   bytecode; see :func:`weka_tan_parents`).
-* :class:`KDB` (Sahami 1996): attributes ordered by ``I(X_i; Y)`` (descending, ties by
-  lower index); the attribute at position ``u`` takes as parents the ``min(u, k)``
-  earlier attributes with the highest ``I(X_i; X_j | Y)`` (ties by earlier position),
-  listed by decreasing CMI (the order of the back-off levels).
+* :class:`KDB` (Sahami 1996): attributes ordered by ``I(X_i; Y)`` (descending); the
+  attribute at position ``u`` takes as parents the ``min(u, k)`` earlier attributes with
+  the highest ``I(X_i; X_j | Y)``, listed by decreasing CMI (the order of the back-off
+  levels). Ties: ``tie_order="stable"`` = lower index / earlier position first;
+  ``"weka"`` = the ESKDB code's reversed Weka quicksort (:func:`descending_order`).
 * :class:`SKDB` (Martinez, Webb, Chen and Zaidi 2016, JMLR 17(44)): pass 1 learns the
   KDB structure for ``max_k``; pass 2 counts every family with its ``max_k`` parents
   (the counts of every KDB-k, k <= max_k, are the prefixes of these tries); pass 3 is
@@ -72,8 +73,11 @@ Data
 ----
 Nominal attributes only (numeric columns raise an error that says to discretise them;
 the configs run the MDL discretiser first). ``missing="value"`` (default; seed 002
-Sect. 4.1: "A missing value is treated as a separate attribute value") gives every
-attribute one more value; ``missing="mode"`` replaces a missing value by the most
+Sect. 4.1: "A missing value is treated as a separate attribute value") gives an
+attribute one more value where missing values can occur (``missing_slot="observed"``:
+seen missing in the training data, or declared); complete attributes keep ``|X|``
+values, so the M-estimate's base rate is ``1/|X|`` as in the ESKDB code (which codes a
+missing value as 0); ``missing_slot="always"`` restores the extra value everywhere; ``missing="mode"`` replaces a missing value by the most
 frequent training value of its column (ties to the lower code), as Weka's BayesNet does
 with ``ReplaceMissingValues``; the modes come from the first ``fit``/``partial_fit``
 chunk.
@@ -108,7 +112,10 @@ from ._counts import (BLOCK_ROWS, AllSubsetCounts, CountTableTooLarge, class_cod
 
 SMOOTHINGS = ("m_estimate", "laplace", "hdp")
 MISSING_MODES = ("value", "mode")
+MISSING_SLOTS = ("observed", "always")
 LOO_LOSSES = ("true_class", "all_classes")
+TIE_ORDERS = ("stable", "weka")
+LOO_RULES = ("exact", "authors")
 #: rows per block in prediction and in SKDB's selection pass
 CHUNK_ROWS = 1 << 16
 #: mixed-radix keys of a family (parent path x child value x class) must stay below this
@@ -227,15 +234,117 @@ def pairwise_information(codes, y, n_values, n_classes: int, max_table_bytes="au
 
 
 # =========================================================================== structures
-def mi_order(mi) -> np.ndarray:
-    """Attributes by decreasing ``I(X; Y)``; ties keep the lower index first."""
-    return np.argsort(-np.asarray(mi), kind="stable").astype(np.int64)
+@njit(cache=True, inline="always")
+def _cswap(a, index, left, right):
+    if a[index[left]] > a[index[right]]:
+        h = index[left]
+        index[left] = index[right]
+        index[right] = h
 
 
-def kdb_parents(order, cmi, k: int) -> dict:
+@njit(cache=True)
+def _weka_sort_kernel(values, index):
+    """Weka 3.6.14's ``Utils.sort(double[])`` in place on ``index`` (initially 0..n-1): NaN
+    counts as ``Double.MAX_VALUE``; quicksort with median-of-three (``sortLeftRightAndCenter``),
+    the pivot parked at ``right - 1``, Sedgewick's partition, and ranges of 2 or 3 elements
+    sorted by conditional swaps. Not stable. The two halves of a partition are disjoint, so
+    an explicit stack sorts them as Weka's recursion does (checked against weka.jar on
+    random arrays with many ties)."""
+    n = values.shape[0]
+    a = values.copy()
+    for i in range(n):
+        if a[i] != a[i]:
+            a[i] = 1.7976931348623157e308
+    stack = np.empty((2 * n + 2, 2), np.int64)
+    top = 0
+    if n > 1:
+        stack[0, 0] = 0
+        stack[0, 1] = n - 1
+        top = 1
+    while top > 0:
+        top -= 1
+        left = stack[top, 0]
+        right = stack[top, 1]
+        diff = right - left
+        if diff <= 0:
+            continue
+        if diff == 1:
+            _cswap(a, index, left, right)
+            continue
+        if diff == 2:
+            _cswap(a, index, left, left + 1)
+            _cswap(a, index, left, right)
+            _cswap(a, index, left + 1, right)
+            continue
+        c = (left + right) // 2
+        _cswap(a, index, left, c)
+        _cswap(a, index, left, right)
+        _cswap(a, index, c, right)
+        h = index[c]
+        index[c] = index[right - 1]
+        index[right - 1] = h
+        pivot = a[index[right - 1]]
+        l = left
+        r = right - 1
+        while True:
+            l += 1
+            while a[index[l]] < pivot:
+                l += 1
+            r -= 1
+            while a[index[r]] > pivot:
+                r -= 1
+            if l >= r:
+                break
+            h = index[l]
+            index[l] = index[r]
+            index[r] = h
+        center = l
+        h = index[center]
+        index[center] = index[right - 1]
+        index[right - 1] = h
+        stack[top, 0] = center + 1
+        stack[top, 1] = right
+        top += 1
+        stack[top, 0] = left
+        stack[top, 1] = center - 1
+        top += 1
+
+
+def weka_sort(values) -> np.ndarray:
+    """The index permutation of Weka 3.6.14's ``weka.core.Utils.sort(double[])``: ascending,
+    equal values in the (unstable) order its quicksort leaves them."""
+    v = np.ascontiguousarray(values, dtype=np.float64)
+    index = np.arange(v.size, dtype=np.int64)
+    _weka_sort_kernel(v, index)
+    return index
+
+
+def descending_order(values, tie_order: str = "stable") -> np.ndarray:
+    """Indices of ``values`` from largest to smallest.
+
+    ``tie_order="stable"``: equal values keep the lower index first (bench's rule).
+    ``tie_order="weka"``: the ESKDB code's ``SUtils.sort``, i.e. Weka 3.6's ascending
+    ``Utils.sort`` read backwards; as that quicksort mostly leaves equal values in index
+    order, the higher index then tends to come first among equal values (not always: the
+    quicksort is not stable, and :func:`weka_sort` reproduces it exactly)."""
+    if tie_order == "stable":
+        return np.argsort(-np.asarray(values, dtype=np.float64), kind="stable").astype(np.int64)
+    if tie_order == "weka":
+        return weka_sort(values)[::-1].copy()
+    raise ValueError(f"tie_order must be one of {TIE_ORDERS}, got {tie_order!r}")
+
+
+def mi_order(mi, tie_order: str = "stable") -> np.ndarray:
+    """Attributes by decreasing ``I(X; Y)``; ties as :func:`descending_order` says
+    (``"stable"``: the lower index first)."""
+    return descending_order(mi, tie_order)
+
+
+def kdb_parents(order, cmi, k: int, tie_order: str = "stable") -> dict:
     """KDB (Sahami 1996): ``{attribute: parents}``; the attribute at position ``u`` of
     ``order`` takes the ``min(u, k)`` earlier attributes with the highest ``cmi[a, .]``,
-    listed by decreasing CMI (ties: earlier in the order first)."""
+    listed by decreasing CMI (ties: ``"stable"`` = earlier in the order first; ``"weka"`` =
+    the ESKDB code's reversed Weka sort of ``cmi[a, order[:u]]``, see :func:`descending_order`)."""
     order = np.asarray(order, dtype=np.int64)
     out = {}
     for u, a in enumerate(order):
@@ -244,7 +353,7 @@ def kdb_parents(order, cmi, k: int) -> dict:
         if take == 0:
             out[int(a)] = ()
             continue
-        rank = np.argsort(-cmi[a, before], kind="stable")[:take]
+        rank = descending_order(cmi[a, before], tie_order)[:take]
         out[int(a)] = tuple(int(p) for p in before[rank])
     return out
 
@@ -753,6 +862,78 @@ def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, r
 
 
 @njit(cache=True)
+def _loo_attribute_authors(node_idx, cell_idx, node_counts, cell_counts, y, a, b, all_classes, post, loss):
+    """SKDB pass 3 for one attribute with the ESKDB code's rule
+    (``wdBayesParametersTree.updateClassDistributionloocv``), for ``loo_rule="authors"``.
+
+    Walking down the row's path from depth 0, model d's posterior is multiplied by the
+    LOO M-estimate at depth d (the row's own counts subtracted for its class; no per-class
+    back-off: a node without data for class c gives ``a / b``). Before stepping to depth
+    d + 1 the walk checks the next node: when it holds fewer than 2 rows with the row's
+    value of this attribute (all classes, the row included), the walk stops, model d + 1
+    takes the estimate of depth d, and every deeper model's posterior is overwritten by
+    model d + 1's (losing the factors of the earlier attributes). Reaching the leaf (depth
+    D, the family's parents), models deeper than D are overwritten by model D's posterior
+    (they are equal anyway unless an earlier attribute stopped early)."""
+    n, D1 = node_idx.shape
+    K1 = post.shape[1]
+    C = post.shape[2]
+    D = D1 - 1
+    for r in range(n):
+        yr = y[r]
+        d = 0
+        early = False
+        while d < D:
+            ci = cell_idx[r, d + 1]
+            cnt = 0
+            if ci >= 0:
+                for c in range(C):
+                    cnt += cell_counts[ci, c]
+            if cnt < 2:
+                early = True
+                break
+            d += 1
+        for k in range(d + 1):
+            ni = node_idx[r, k]
+            ci = cell_idx[r, k]
+            for c in range(C):
+                sub = 1 if c == yr else 0
+                nt = node_counts[ni, c] - sub
+                nx = (cell_counts[ci, c] if ci >= 0 else 0) - sub
+                post[r, k, c] *= (nx + a) / (nt + b)
+        src = d
+        if early and d + 1 < K1:
+            ni = node_idx[r, d]
+            ci = cell_idx[r, d]
+            for c in range(C):
+                sub = 1 if c == yr else 0
+                nt = node_counts[ni, c] - sub
+                nx = (cell_counts[ci, c] if ci >= 0 else 0) - sub
+                post[r, d + 1, c] *= (nx + a) / (nt + b)
+            src = d + 1
+        for k in range(src + 1, K1):
+            for c in range(C):
+                post[r, k, c] = post[r, src, c]
+        for k in range(K1):
+            s = 0.0
+            for c in range(C):
+                s += post[r, k, c]
+            if s > 0:
+                inv = 1.0 / s
+                for c in range(C):
+                    post[r, k, c] *= inv
+            if all_classes:
+                e = 0.0
+                for c in range(C):
+                    t = (1.0 if c == yr else 0.0) - post[r, k, c]
+                    e += t * t
+                loss[k] += e
+            else:
+                t = 1.0 - post[r, k, yr]
+                loss[k] += t * t
+
+
+@njit(cache=True)
 def _loo_prior(y, class_counts, n_rows, a0, b0, all_classes, post):
     """LOO class prior ``(#c - [c = y_r] + a0) / (N - 1 + b0)``, normalised, for every model;
     returns the summed squared error of the prior-only model."""
@@ -801,6 +982,18 @@ class _BNCBase(ClassifierMixin, BaseEstimator):
             raise ValueError(f"alpha must be a positive number, got {self.alpha!r}")
         if self.missing not in MISSING_MODES:
             raise ValueError(f"missing must be one of {MISSING_MODES}, got {self.missing!r}")
+        ms = getattr(self, "missing_slot", "observed")
+        if isinstance(ms, str):
+            if ms not in MISSING_SLOTS:
+                raise ValueError(f"missing_slot must be one of {MISSING_SLOTS} or a list of column indices, "
+                                 f"got {ms!r}")
+        else:
+            arr = np.asarray(ms)
+            if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iub"):
+                raise ValueError(f"missing_slot must be one of {MISSING_SLOTS} or a list of column indices "
+                                 f"(or a boolean mask), got {ms!r}")
+        if getattr(self, "tie_order", "stable") not in TIE_ORDERS:
+            raise ValueError(f"tie_order must be one of {TIE_ORDERS}, got {self.tie_order!r}")
         if self.hdp_settings is not None and not isinstance(self.hdp_settings, dict):
             raise ValueError(f"hdp_settings must be a dict of HDPSettings fields or None, got {self.hdp_settings!r}")
         self._hdp_settings()
@@ -851,11 +1044,37 @@ class _BNCBase(ClassifierMixin, BaseEstimator):
             nc = np.maximum(infer_n_values(X), 1)
         return nc
 
+    def _slot_mask(self, X) -> np.ndarray:
+        """Columns that get a missing-value slot (``missing="value"``): ``missing_slot="observed"``
+        those with a missing value in the first training chunk, ``"always"`` every column (bench's
+        earlier rule), a list of indices (or a boolean mask) = those declared plus the observed."""
+        d = X.shape[1]
+        observed = np.isnan(X).any(axis=0) if X.shape[0] else np.zeros(d, dtype=bool)
+        ms = getattr(self, "missing_slot", "observed")
+        if isinstance(ms, str):
+            return np.ones(d, dtype=bool) if ms == "always" else observed
+        arr = np.asarray(ms)
+        if arr.dtype == bool:
+            if arr.shape != (d,):
+                raise ValueError(f"missing_slot has {arr.size} entries for {d} columns")
+            return observed | arr
+        declared = np.zeros(d, dtype=bool)
+        if arr.size and (arr.min() < 0 or arr.max() >= d):
+            raise ValueError(f"missing_slot lists columns outside 0..{d - 1}: {arr.tolist()}")
+        declared[arr.astype(np.int64)] = True
+        return observed | declared
+
     def _encode(self, X) -> np.ndarray:
-        """Int codes (column-major) with missing values coded as ``missing`` says."""
-        if self.missing == "value":
-            return encode(X, self._declared_, "value", what="X")
+        """Int codes (column-major) with missing values coded as ``missing`` says: with
+        ``"value"``, the column's slot (code ``declared values``) where it has one, else code 0
+        (the ESKDB code's ``(int)`` of a missing value)."""
         codes = encode(X, self._declared_, "skip", what="X")
+        if self.missing == "value":
+            miss = codes < 0
+            if miss.any():
+                fill = np.where(self.missing_slot_, self._declared_, 0).astype(codes.dtype)
+                codes = np.asfortranarray(np.where(miss, fill[None, :], codes))
+            return codes
         if not hasattr(self, "modes_"):
             modes = np.zeros(codes.shape[1], dtype=np.int64)
             for j in range(codes.shape[1]):
@@ -890,7 +1109,7 @@ class _BNCBase(ClassifierMixin, BaseEstimator):
         return self
 
     def _reset(self):
-        for attr in ("_families", "_members", "classes_", "_model", "modes_", "_encoded_only"):
+        for attr in ("_families", "_members", "classes_", "_model", "modes_", "_encoded_only", "missing_slot_"):
             if hasattr(self, attr):
                 delattr(self, attr)
 
@@ -907,7 +1126,8 @@ class _BNCBase(ClassifierMixin, BaseEstimator):
             self.classes_ = labels
             declared = self._declared_values(X)
             self._declared_ = declared
-            self.n_values_ = declared + (1 if self.missing == "value" else 0)
+            self.missing_slot_ = self._slot_mask(X) if self.missing == "value" else np.zeros(declared.size, bool)
+            self.n_values_ = declared + self.missing_slot_.astype(np.int64)
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
         yc = class_codes(y, self.classes_)[1].astype(np.int64)
@@ -946,6 +1166,7 @@ class _BNCBase(ClassifierMixin, BaseEstimator):
         self.classes_ = np.arange(int(y.max()) + 1) if classes is None else np.asarray(classes)
         self.n_values_ = np.asarray(n_values, dtype=np.int64)
         self._declared_ = self.n_values_.copy()
+        self.missing_slot_ = np.zeros(self.n_values_.size, dtype=bool)
         self.n_features_in_ = int(self.n_values_.size)
         codes = np.asfortranarray(np.asarray(codes).astype(code_dtype(int(self.n_values_.max(initial=1))),
                                                             copy=False))
@@ -1085,6 +1306,15 @@ _COMMON_DOC = """
     missing : {"value", "mode"}, default="value"
         A missing value as a value of its own (seed 002) or replaced by the column's
         training mode (Weka's BayesNet).
+    missing_slot : {"observed", "always"} or list of column indices, default="observed"
+        With ``missing="value"``, which columns get the extra value: ``"observed"`` only
+        those with a missing value in the (first) training data, so that complete columns
+        keep ``|X|`` values and the M-estimate's base rate ``1/|X|`` of the ESKDB code;
+        ``"always"`` every column (bench's earlier rule: base rate ``1/(|X| + 1)`` even on
+        complete data); a list (or boolean mask) declares columns that may have missing
+        values, in addition to the observed ones. A missing value in a column without a
+        slot (only possible at prediction or in a later ``partial_fit`` chunk) is coded 0,
+        as the ESKDB code's ``(int) instance.value(u)`` does.
     random_state : int, Generator or None
         Seeds the HDP sampler (one generator per family).
     categorical_features, n_categories :
@@ -1128,9 +1358,10 @@ class TAN(_BNCBase):
     """
 
     def __init__(self, root=0, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
-                 missing="value", random_state=None, categorical_features=None, n_categories=None,
-                 max_table_bytes="auto"):
+                 missing="value", missing_slot="observed", random_state=None, categorical_features=None,
+                 n_categories=None, max_table_bytes="auto"):
         self.root = root
+        self.missing_slot = missing_slot
         self.smoothing = smoothing
         self.m = m
         self.alpha = alpha
@@ -1174,6 +1405,13 @@ class KDB(_BNCBase):
     order : sequence of int or None, default=None
         Attribute order; None = by decreasing ``I(X; Y)``. Attributes left out of a given
         order are not used.
+    tie_order : {"stable", "weka"}, default="stable"
+        How equal MI (attribute order) and equal CMI (parent choice and back-off order)
+        are ordered: ``"stable"`` = the lower index (earlier position) first, bench's
+        rule; ``"weka"`` = the ESKDB code's ``SUtils.sort``, Weka 3.6's unstable quicksort
+        read backwards (the higher index tends to come first), which changes
+        probabilities on some data (seen up to 0.04), rarely predictions. The paper's
+        configs use ``"weka"``. See :func:`descending_order`.
     """ + _COMMON_DOC + """
     Attributes
     ----------
@@ -1182,10 +1420,12 @@ class KDB(_BNCBase):
     information_ : PairInformation
     """
 
-    def __init__(self, k=1, order=None, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True,
-                 hdp_settings=None, missing="value", random_state=None, categorical_features=None,
-                 n_categories=None, max_table_bytes="auto"):
+    def __init__(self, k=1, order=None, tie_order="stable", smoothing="m_estimate", m=1.0, alpha=1.0,
+                 backoff=True, hdp_settings=None, missing="value", missing_slot="observed", random_state=None,
+                 categorical_features=None, n_categories=None, max_table_bytes="auto"):
         self.k = k
+        self.tie_order = tie_order
+        self.missing_slot = missing_slot
         self.order = order
         self.smoothing = smoothing
         self.m = m
@@ -1209,8 +1449,8 @@ class KDB(_BNCBase):
                                                    self.max_table_bytes)
         self.information_ = info
         given = _check_order(self.order if order is None else order, d)
-        self.order_ = mi_order(info.mi) if given is None else given
-        self._members = [kdb_parents(self.order_, info.cmi, int(self.k))]
+        self.order_ = mi_order(info.mi, self.tie_order) if given is None else given
+        self._members = [kdb_parents(self.order_, info.cmi, int(self.k), self.tie_order)]
         self.parents_ = self._parents_list(self._members[0])
 
 
@@ -1232,14 +1472,18 @@ class SKDB(_BNCBase):
     k = 0..max_k (inner), a model replaces the best only when strictly better (the ESKDB
     code's order; Petal scans k outer). n* = 0 leaves the class prior alone (k* = 0).
 
-    The LOO estimates are exactly those of the final model refitted without the row: the
-    node is the deepest one on the row's path with data for the class once the row is
-    removed, the M-estimate (or Laplace) of that node, the root when the class has no
-    other row. Petal's ``updateClassDistributionloocv`` differs in two ways that this
-    implementation does not copy: it backs off when the next node has fewer than 2 rows
-    with the row's attribute value (a class-free rule unlike its own prediction), and
-    when it stops early it overwrites the posteriors of the deeper models with the
-    shallower one's (dropping their earlier attributes' factors).
+    ``loo_rule="exact"`` (bench's rule): the LOO estimates are exactly those of the final
+    model refitted without the row: the node is the deepest one on the row's path with
+    data for the class once the row is removed, the M-estimate (or Laplace) of that node,
+    the root when the class has no other row.
+    ``loo_rule="authors"`` (the ESKDB code's and Petal's ``updateClassDistributionloocv``,
+    which produced seed 002's SKDB and ESKDB numbers; the paper's configs use it): model d
+    takes the LOO estimate of depth d without per-class back-off, the walk down the path
+    stops before a node holding fewer than 2 rows with the row's value of the attribute
+    (all classes, the row included), the next model then takes the shallower node's
+    estimate, and every deeper model's posterior is overwritten by that model's (dropping
+    the factors of their earlier attributes); see :func:`_loo_attribute_authors`. The
+    two rules pick a different (k*, n*) on some data.
 
     Parameters
     ----------
@@ -1249,6 +1493,10 @@ class SKDB(_BNCBase):
         Attribute order (ESKDB passes its MI-sampled order, Algorithm 3); None = by
         decreasing MI. Attributes absent from the order are never used.
     loo_loss : {"true_class", "all_classes"}, default="true_class"
+    loo_rule : {"exact", "authors"}, default="exact"
+        The leave-one-out estimates of pass 3 (above); ``"authors"`` in the paper's configs.
+    tie_order : {"stable", "weka"}, default="stable"
+        Order of equal MI / CMI values in the KDB structure (see :class:`KDB`).
     """ + _COMMON_DOC + """
     Attributes
     ----------
@@ -1265,10 +1513,14 @@ class SKDB(_BNCBase):
     bench_extra_ : dict with k*, n*
     """
 
-    def __init__(self, max_k=5, order=None, loo_loss="true_class", smoothing="m_estimate", m=1.0, alpha=1.0,
-                 backoff=True, hdp_settings=None, missing="value", random_state=None, categorical_features=None,
-                 n_categories=None, max_table_bytes="auto"):
+    def __init__(self, max_k=5, order=None, loo_loss="true_class", loo_rule="exact", tie_order="stable",
+                 smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None, missing="value",
+                 missing_slot="observed", random_state=None, categorical_features=None, n_categories=None,
+                 max_table_bytes="auto"):
         self.max_k = max_k
+        self.loo_rule = loo_rule
+        self.tie_order = tie_order
+        self.missing_slot = missing_slot
         self.order = order
         self.loo_loss = loo_loss
         self.smoothing = smoothing
@@ -1288,6 +1540,8 @@ class SKDB(_BNCBase):
             raise ValueError(f"max_k must be a non-negative integer, got {self.max_k!r}")
         if self.loo_loss not in LOO_LOSSES:
             raise ValueError(f"loo_loss must be one of {LOO_LOSSES}, got {self.loo_loss!r}")
+        if self.loo_rule not in LOO_RULES:
+            raise ValueError(f"loo_rule must be one of {LOO_RULES}, got {self.loo_rule!r}")
 
     def _learn(self, codes, y, order=None, information=None):
         d = codes.shape[1]
@@ -1297,8 +1551,8 @@ class SKDB(_BNCBase):
         info = information or pairwise_information(codes, y, self.n_values_, C, self.max_table_bytes)
         self.information_ = info
         given = _check_order(self.order if order is None else order, d)
-        self.order_ = mi_order(info.mi) if given is None else given
-        full = kdb_parents(self.order_, info.cmi, K)
+        self.order_ = mi_order(info.mi, self.tie_order) if given is None else given
+        full = kdb_parents(self.order_, info.cmi, K, self.tie_order)
         self.max_parents_ = [full.get(a) for a in range(d)]
         # pass 2: the max_k families
         tables = [FamilyTable(a, full[int(a)], self.n_values_, C) for a in self.order_]
@@ -1353,9 +1607,13 @@ class SKDB(_BNCBase):
             for u, (t, lv, (ta, tb)) in enumerate(zip(tables, levels, terms)):
                 node_idx, cell_idx = t.lookup(lv, chunk, len(t.parents))
                 acc = np.zeros(K1)
-                _loo_attribute(node_idx, cell_idx, lv.node_counts, lv.cell_counts,
-                               chunk[:, t.attribute].astype(np.int64), yc, lv.root_x, lv.root_total, ta, tb,
-                               bool(self.backoff), all_classes, post, acc)
+                if self.loo_rule == "authors":
+                    _loo_attribute_authors(node_idx, cell_idx, lv.node_counts, lv.cell_counts, yc, ta, tb,
+                                           all_classes, post, acc)
+                else:
+                    _loo_attribute(node_idx, cell_idx, lv.node_counts, lv.cell_counts,
+                                   chunk[:, t.attribute].astype(np.int64), yc, lv.root_x, lv.root_total, ta, tb,
+                                   bool(self.backoff), all_classes, post, acc)
                 loss[:, u] += acc
         return loss, prior_loss
 
@@ -1381,9 +1639,10 @@ class KDF(_BNCBase):
     """
 
     def __init__(self, k=5, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
-                 missing="value", random_state=None, categorical_features=None, n_categories=None,
-                 max_table_bytes="auto"):
+                 missing="value", missing_slot="observed", random_state=None, categorical_features=None,
+                 n_categories=None, max_table_bytes="auto"):
         self.k = k
+        self.missing_slot = missing_slot
         self.smoothing = smoothing
         self.m = m
         self.alpha = alpha

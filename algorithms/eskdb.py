@@ -63,9 +63,12 @@ code icesky0125/ESKDB-on-numerical-data where it decides)
 * Missing values: seed 002 Sect. 4.1, "a missing value is treated as a separate
   attribute value": a missing numeric value is left out when cut points are
   learned (as Weka's MDL does) and becomes a value of its own after
-  discretisation, as a missing nominal value does; every attribute has one more
-  value than its bins or categories, as in :class:`algorithms.bnc.SKDB` with
-  ``missing="value"``.
+  discretisation, as a missing nominal value does. Only attributes with a missing
+  value in the training data get that extra value (``missing_slot="observed"``), so
+  complete attributes keep the base rate ``1/|X|`` of the reference code (which codes
+  a missing value as 0, and so does this class for a test value missing in a column
+  without a slot); ``missing_slot="always"`` gives every attribute the extra value
+  (bench's earlier rule), as :class:`algorithms.bnc.SKDB` with ``missing="value"``.
 * The MI of Algorithm 3 is ``I(X; Y)`` on the member's discretised training data,
   missing as a value: SKDB's own pass 1 (:func:`algorithms.bnc.pairwise_information`),
   computed once per member and handed to SKDB, which therefore learns its
@@ -281,6 +284,18 @@ def _bin_codes(X: np.ndarray, numeric: np.ndarray, cut_points: list) -> np.ndarr
     return out
 
 
+def _member_codes(Xd: np.ndarray, n_values: np.ndarray, slot: np.ndarray) -> np.ndarray:
+    """Int codes of discretised data: a missing value is code ``n_values[j]`` (its own value)
+    in a column with a missing-value slot, else code 0 (the ESKDB code's ``(int)`` of a
+    missing value; only possible for test rows)."""
+    codes = encode(Xd, n_values, "skip", what="X (discretised)")
+    miss = codes < 0
+    if miss.any():
+        fill = np.where(slot > 0, n_values, 0).astype(codes.dtype)
+        codes = np.asfortranarray(np.where(miss, fill[None, :], codes))
+    return codes
+
+
 class _Member:
     """One fitted member: cut points of the numeric columns, attribute order, fitted SKDB."""
 
@@ -312,8 +327,9 @@ def _fit_member(X: np.ndarray, y_codes: np.ndarray, spec: dict, seed: int) -> _M
     Xd = _bin_codes(X, numeric, cut_points)                                   # line 4
     n_values = spec["nominal_values"].copy()
     n_values[numeric] = [c.size + 1 for c in cut_points]
-    codes = encode(Xd, n_values, "value", what="X (discretised)")            # missing = a value (Sect. 4.1)
-    width = n_values + 1
+    slot = spec["missing_slot"]
+    codes = _member_codes(Xd, n_values, slot)                                 # missing = a value (Sect. 4.1)
+    width = n_values + slot
     n_classes = spec["n_classes"]
     # pass 1 of SKDB (MI, CMI), shared with the order sampling
     info = pairwise_information(codes, y_codes, width, n_classes, spec["max_table_bytes"])
@@ -354,6 +370,16 @@ class ESKDB(ClassifierMixin, BaseEstimator):
         K in the MDL cost of Alg. 2 (module docstring).
     zero_mi : {"append", "drop"}, default="append"
         Alg. 3's handling of attributes with zero MI (module docstring).
+    missing_slot : {"observed", "always"}, default="observed"
+        Which columns get a missing-value slot (module docstring): those with a missing
+        value in the training data, or every column (bench's earlier rule, base rate
+        ``1/(|X| + 1)`` on complete data).
+    tie_order : {"stable", "weka"}, default="stable"
+        Order of equal MI / CMI in each member's SKDB structure (:class:`algorithms.bnc.KDB`);
+        ``"weka"`` (the ESKDB code's reversed Weka sort) in the paper's configs.
+    loo_rule : {"exact", "authors"}, default="exact"
+        Each member's SKDB leave-one-out rule (:class:`algorithms.bnc.SKDB`); ``"authors"``
+        (the ESKDB code's ``updateClassDistributionloocv``) in the paper's configs.
     n_jobs : int, default=1
         Members fitted in parallel by joblib (results do not depend on it).
     random_state : int, numpy Generator or None
@@ -376,8 +402,12 @@ class ESKDB(ClassifierMixin, BaseEstimator):
 
     def __init__(self, n_estimators=10, max_k=5, estimation="m_estimate", m=1.0, n_iterations=1000, burn_in=100,
                  tying="level", prior="gamma", random_cut_points=True, random_order=True,
-                 cut_point_count="boundaries", zero_mi="append", n_jobs=1, random_state=None,
-                 categorical_features=None, n_categories=None, max_table_bytes="auto"):
+                 cut_point_count="boundaries", zero_mi="append", missing_slot="observed", tie_order="stable",
+                 loo_rule="exact", n_jobs=1, random_state=None, categorical_features=None, n_categories=None,
+                 max_table_bytes="auto"):
+        self.missing_slot = missing_slot
+        self.tie_order = tie_order
+        self.loo_rule = loo_rule
         self.n_estimators = n_estimators
         self.max_k = max_k
         self.estimation = estimation
@@ -414,6 +444,12 @@ class ESKDB(ClassifierMixin, BaseEstimator):
             raise ValueError(f"cut_point_count must be one of {CUT_POINT_COUNTS}; got {self.cut_point_count!r}")
         if self.zero_mi not in ("append", "drop"):
             raise ValueError(f"zero_mi must be 'append' or 'drop'; got {self.zero_mi!r}")
+        if self.missing_slot not in ("observed", "always"):
+            raise ValueError(f"missing_slot must be 'observed' or 'always'; got {self.missing_slot!r}")
+        if self.tie_order not in ("stable", "weka"):
+            raise ValueError(f"tie_order must be 'stable' or 'weka'; got {self.tie_order!r}")
+        if self.loo_rule not in ("exact", "authors"):
+            raise ValueError(f"loo_rule must be 'exact' or 'authors'; got {self.loo_rule!r}")
         if not self.m > 0:
             raise ValueError(f"m must be > 0; got {self.m!r}")
         if self.estimation == "hdp":
@@ -464,7 +500,8 @@ class ESKDB(ClassifierMixin, BaseEstimator):
             hdp = {"n_iterations": int(self.n_iterations), "burn_in": int(self.burn_in), "tying": self.tying,
                    "prior": self.prior}
         common = dict(max_k=int(self.max_k), smoothing=self.estimation, m=float(self.m), backoff=True,
-                      hdp_settings=hdp, missing="value", max_table_bytes=self.max_table_bytes)
+                      hdp_settings=hdp, missing="value", tie_order=self.tie_order, loo_rule=self.loo_rule,
+                      max_table_bytes=self.max_table_bytes)
 
         def make(random_state):
             return SKDB(random_state=random_state, **common)
@@ -488,7 +525,10 @@ class ESKDB(ClassifierMixin, BaseEstimator):
         nominal = self._nominal_mask(d)
         numeric = np.flatnonzero(~nominal)
         self.nominal_ = nominal
-        spec = {"numeric": numeric, "nominal_values": self._nominal_values(X, nominal), "n_classes": n_classes,
+        # missing-value slot where the training data have missing values (the same columns for
+        # every member: a missing numeric value stays missing after any discretisation)
+        self.missing_slot_ = np.ones(d, dtype=bool) if self.missing_slot == "always" else np.isnan(X).any(axis=0)
+        spec = {"missing_slot": self.missing_slot_.astype(np.int64), "numeric": numeric, "nominal_values": self._nominal_values(X, nominal), "n_classes": n_classes,
                 "random_order": bool(self.random_order), "zero_mi": self.zero_mi,
                 "max_table_bytes": self.max_table_bytes,
                 "cut_point_count": self.cut_point_count, "make_skdb": self._skdb_factory(),
@@ -523,9 +563,10 @@ class ESKDB(ClassifierMixin, BaseEstimator):
         X = np.ascontiguousarray(X)
         numeric = np.flatnonzero(~self.nominal_)
         out = np.zeros((X.shape[0], self.classes_.size))
+        slot = self.missing_slot_.astype(np.int64)
         for mb in self.members_:
             Xd = _bin_codes(X, numeric, mb.cut_points)
-            codes = encode(Xd, mb.model.n_values_ - 1, "value", what="X")
+            codes = _member_codes(Xd, mb.model.n_values_ - slot, slot)
             out += mb.model.predict_proba_encoded(codes)
         out /= len(self.members_)
         return out

@@ -351,3 +351,195 @@ def test_skdb_loo_blocks_do_not_change_the_result(monkeypatch):
     three = SKDB(max_k=2).fit(X, y)
     np.testing.assert_allclose(one.loo_rmse_, three.loo_rmse_, rtol=1e-12)
     assert (one.k_, one.n_selected_) == (three.k_, three.n_selected_)
+
+
+# --------------------------------------------------------------------------- issue 16: missing slot, ties, LOO rule
+def test_missing_slot_only_where_values_are_missing():
+    """Complete data keep |X| values (the ESKDB code's base rate 1/|X|); a column with a missing
+    value gets one more; ``missing_slot="always"`` is bench's earlier rule (every column + 1)."""
+    X, y = nominal_data(n=120, d=4, k=3, C=2, seed=2)
+    assert KDB(k=1).fit(X, y).n_values_.tolist() == [3, 3, 3, 3]
+    assert KDB(k=1, missing_slot="always").fit(X, y).n_values_.tolist() == [4, 4, 4, 4]
+    assert KDB(k=1, missing_slot=[3]).fit(X, y).n_values_.tolist() == [3, 3, 3, 4]
+    Xm = X.copy()
+    Xm[7, 1] = np.nan
+    est = KDB(k=1).fit(Xm, y)
+    assert est.n_values_.tolist() == [3, 4, 3, 3]
+    # a test value missing where the column has no slot is coded 0, as the ESKDB code's (int) NaN
+    row = X[:1].copy()
+    row_nan, row_zero = row.copy(), row.copy()
+    row_nan[0, 2], row_zero[0, 2] = np.nan, 0.0
+    np.testing.assert_array_equal(est.predict_proba(row_nan), est.predict_proba(row_zero))
+    # where the column has a slot, a missing value is its own value (code 3 of column 1)
+    assert est._encode(np.array([[0.0, np.nan, 0.0, 0.0]]))[0, 1] == 3
+
+
+def test_nb_as_kdb0_is_the_eskdb_code_m_estimate_on_complete_data():
+    """KDB k = 0 = the ESKDB code's NB: P(y) = (n_y + 1/C) / (N + 1), P(x | y) = (n_xy + 1/|X|) / (n_y + 1)
+    with |X| the column's values (no missing slot on complete data), hand-computed from counts."""
+    X, y = nominal_data(n=90, d=3, k=4, C=3, seed=11)
+    Xte, _ = nominal_data(n=20, d=3, k=4, C=3, seed=12)
+    p = KDB(k=0).fit(X, y).predict_proba(Xte)
+    C, N = 3, len(y)
+    want = np.zeros((len(Xte), C))
+    for r, x in enumerate(Xte):
+        for c in range(C):
+            ny = np.sum(y == c)
+            v = (ny + 1 / C) / (N + 1)
+            for a in range(3):
+                v *= (np.sum((X[:, a] == x[a]) & (y == c)) + 1 / 4) / (ny + 1)
+            want[r, c] = v
+    want /= want.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(p, want, rtol=1e-12)
+    # bench's earlier rule gives base rate 1/(|X| + 1) and other probabilities
+    old = KDB(k=0, missing_slot="always").fit(X, y).predict_proba(Xte)
+    assert np.max(np.abs(old - want)) > 1e-4
+
+
+def test_weka_sort_hand_cases_and_reversed_tie_order():
+    from algorithms.bnc import descending_order, weka_sort
+    # 3 equal values: Weka sorts a range of 3 by three conditional swaps, none fires -> 0, 1, 2
+    assert weka_sort([0.5, 0.5, 0.5]).tolist() == [0, 1, 2]
+    assert descending_order([0.5, 0.5, 0.5], "weka").tolist() == [2, 1, 0]
+    assert descending_order([0.5, 0.5, 0.5], "stable").tolist() == [0, 1, 2]
+    # 5 equal values, traced by hand through median-of-three, the pivot parked at index 3 and
+    # one swap of the partition: index (0, 3, 2, 1, 4) -- the sort is not stable
+    assert weka_sort([0.0] * 5).tolist() == [0, 3, 2, 1, 4]
+    assert descending_order([0.0] * 5, "weka").tolist() == [4, 1, 2, 3, 0]
+    assert descending_order([0.1, 0.3, 0.2], "weka").tolist() == [1, 2, 0]   # no ties: plain descending
+
+
+def test_weka_sort_equals_weka_jar():
+    """Against weka.core.Utils.sort of the installed Weka 3.6 on random arrays with many ties."""
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from algorithms.bnc import weka_sort
+    jar = Path("/usr/share/java/weka.jar")
+    if not (jar.exists() and shutil.which("javac") and shutil.which("java")):
+        pytest.skip("needs Weka 3.6 (/usr/share/java/weka.jar) and a JDK")
+    src = ("import weka.core.Utils; import java.io.*; public class WS { public static void main(String[] a) "
+           "throws Exception { BufferedReader br = new BufferedReader(new InputStreamReader(System.in)); String l; "
+           "while ((l = br.readLine()) != null) { String[] t = l.trim().split(\",\"); double[] v = new double[t.length];"
+           " for (int i = 0; i < t.length; i++) v[i] = Double.parseDouble(t[i]); int[] s = Utils.sort(v); "
+           "StringBuilder b = new StringBuilder(); for (int i = 0; i < s.length; i++) { if (i > 0) b.append(\",\"); "
+           "b.append(s[i]); } System.out.println(b); } } }")
+    rng = np.random.default_rng(4)
+    arrs = [rng.integers(0, 3, size=rng.integers(1, 40)).astype(float) for _ in range(200)]
+    with tempfile.TemporaryDirectory() as tmp:
+        Path(tmp, "WS.java").write_text(src)
+        subprocess.run(["javac", "-cp", str(jar), "WS.java"], cwd=tmp, check=True, capture_output=True)
+        out = subprocess.run(["java", "-cp", f"{jar}:{tmp}", "WS"], input="\n".join(
+            ",".join(repr(float(x)) for x in a) for a in arrs) + "\n", capture_output=True, text=True,
+            check=True).stdout.split("\n")
+    for a, line in zip(arrs, out):
+        assert [int(t) for t in line.split(",")] == weka_sort(a).tolist()
+
+
+def test_kdb_tie_order_changes_order_and_parents():
+    """Three identical columns have exactly equal MI and pairwise CMI: the stable rule keeps index
+    order, the ESKDB code's reversed Weka sort puts the higher index first (hand-traced above)."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    x = (y + (rng.random(200) < 0.3)) % 2
+    X = np.column_stack([x, x, x]).astype(float)
+    stable = KDB(k=2, tie_order="stable").fit(X, y)
+    weka = KDB(k=2, tie_order="weka").fit(X, y)
+    assert stable.order_.tolist() == [0, 1, 2]
+    assert stable.parents_ == [(), (0,), (0, 1)]
+    assert weka.order_.tolist() == [2, 1, 0]
+    # attribute 0 (third): candidates (2, 1) with equal CMI, Weka's 2-element sort keeps (0, 1),
+    # reversed -> position 1 first, i.e. attribute 1, then attribute 2
+    assert weka.parents_ == [(1, 2), (2,), ()]
+    sk = SKDB(max_k=2, tie_order="weka").fit(X, y)
+    assert sk.order_.tolist() == [2, 1, 0] and sk.max_parents_ == [(1, 2), (2,), ()]
+
+
+def _authors_loo(X, y, order, parents, K, C, V, m=1.0):
+    """Direct transcription of the ESKDB code's SKDB third pass (learnStructureSKDB with
+    ploocv and wdBayesParametersTree.updateClassDistributionloocv) on dictionaries of counts."""
+    from collections import Counter
+    n = len(y)
+    cnt = {}
+    for a in order:
+        for d in range(len(parents[a]) + 1):
+            c_ = Counter()
+            for r in range(n):
+                c_[(tuple(X[r, list(parents[a][:d])]), X[r, a], y[r])] += 1
+            cnt[(a, d)] = c_
+
+    def mest(f1, f2, nv):
+        return (f1 + m / nv) / (f2 + m)
+
+    cc = np.bincount(y, minlength=C)
+    loss = np.zeros((K + 1, len(order)))
+    prior_loss = 0.0
+    for r in range(n):
+        xc = y[r]
+        dist = np.zeros((K + 1, C))
+        dist[0] = [mest(cc[c] - (c == xc), n - 1, C) for c in range(C)]
+        dist[0] /= dist[0].sum()
+        prior_loss += (1 - dist[0, xc]) ** 2
+        dist[1:] = dist[0]
+        for u, a in enumerate(order):
+            pa, uval = parents[a], X[r, a]
+            D = len(pa)
+
+            def est(d, c):
+                path = tuple(X[r, list(pa[:d])])
+                tot = sum(cnt[(a, d)][(path, xx, c)] for xx in range(V[a]))
+                sub = int(c == xc)
+                return mest(cnt[(a, d)][(path, uval, c)] - sub, tot - sub, V[a])
+
+            depth, stopped = 0, False
+            while depth < D:
+                for c in range(C):
+                    dist[depth, c] *= est(depth, c)
+                nxt = tuple(X[r, list(pa[:depth + 1])])
+                if sum(cnt[(a, depth + 1)][(nxt, uval, c)] for c in range(C)) < 2:
+                    depth += 1
+                    for c in range(C):
+                        dist[depth, c] *= est(depth - 1, c)
+                    stopped = True
+                    break
+                depth += 1
+            if not stopped:
+                for c in range(C):
+                    dist[depth, c] *= est(depth, c)
+            for k in range(depth + 1, K + 1):
+                dist[k] = dist[depth]
+            for k in range(K + 1):
+                dist[k] /= dist[k].sum()
+                loss[k, u] += (1 - dist[k, xc]) ** 2
+    return np.sqrt(loss / n), math.sqrt(prior_loss / n)
+
+
+def test_skdb_authors_loo_rule_equals_transcription_of_eskdb_code():
+    X, y = nominal_data(n=80, d=5, k=5, C=3, seed=7, noise=0.5)
+    K = 3
+    est = SKDB(max_k=K, loo_rule="authors", missing="mode").fit(X, y)
+    order = est.order_.tolist()
+    parents = {a: est.max_parents_[a] for a in order}
+    rmse, prior = _authors_loo(X, y, order, parents, K, 3, est.n_values_.tolist())
+    np.testing.assert_allclose(est.loo_rmse_, rmse, rtol=1e-10)
+    assert est.loo_rmse_prior_ == pytest.approx(prior, rel=1e-12)
+    best, n_sel, k_sel = prior, 0, 0
+    for u in range(len(order)):
+        for k in range(K + 1):
+            if rmse[k, u] < best:
+                best, n_sel, k_sel = rmse[k, u], u + 1, k
+    assert (est.n_selected_, est.k_) == (n_sel, k_sel)
+    # the rule matters on these data (rare values stop the walk early): not bench's exact LOO
+    exact = SKDB(max_k=K, loo_rule="exact", missing="mode").fit(X, y)
+    assert np.max(np.abs(exact.loo_rmse_ - est.loo_rmse_)) > 1e-3
+
+
+def test_new_options_are_validated():
+    X, y = nominal_data(n=40, d=3)
+    for bad in (dict(tie_order="random"), dict(missing_slot="sometimes")):
+        with pytest.raises(ValueError, match=list(bad)[0]):
+            KDB(**bad).fit(X, y)
+    with pytest.raises(ValueError, match="loo_rule"):
+        SKDB(loo_rule="petal").fit(X, y)

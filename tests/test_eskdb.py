@@ -295,3 +295,42 @@ def test_bad_input_is_named():
 
 def test_sklearn_estimator_checks():
     check_estimator(ESKDB(n_estimators=2, random_state=0))
+
+
+# ----------------------------------------------------------------------------- issue 16: missing-value slot
+def test_missing_slot_only_in_columns_with_missing_values():
+    """Complete data: each member's attributes have exactly their bins / categories (base rate
+    1/|X|, the reference code's); a column with a missing training value gets one more value;
+    ``missing_slot="always"`` is bench's earlier rule. A test value missing in a column without
+    a slot is coded 0 (the reference code's (int) of a missing value)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(200, 3))
+    X[:, 2] = rng.integers(0, 3, 200)
+    y = (X[:, 0] + 0.5 * X[:, 1] + rng.normal(scale=0.5, size=200) > 0).astype(int)
+    cat = np.array([False, False, True])
+    est = ESKDB(n_estimators=3, random_state=0, categorical_features=cat).fit(X, y)
+    for mb in est.members_:
+        bins = [c.size + 1 for c in mb.cut_points]
+        assert mb.model.n_values_.tolist() == bins + [3]
+    old = ESKDB(n_estimators=3, random_state=0, categorical_features=cat, missing_slot="always").fit(X, y)
+    for mb in old.members_:
+        assert mb.model.n_values_.tolist() == [c.size + 2 for c in mb.cut_points] + [4]
+    assert not np.allclose(old.predict_proba(X[:20]), est.predict_proba(X[:20]))
+    Xm = X.copy()
+    Xm[5, 1] = np.nan
+    mis = ESKDB(n_estimators=2, random_state=0, categorical_features=cat).fit(Xm, y)
+    for mb in mis.members_:
+        assert mb.model.n_values_.tolist() == [mb.cut_points[0].size + 1, mb.cut_points[1].size + 2, 3]
+    t_nan, t_zero = X[:1].copy(), X[:1].copy()
+    t_nan[0, 2], t_zero[0, 2] = np.nan, 0.0
+    np.testing.assert_array_equal(mis.predict_proba(t_nan), mis.predict_proba(t_zero))
+
+
+def test_eskdb_passes_tie_order_and_loo_rule_to_its_members():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(150, 4))
+    y = (X[:, 0] > 0).astype(int)
+    est = ESKDB(n_estimators=2, random_state=1, tie_order="weka", loo_rule="authors").fit(X, y)
+    assert all(mb.model.tie_order == "weka" and mb.model.loo_rule == "authors" for mb in est.members_)
+    with pytest.raises(ValueError, match="loo_rule"):
+        ESKDB(loo_rule="x").fit(X, y)

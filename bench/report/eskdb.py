@@ -15,10 +15,15 @@ a single 2-fold run on the six largest):
   single) and :data:`PRIOR_PARAM` (uniform, gamma): Fig. 7.
 
 Algorithm names (:data:`ALGOS`): the paper's name -> our conf/algo names, the first one that has
-stored runs is used: NB ``nb_disc``; TAN ``tan``; KDB ``kdb`` (``kdb5``, ``kdb1``, ``kdb2`` also
-accepted); SKDB ``skdb``; KDF ``kdf``; AODE ``aode`` (or ``a1de``); ESKDB_M ``eskdb_m``;
+stored runs is used: NB ``nb_disc``; TAN ``tan``; KDB ``kdb`` (k = 5, ``kdb5`` also accepted; KDB-1
+and KDB-2 are shown beside it as extra rows, marked as not the paper's); SKDB ``skdb``; KDF ``kdf``; AODE ``aode`` (or ``a1de``); ESKDB_M ``eskdb_m``;
 ESKDB_HDP ``eskdb_hdp``; RF ``rf100``; XGBoost_default ``xgb``; XGBoost_tuned ``xgb_tuned``.
 Ablations: ES-KDB ``eskdb_m``, ES-KDB_randomO ``eskdb_random_o``, ES-KDB_randomCP ``eskdb_random_cp``.
+
+Table 9's order of NB, KDB, SKDB, ESKDB_M and ESKDB_HDP is checked over all the datasets with complete
+runs and by size group of the paper's Table 1 rows (``table9_bnc_order``, ``table9_bnc_order_by_size``,
+with a verdict line); ``table9_kdb_fixes`` shows bench's KDB family before and after the fixes of issue
+16 (missing-value slot, tie order, SKDB's leave-one-out rule) from experiment ``eskdb_kdb_fix``.
 
 Measures: RMSE over all classes and error rate (mean over splits per dataset); training time =
 mean ``times.train_cpu_s`` per split (the paper's Table 9 "training time"). Averages over datasets
@@ -46,7 +51,7 @@ from .tables import write_table
 PAPER = "eskdb"
 EXPERIMENTS = {"main": "eskdb_main", "ablation": "eskdb_ablation", "ensemble": "eskdb_ensemble_size",
                "hdp": "eskdb_hdp_tying"}
-ALGOS = {"NB": ["nb_disc"], "TAN": ["tan"], "KDB": ["kdb", "kdb5", "kdb1", "kdb2"], "SKDB": ["skdb"],
+ALGOS = {"NB": ["nb_disc"], "TAN": ["tan"], "KDB": ["kdb", "kdb5"], "SKDB": ["skdb"],
          "KDF": ["kdf"], "AODE": ["aode", "a1de"], "ESKDB_M": ["eskdb_m"], "ESKDB_HDP": ["eskdb_hdp"],
          "RF": ["rf100"], "XGBoost_default": ["xgb"], "XGBoost_tuned": ["xgb_tuned"]}
 ABLATION = {"ES-KDB": ["eskdb_m"], "ES-KDB_randomO": ["eskdb_random_o"], "ES-KDB_randomCP": ["eskdb_random_cp"]}
@@ -61,8 +66,20 @@ ALL = "all 72 datasets"
 FIG1_ALGOS = ["NB", "TAN", "KDB", "SKDB", "KDF", "AODE", "ESKDB_M"]
 # the order check of the ESKDB issue: Table 9's averages of these five, worst first in the paper
 ORDER_ALGOS = ["NB", "KDB", "SKDB", "ESKDB_M", "ESKDB_HDP"]
-# KDB with other k, shown beside the paper's KDB (the paper prints no k for it)
-KDB_VARIANTS = {"KDB-1": "kdb1", "KDB-2": "kdb2", "KDB-5": "kdb"}
+# KDB with other k, shown beside the paper's KDB (k = 5, the ESKDB code's -K 5) as extra columns,
+# never as the paper's KDB
+KDB_VARIANTS = {"KDB-1": "kdb1", "KDB-2": "kdb2"}
+# dataset size groups of the order check (the paper's Table 1 rows): (label, lower bound exclusive, upper inclusive)
+SIZE_GROUPS = (("<= 1000 rows", 0, 1000), ("1001-10000 rows", 1000, 10000), ("> 10000 rows", 10000, np.inf))
+# issue 16: bench's KDB family before and after each fix, on eskdb_main's datasets and folds
+FIX_EXPERIMENT = "eskdb_kdb_fix"
+FIX_VARIANTS = {"NB": "nb_disc", "NB (KDB-0, the ESKDB code's NB)": "kdb0",
+                "KDB-5 bench before": "kdb_bench", "KDB-5 + missing slot": "kdb_slot",
+                "KDB-5 + missing slot + ties (paper config)": "kdb", "KDB-1 (not the paper's KDB)": "kdb1",
+                "SKDB bench before": "skdb_bench", "SKDB + missing slot": "skdb_slot",
+                "SKDB + missing slot + ties": "skdb_slot_weka", "SKDB + slot + ties + LOO rule (paper config)": "skdb",
+                "ESKDB_M bench before": "eskdb_m_bench", "ESKDB_M (paper config)": "eskdb_m",
+                "ESKDB_HDP (paper config)": "eskdb_hdp"}
 
 
 def _resolve(exp, candidates: dict[str, list[str]]) -> dict[str, str]:
@@ -111,6 +128,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     for number in (5, 6, 8, 9):
         res.files += _average_table(number, vals, amap, reasons, out)
     res.files += _bnc_order(vals, amap, out)
+    res.files += _kdb_fixes(ctx, out)
     res.files += _figures(ctx, exp, vals, amap, label, out, res)
     return res
 
@@ -179,10 +197,46 @@ def _kdb_variants(vals: dict, amap: dict, common) -> dict[str, str]:
                                         for m in ("rmse", "error"))}
 
 
+def _paper_rows() -> dict[str, float]:
+    """Our dataset name -> the paper's Table 1 row count (the size groups of the order check)."""
+    pds = published.datasets(PAPER)
+    return {r.ours: float(r.rows) for r in pds.itertuples() if r.ours}
+
+
+def _size_groups(datasets) -> dict[str, list[str]]:
+    """"all" and each :data:`SIZE_GROUPS` label -> the datasets of ``datasets`` in it."""
+    rows = _paper_rows()
+    out = {"all": list(datasets)}
+    for label, lo, hi in SIZE_GROUPS:
+        out[label] = [d for d in datasets if d in rows and lo < rows[d] <= hi]
+    return out
+
+
+def _order_text(means: pd.Series) -> str:
+    """Names from worst (highest) to best, as the paper lists them ("a > b" = a worse than b)."""
+    return " > ".join(means.sort_values(ascending=False).index)
+
+
+def _order_by_group(vals: dict, names: dict[str, str], common) -> pd.DataFrame:
+    """Per size group and measure: the mean of each name's algo over the group's datasets of
+    ``common`` (one row per group x measure; columns = names, plus n and the order)."""
+    rows = []
+    for group, ds in _size_groups(list(common)).items():
+        for mname, m in (("RMSE", "rmse"), ("error rate", "error")):
+            row = {"datasets": group, "n": len(ds), "measure": mname}
+            means = pd.Series({n: float(vals[m].loc[ds, a].mean()) if ds else np.nan for n, a in names.items()})
+            row.update(means.to_dict())
+            row["order (worst first)"] = _order_text(means.dropna()) if ds else ""
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def _bnc_order(vals: dict, amap: dict, out: Path) -> list[Path]:
     """Table 9's average RMSE and error rate of NB, KDB, SKDB, ESKDB_M and ESKDB_HDP, and their order,
     ours over the datasets where the five have complete runs (Table 9 itself needs RF and XGBoost as
-    well, so it may cover fewer datasets). KDB with each stored k is shown beside the paper's KDB."""
+    well, so it may cover fewer datasets), over all of them and by size group (the paper's rows), with
+    a verdict. KDB is the paper's KDB-5 config; KDB-1 and KDB-2, where stored, are extra rows marked
+    as not in the paper, and are not used in the order."""
     pub9 = published.values(PAPER, 9).set_index(["algorithm", "measure"])["value_num"]
     cols = [amap.get(a) for a in ORDER_ALGOS]
     if vals["rmse"].empty or any(c not in vals["rmse"].columns for c in cols):
@@ -206,26 +260,118 @@ def _bnc_order(vals: dict, amap: dict, out: Path) -> list[Path]:
         df[f"{mname} rank published"] = core[f"{mname} published"].rank(ascending=False).reindex(df.index)
         df[f"{mname} rank ours"] = core[f"{mname} ours"].rank(ascending=False).reindex(df.index)
 
-    def _same(tab) -> bool:
-        return bool((tab["RMSE published"].rank() == tab["RMSE ours"].rank()).all())
+    def _same(tab, mname="RMSE") -> bool:
+        return bool((tab[f"{mname} published"].rank() == tab[f"{mname} ours"].rank()).all())
 
-    same = _same(core)
+    same = {m: _same(core, m) for m in ("RMSE", "error rate")}
     order = " > ".join(core.sort_values("RMSE ours", ascending=False)["algorithm"])
+    n_pub = len(published.datasets(PAPER))
     cap = (f"Table 9, order of the Bayesian network classifiers: average RMSE and error rate over the "
            f"{len(common)} datasets where NB, KDB, SKDB, ESKDB_M and ESKDB_HDP all have complete runs "
-           f"(rank 1 = worst, as the paper lists them); our RMSE order {order}: "
-           f"{'the same as' if same else 'NOT the same as'} the paper's")
-    kdb_row = names.index("KDB")
-    for i, name in enumerate(extra, start=len(names)):   # the order with another k in KDB's place
-        alt = core.copy()
-        alt.iloc[kdb_row, alt.columns.get_loc("RMSE ours")] = df.iloc[i]["RMSE ours"]
-        cap += f"; with {name} as KDB: {'the same' if _same(alt) else 'not the same'}"
+           f"(the paper averages over {n_pub}; rank 1 = worst, as the paper lists them); our RMSE order "
+           f"{order}: {'the same as' if same['RMSE'] else 'NOT the same as'} the paper's; error-rate order "
+           f"{'the same' if same['error rate'] else 'NOT the same'}. KDB is k = 5 (the paper's code); rows "
+           f"marked 'not in the paper' are other k, shown for comparison only")
     for c in df.columns:
         if "rank" in c:
             df[c] = df[c].map(lambda x: "" if pd.isna(x) else f"{int(x)}")
         elif "published" in c or "ours" in c:
             df[c] = df[c].map(lambda x: "" if pd.isna(x) else f"{x:.4f}")
-    return write_table(df, out / "table9_bnc_order", index=False, caption=cap)
+    files = write_table(df, out / "table9_bnc_order", index=False, caption=cap)
+    # by dataset size, with the verdict
+    groups = _order_by_group(vals, dict(zip(names, cols)), common)
+    pub_order = _order_text(pd.Series({n: pub9.get((n, "RMSE"), np.nan) for n in names}))
+    groups["same as the paper's RMSE order"] = [
+        ("yes" if r["order (worst first)"] == pub_order else "no") if r["measure"] == "RMSE" and r["n"] else ""
+        for r in groups.to_dict("records")]
+    groups["KDB - NB"] = groups["KDB"] - groups["NB"]
+    verdict = _verdict(groups, pub_order, list(common))
+    for c in names + ["KDB - NB"]:
+        groups[c] = groups[c].map(lambda x: "" if pd.isna(x) else f"{x:.4f}")
+    files += write_table(groups, out / "table9_bnc_order_by_size", index=False,
+                         caption=f"Table 9's order by dataset size (the paper's Table 1 rows), ours: mean RMSE and "
+                                 f"error rate over the datasets of each group where the five have complete runs; "
+                                 f"the paper's RMSE order (worst first): {pub_order}. {verdict}")
+    return files
+
+
+def _verdict(groups: pd.DataFrame, pub_order: str, common) -> str:
+    """One line: is Table 9's RMSE order reproduced over all datasets and in which size groups, and
+    how KDB-5 stands against NB by size (the pair the issue is about)."""
+    pds = published.datasets(PAPER)
+    n_pub, n_common = len(pds), len(common)
+    big = pds[pds["rows"].astype(float) > 20000]
+    n_big = len(big)
+    n_big_absent = int(sum(1 for r in big.itertuples() if not r.ours or r.ours not in set(common)))
+    rm = groups[(groups["measure"] == "RMSE") & (groups["n"] > 0)].set_index("datasets")
+    if "all" not in rm.index:
+        return ""
+    sized = [g for g in rm.index if g != "all"]
+    held = [g for g in sized if rm.loc[g, "order (worst first)"] == pub_order]
+    ours_all = rm.loc["all", "order (worst first)"]
+    gap = [float(rm.loc[g, "KDB - NB"]) for g in sized]
+    trend = ""
+    if len(gap) >= 2:
+        if all(x > y for x, y in zip(gap, gap[1:])):
+            trend = "KDB-5's RMSE relative to NB improves with every larger size group"
+        elif all(x < y for x, y in zip(gap, gap[1:])):
+            trend = "KDB-5's RMSE relative to NB worsens with dataset size"
+        else:
+            trend = "KDB-5's RMSE relative to NB does not change monotonically with dataset size"
+    return (f"Verdict: over all {n_common} datasets our RMSE order is {ours_all} "
+            f"({'the same as' if ours_all == pub_order else 'not'} the paper's); the paper's order holds in "
+            f"{', '.join(held) if held else 'no size group'}; KDB-5 minus NB mean RMSE: "
+            + ", ".join(f"{g} ({rm.loc[g, 'n']} datasets) {float(rm.loc[g, 'KDB - NB']):+.4f}" for g in sized)
+            + f" (negative = KDB-5 better){'; ' + trend if trend else ''}. The paper averages over {n_pub} datasets; "
+            f"{n_pub - n_common} of them are not in ours, among them {n_big_absent} of its {n_big} datasets with "
+            f"more than 20000 rows.")
+
+
+def _kdb_fixes(ctx: ReportContext, out: Path) -> list[Path]:
+    """Issue 16: the KDB family before and after each fix (:data:`FIX_VARIANTS`, experiment
+    :data:`FIX_EXPERIMENT`): mean RMSE and error rate by size group. Each family (KDB, SKDB, ESKDB;
+    NB is in every family as the reference) is averaged over the datasets where all its stored
+    variants and NB are complete, so the rows of one family compare like with like; the number of
+    datasets is given per row. Nothing is written when the experiment has no complete run."""
+    exp = ctx.experiment(FIX_EXPERIMENT)
+    have = set(exp.algos())
+    names = {n: a for n, a in FIX_VARIANTS.items() if a in have}
+    if len(names) < 2 or "nb_disc" not in have:
+        return []
+    vals = {m: exp.means(m) for m in ("rmse", "error")}
+    families = {"KDB": ("nb_disc", "kdb0", "kdb_bench", "kdb_slot", "kdb", "kdb1"),
+                "SKDB": ("nb_disc", "skdb_bench", "skdb_slot", "skdb_slot_weka", "skdb"),
+                "ESKDB": ("nb_disc", "eskdb_m_bench", "eskdb_m", "eskdb_hdp")}
+    rows = []
+    for fam, algos in families.items():
+        fam_names = {n: a for n, a in names.items() if a in algos}
+        if len(fam_names) < 2:
+            continue
+        cols = list(fam_names.values())
+        common = vals["rmse"][cols].dropna().index.intersection(vals["error"][cols].dropna().index)
+        if common.empty:
+            continue
+        groups = _order_by_group(vals, fam_names, common)
+        for n, a in fam_names.items():
+            row = {"family": fam, "variant": n, "config": a}
+            for g in groups.to_dict("records"):
+                if g["measure"] == "RMSE":
+                    row[f"n {g['datasets']}"] = int(g["n"])
+                key = f"{g['datasets']} {g['measure']}"
+                row[key] = "" if pd.isna(g[n]) else f"{g[n]:.4f}"
+            rows.append(row)
+    if not rows:
+        return []
+    tab = pd.DataFrame(rows)
+    return write_table(tab, out / "table9_kdb_fixes", index=False,
+                       caption=f"Issue 16: bench's KDB family before and after each fix (experiment "
+                               f"{FIX_EXPERIMENT}, eskdb_main's protocol and folds): mean RMSE and error rate by "
+                               f"size group (the paper's Table 1 rows); each family over the datasets where all "
+                               f"its stored variants and NB are complete (n per group). 'bench before' = a "
+                               f"missing-value slot in every column, stable ties, exact leave-one-out; 'missing "
+                               f"slot' = a slot only where values are missing (base rate 1/|X| on complete data); "
+                               f"'ties' = the ESKDB code's reversed Weka sort; 'LOO rule' = the ESKDB code's "
+                               f"leave-one-out pass")
 
 
 # ---------------------------------------------------------------- figures
