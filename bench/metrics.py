@@ -1,4 +1,4 @@
-"""Per-split metrics computed from class probabilities (DESIGN.md)."""
+"""Per-split metrics computed from class probabilities (docs/DESIGN.md)."""
 
 from __future__ import annotations
 

@@ -211,7 +211,7 @@ def run_split(algo_cfg: dict, ds: Dataset, split: Split, seed: int) -> tuple[dic
 
 
 def anytime_evaluation(est, cfg: dict, Xte, yte: np.ndarray, n_classes: int) -> tuple[dict, dict]:
-    """Metrics of an anytime classifier at every budget of ``cfg`` (DESIGN.md contract:
+    """Metrics of an anytime classifier at every budget of ``cfg`` (docs/DESIGN.md contract:
     ``predict_proba_anytime(X, budgets) -> (len(budgets), n, n_classes)``).
 
     ``cfg`` = ``{budgets: [...], unit: optional str, store_proba: optional bool}``; a budget

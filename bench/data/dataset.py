@@ -1,4 +1,4 @@
-"""The Dataset contract shared by every part of bench (see DESIGN.md)."""
+"""The Dataset contract shared by every part of bench (see docs/DESIGN.md)."""
 
 from __future__ import annotations
 
