@@ -229,7 +229,10 @@ def test_partial_fit_equals_fit():
         b = ECOCNaiveBayes(code_length=15, numeric=numeric, random_state=0)
         for part in np.array_split(np.arange(X.shape[0]), 3):
             b.partial_fit(X[part], y[part], classes=np.unique(y))
-        assert np.abs(a.predict_binary_proba(X) - b.predict_binary_proba(X)).max() < 1e-9
+        # normal on text: words absent from a group sit on the variance floor (log-joints ~1e9), so
+        # the chunks' merge order alone moves the posteriors by ~1e-8 (as in the sparse-text test)
+        tol = 1e-7 if numeric == "normal" else 1e-9
+        assert np.abs(a.predict_binary_proba(X) - b.predict_binary_proba(X)).max() < tol
 
 
 # ------------------------------------------------------------------ hand-computed Eqs. 1-2
@@ -240,7 +243,9 @@ def test_equations_1_and_2_by_hand():
     M = np.array([[1], [1], [-1]])
     est = ECOCNaiveBayes(code=M, var_smoothing=0.0, categorical_features=[True, False], n_categories=[2, 0])
     est.fit(X, y)
-    mdl = est.model_
+    # the groups' own distributions: the unfused reference model (the fitted one keeps log-odds tables)
+    mdl = ecoc.GroupModel(est.statistics_, [[1, 0], [1, 0], [0, 1]], [0, 0], var_smoothing=0.0, fused=False)
+    assert est.model_.pairs and not mdl.pairs
     # Eq. 1 (Laplace within the binary problem): Pr(C+) = (4 + 1) / (6 + 2), Pr(C-) = (2 + 1) / 8
     assert np.allclose(np.exp(mdl.log_prior), [5 / 8, 3 / 8])
     # Eq. 2 with Laplace (Sect. 4.3.1): Pr(a=1 | C+) = (1 + 1) / (4 + 2); Pr(a=1 | C-) = (2 + 1) / (2 + 2)
