@@ -12,6 +12,8 @@ import math
 import numpy as np
 from numba import njit
 
+from ._weka_normal import weka_cell_prob
+
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 KDE_CUTOFF = 40.0   # "density" evaluation: stop adding kernels worth less than e^-40 of the sum
 
@@ -572,3 +574,34 @@ def nominal_pairs(pos, tot, block_start, n_values, log_table, log0, delta, base)
             for b in range(n):
                 c = pos[v, b]
                 delta[v, b] = (log_table[int(c) + 1] - lp0[b]) - (log_table[int(tot[v] - c) + 1] - ln0[b])
+
+
+# --------------------------------------------------------------------------- Weka's normal estimator
+@njit(cache=True)
+def weka_normal_log_at(mean, std, precision, x, floor, out):
+    """``out[j, g] = log max(floor, P_jg(cell of x[j]))`` (x already rounded; Weka's cell mass)."""
+    for j in range(out.shape[0]):
+        for g in range(out.shape[1]):
+            out[j, g] = math.log(max(floor, weka_cell_prob(x[j], mean[j, g], std[j, g], precision[j])))
+
+
+@njit(cache=True)
+def weka_normal_log_joint(indptr, indices, data, mean, std, precision, log_at_zero, floor, out):
+    """``out[r, g]`` += sum over the stored entries (j, x) of row r of ``log max(floor, P_jg(cell of
+    rint(x / p_j) p_j)) - log_at_zero[j, g]`` (the cell of 0 is in the row's starting point); a NaN
+    entry removes its column's factor."""
+    m = out.shape[1]
+    for r in range(indptr.shape[0] - 1):
+        for p in range(indptr[r], indptr[r + 1]):
+            j = indices[p]
+            x = data[p]
+            if x != x:
+                for g in range(m):
+                    out[r, g] -= log_at_zero[j, g]
+                continue
+            pj = precision[j]
+            v = np.rint(x / pj) * pj
+            if v == 0.0:
+                continue
+            for g in range(m):
+                out[r, g] += math.log(max(floor, weka_cell_prob(v, mean[j, g], std[j, g], pj))) - log_at_zero[j, g]

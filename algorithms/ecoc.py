@@ -26,6 +26,16 @@ Estimators (per numeric attribute; nominal attributes always use counts)
   (Chan et al.'s pooling, computed about the attribute's overall mean); ``sigma^2 = M2 / t``
   (the paper's ``sigma``, ``ddof = 0``), plus ``var_smoothing`` times the largest variance of
   the binary problem's attributes (scikit-learn's floor, as :class:`~algorithms.naive_bayes.NaiveBayes`).
+* ``numeric="normal_weka"`` (Table 2 as the paper ran it: Weka 3.6 NaiveBayes' normal estimator,
+  :mod:`algorithms._weka_normal`, issue 15): every value is rounded to its attribute's precision
+  grid (the mean gap between the sorted distinct training values, 0 included where a row has
+  no entry; from CSR without densifying); per class the count, sum and sum of squares of the
+  rounded values, which add over classes like the plain normal's, so a group's statistics are
+  one product with the membership; ``weka_normal_params`` gives each group's mean and standard
+  deviation (floored at precision / 6) and a value's factor is the mass of its grid cell,
+  ``Phi(up) - Phi(lo)`` in Weka's arithmetic, floored at 1e-75 as NaiveBayes floors it. The
+  straightforward ECOC and the NB of the tables use the same estimator (the precision of a
+  dense code's binary problems is that of all rows, as in a relabelled Weka NB).
 * ``numeric="kernel"`` (Table 3): Gaussian kernels on the *unique values with their counts*
   (Sect. 4.3.2: "maintain a list of all unique values of an attribute together with its number
   of occurrences", as Weka). A group's list is the merge of its classes' lists: on the sorted
@@ -365,7 +375,7 @@ def make_code_matrix(code, n_classes: int, code_length=None, rng=None, max_tries
 
 
 # --------------------------------------------------------------------------- input
-NUMERIC = ("normal", "kernel", "multinomial", "bernoulli")
+NUMERIC = ("normal", "normal_weka", "kernel", "multinomial", "bernoulli")
 
 
 def as_csr(X) -> sp.csr_matrix:
@@ -429,6 +439,8 @@ class NBStatistics:
         self.grid_cols = np.zeros(0, dtype=np.int64)
         self.grid_vals = np.zeros(0)
         self.grid_counts = np.zeros((0, C))
+        self.sq_sum = np.zeros((dn, C))             # normal_weka: sum of squared rounded values
+        self.precision = None                       # normal_weka: Weka's precision per numeric column
 
     def add(self, Xc, y: np.ndarray) -> None:
         """Add the rows of ``Xc`` (CSR or dense) with class codes ``y`` (one pass per statistic kind)."""
@@ -475,7 +487,25 @@ class NBStatistics:
             zeros = (cc[None, :] - stored).astype(np.float64)        # values 0 that are not stored
             if self.numeric in ("multinomial", "bernoulli") and (dt < 0).any():
                 raise ValueError(f"numeric={self.numeric!r} needs non-negative word counts; X has negative values")
-            if self.numeric == "normal":
+            if self.numeric == "normal_weka":
+                # Weka 3.6 NaiveBayes' normal estimator (algorithms._weka_normal): values rounded to
+                # the attribute's precision grid; per class the count, sum and sum of squares of the
+                # rounded values (zeros add nothing to the sums). The precision comes from the
+                # first chunk's distinct values (all of them for ``fit``), 0 included when a row
+                # has no entry, as NaiveBayesUpdateable fixes it on its first batch.
+                if self.precision is None:
+                    self.precision = _weka_precision_csr(ix, dt, stored.sum(axis=1) < Xn.shape[0], dn)
+                from ._weka_normal import weka_round
+
+                r = weka_round(dt, self.precision[ix])
+                s1 = np.zeros((dn, C))
+                s2 = np.zeros((dn, C))
+                K.value_sums(ip, ix, r, y, s1)
+                K.value_sums(ip, ix, r * r, y, s2)
+                self.observed += observed
+                self.value_sum += s1
+                self.sq_sum += s2
+            elif self.numeric == "normal":
                 s = np.zeros((dn, C))
                 K.value_sums(ip, ix, dt, y, s)
                 with np.errstate(invalid="ignore", divide="ignore"):
@@ -508,6 +538,35 @@ class NBStatistics:
                 self.grid_cols, self.grid_vals, self.grid_counts = oc[:u][keep_u], ov[:u][keep_u], ocnt[:u][keep_u]
 
 
+def _weka_precision_csr(indices, data, has_zero, d):
+    """Weka NaiveBayes' precision of every column (:func:`algorithms._weka_normal.weka_precision`)
+    from CSR entries without densifying: the column's distinct stored values, plus 0 where some row
+    stores nothing (``has_zero``), laid out as a NaN-padded (distinct values x columns) matrix."""
+    from ._weka_normal import weka_precision
+
+    keep = ~np.isnan(data)
+    extra = np.flatnonzero(has_zero)
+    cols = np.concatenate([indices[keep], extra])
+    vals = np.concatenate([data[keep], np.zeros(extra.size)])
+    order = np.lexsort((vals, cols))
+    cols, vals = cols[order], vals[order]
+    first = np.ones(cols.size, dtype=bool)
+    first[1:] = (cols[1:] != cols[:-1]) | (vals[1:] != vals[:-1])
+    cols, vals = cols[first], vals[first]
+    start = np.searchsorted(cols, np.arange(d))
+    rank = np.arange(cols.size) - start[cols]
+    out = np.full(d, np.nan)
+    width = int(rank.max()) + 1 if rank.size else 0
+    step = max(1, (1 << 22) // max(width, 1))       # column blocks of at most ~4M padded cells
+    for j0 in range(0, d, step):
+        j1 = min(j0 + step, d)
+        sel = (cols >= j0) & (cols < j1)
+        pad = np.full((max(width, 1), j1 - j0), np.nan)
+        pad[rank[sel], cols[sel] - j0] = vals[sel]
+        out[j0:j1] = weka_precision(pad)
+    return out
+
+
 def _chan_merge(n_a, mean_a, m2_a, n_b, mean_b, m2_b):
     """Combine (count, mean, M2) of two samples (Chan, Golub and LeVeque)."""
     n = n_a + n_b
@@ -519,6 +578,8 @@ def _chan_merge(n_a, mean_a, m2_a, n_b, mean_b, m2_b):
 
 
 # --------------------------------------------------------------------------- precalculation
+#: Weka's NaiveBayes floors every factor of its product at 1e-75 (``numeric="normal_weka"``)
+WEKA_FACTOR_FLOOR = 1e-75
 #: target size (bytes) of one block of group sums in the blocked precalculation: about the L2 cache
 BLOCK_BYTES = 1 << 20
 
@@ -724,6 +785,32 @@ class GroupModel:
         var = 0.5 / self.normal_quad
         return self.normal_lin * var, var
 
+    # ---------------------------------------------------------- Weka's normal estimator (issue 15)
+    def _normal_weka(self, stats, A, AP, problem, **_):
+        """Weka 3.6 NaiveBayes' normal estimator per group (:mod:`algorithms._weka_normal`): Eq. 2 for
+        its sufficient statistics (count, sum and sum of squares of the rounded values: one product
+        with the membership, in blocks), then ``weka_normal_params`` of every (column, group)."""
+        from ._weka_normal import weka_normal_params
+
+        dn = stats.num.size
+        stat3 = (stats.observed, stats.value_sum, stats.sq_sum)
+        prec = stats.precision
+        self.weka_mean = np.empty((dn, self.m))
+        self.weka_std = np.empty((dn, self.m))
+        step = self._sums.block_rows(3) if self.fused else max(dn, 1)
+        buf = np.empty((3 * min(step, dn), self.m)) if self.fused else None
+        for j0 in range(0, dn, step):
+            j1 = min(j0 + step, dn)
+            bj = j1 - j0
+            blk = np.concatenate([st[j0:j1] for st in stat3])
+            g = self._sums(blk, buf) if self.fused else blk @ A
+            self.weka_mean[j0:j1], self.weka_std[j0:j1] = weka_normal_params(g[:bj], g[bj:2 * bj], g[2 * bj:],
+                                                                             prec[j0:j1, None])
+        self.weka_precision = np.ascontiguousarray(prec)
+        self._pending = True
+        if not self.fused:
+            self.finish()
+
     # ---------------------------------------------------------- text event models
     def _multinomial(self, stats, A, AP, problem, alpha, **_):
         words = stats.value_sum @ A                                  # word occurrences per group
@@ -796,6 +883,14 @@ class GroupModel:
         computed once, on the first prediction (see the class docstring)."""
         if not self._pending:
             return self
+        if self.numeric == "normal_weka":   # the cell of 0 of every (column, group), floored as Weka's NB
+            log0 = np.empty_like(self.weka_mean)
+            K.weka_normal_log_at(self.weka_mean, self.weka_std, self.weka_precision, np.zeros(log0.shape[0]),
+                                 WEKA_FACTOR_FLOOR, log0)
+            self.numeric_log0 = log0
+            self.base += log0.sum(axis=0)
+            self._pending = False
+            return self
         kd = self.kde
         dn = kd["offsets"].size - 1
         if kd["weka_cell"]:
@@ -846,6 +941,11 @@ class GroupModel:
                 Z2 = Z.copy()
                 Z2.data = Z2.data * Z2.data
                 out -= Z2 @ self.normal_quad
+            elif self.numeric == "normal_weka":
+                ip, ix, dt = _csr_parts(Xn)
+                K.weka_normal_log_joint(ip, ix, dt, self.weka_mean, self.weka_std, self.weka_precision,
+                                        self.numeric_log0, WEKA_FACTOR_FLOOR, out)
+                Mn = None  # the kernel removed the factors of missing entries
             elif self.numeric == "multinomial":
                 out += Z @ self.word_log
             elif self.numeric == "bernoulli":
@@ -1064,6 +1164,12 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         The draw of the code matrix (the runner injects one per split).
     numeric, kde_evaluation, var_smoothing, alpha, categorical_features, n_categories
         As :class:`OnePassNaiveBayes`.
+    precalculation : {"fused", "reference"}, default="fused"
+        How Eqs. 1-2 are precalculated (:class:`GroupModel`): "fused" computes the group sums in
+        blocks of attributes (BLAS; a binary column's negative group as the complement of its
+        positive one) and keeps per column the log-odds tables (normal, discrete); "reference"
+        is the unblocked product over all 2n groups (the implementation before issue 16), kept to
+        test and to time against. Both give the same predictions (tests/test_ecoc.py).
 
     Attributes
     ----------
@@ -1073,7 +1179,8 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
 
     def __init__(self, code="bch", code_length=15, decoding="weighted", numeric="normal", kde_evaluation="weka_cell",
                  var_smoothing=1e-9, alpha=1.0, max_tries=MAX_TRIES, random_state=None, categorical_features=None,
-                 n_categories=None):
+                 n_categories=None, precalculation="fused"):
+        self.precalculation = precalculation
         self.code = code
         self.code_length = code_length
         self.decoding = decoding
@@ -1112,6 +1219,8 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         return self
 
     def _finalise(self):
+        if self.precalculation not in ("fused", "reference"):
+            raise ValueError(f"precalculation must be 'fused' or 'reference', got {self.precalculation!r}")
         M = self.code_matrix_
         n = M.shape[1]
         membership = np.empty((M.shape[0], 2 * n))
@@ -1119,7 +1228,8 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         membership[:, 1::2] = M == -1       # C_b^-
         self.model_ = GroupModel(self.statistics_, membership, np.repeat(np.arange(n), 2),
                                  var_smoothing=self.var_smoothing, alpha=self.alpha,
-                                 kde_evaluation=self.kde_evaluation, log_odds=True)
+                                 kde_evaluation=self.kde_evaluation, log_odds=True,
+                                 fused=self.precalculation == "fused")
 
     def predict_binary_proba(self, X):
         """``Pr(C_b^+ | x)`` of every column's binary NB, shape (rows, n)."""
