@@ -18,6 +18,21 @@ costs what the straightforward ECOC's does. :class:`StraightforwardECOC` is the 
 independent NB trainings on relabelled data, O(n t g). :class:`OnePassNaiveBayes` is plain NB on
 the same statistics (the groups are the classes), the baseline of the paper's Tables 2-4.
 
+How the precalculation runs (issue 16). Eqs. 1-2 are the product ``S @ A`` of the per-class
+statistics ``S`` (rows x k) and the membership ``A`` (k x 2n). :class:`GroupModel` computes it in
+blocks of attributes with BLAS (float64), so each block of group sums is turned into parameters
+while it is in the cache; for a binary code (every column splits all classes) only the positive
+half ``S @ A+`` is multiplied and ``C_b^-`` is the complement (row total minus ``C_b^+``; exact for
+counts); for the normal and discrete estimators ECOC-NB keeps per column only the log-odds
+tables (positive minus negative group), one logarithm per (attribute, column). No dense copy of
+sparse data is made. The kernel and Weka-normal estimators' values at 0 (the start of every sparse
+prediction) are evaluated on the first prediction, as Weka evaluates its estimators at prediction
+time. The floor is then the product itself plus one pass of element-wise work over the
+(attributes x n) tables: with sparse text NB is a pass over the stored counts, O(nnz), far below
+O(n g k) at 1023 bits, so the ratio to NB cannot approach 1 there (bench/perf/ecoc.py,
+``ecoc_text``, measures both). ``precalculation="reference"`` keeps the unblocked product over
+all 2n groups (the implementation before issue 16) for the tests and the timings.
+
 Estimators (per numeric attribute; nominal attributes always use counts)
 -----------------------------------------------------------------------
 * ``numeric="normal"`` (Table 2, Sect. 4.3.2): per class the number of observed values, their

@@ -1,5 +1,17 @@
 """ECOC-NB speed (seed 001): training time of ECOC-NB with 1023-bit BCH codes against NB's, and the
-straightforward ECOC's scaling in the number of bits, measured in one run.
+straightforward ECOC's scaling in the number of bits, measured in one run (benchmark ``ecoc``);
+and, for issue 16, ECOC-NB / NB per estimator at 15 / 127 / 1023 bits on the text sets with the
+floor of the precalculation (benchmark ``ecoc_text``, below).
+
+``python -m bench.perf ecoc_text [--quick]`` (quick: wap only) or ``python -m bench.perf.ecoc
+[datasets]`` (a table on stdout). Per text set (fold 0 of 10-fold CV) and estimator (Weka's
+normal, the plain normal density, kernel, 10-bin discretised): NB's fit, ECOC-NB's fit with the
+fused precalculation and (on wap) with the unblocked pre-issue-16 ``precalculation="reference"``,
+and the floor: the matrix product of Eqs. 1-2 alone, the per-class statistics times the
+membership of all 2n groups (as written) and of the n positive groups (what the fused path
+multiplies). Median process CPU seconds over repeated calls after a warm-up, one BLAS thread.
+The estimators' values at 0 (kernel, Weka normal) are computed on the first prediction and timed
+apart.
 
 Cases.
 
