@@ -903,7 +903,7 @@ class GroupModel:
             K.weka_normal_log_at(self.weka_mean, self.weka_std, self.weka_precision, np.zeros(log0.shape[0]),
                                  WEKA_FACTOR_FLOOR, log0)
             self.numeric_log0 = log0
-            self.base += log0.sum(axis=0)
+            self.base = self.base + log0.sum(axis=0)    # new arrays: a fitted model may be read-only
             self._pending = False
             return self
         kd = self.kde
@@ -917,7 +917,7 @@ class GroupModel:
         K.kde_log_at(kd["offsets"], kd["values"], kd["weights"], kd["source"], kd["bandwidth"], kd["total"],
                      kd["log_wmax"], kd["precision"], np.zeros(dn), kd["weka_cell"], log0)
         self.numeric_log0 = log0
-        self.base += log0.sum(axis=0)
+        self.base = self.base + log0.sum(axis=0)
         self._pending = False
         return self
 
@@ -1135,6 +1135,8 @@ def _proba_from_agreement(agree):
 
 class _ECOCMixin:
     def _check_code_params(self):
+        if getattr(self, "precalculation", "fused") not in ("fused", "reference"):
+            raise ValueError(f"precalculation must be 'fused' or 'reference', got {self.precalculation!r}")
         if isinstance(self.code, str) and self.code not in CODES:
             raise ValueError(f"code must be one of {CODES} or a matrix, got {self.code!r}")
         if self.decoding not in ("weighted", "hamming"):
