@@ -12,6 +12,8 @@ import math
 import numpy as np
 from numba import njit
 
+from ._weka_normal import weka_cell_prob
+
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 KDE_CUTOFF = 40.0   # "density" evaluation: stop adding kernels worth less than e^-40 of the sum
 
@@ -152,6 +154,62 @@ def kde_bandwidths(grid_offsets, grid_values, weights, precision, total, bandwid
             h = p / 6.0
             if rng > 0:
                 h = max(rng / math.sqrt(w_sum), h)
+            bandwidth[j, g] = h
+
+
+@njit(cache=True)
+def class_extrema(grid_offsets, grid_values, counts, vmin, vmax, total):
+    """Per (column j, class c): the smallest and largest grid value with a positive count (+inf /
+    -inf when none) and the total count, from the (grid entries x classes) counts."""
+    C = counts.shape[1]
+    for j in range(grid_offsets.shape[0] - 1):
+        for c in range(C):
+            vmin[j, c] = np.inf
+            vmax[j, c] = -np.inf
+            total[j, c] = 0.0
+        for i in range(grid_offsets[j], grid_offsets[j + 1]):
+            v = grid_values[i]
+            for c in range(C):
+                w = counts[i, c]
+                if w > 0:
+                    total[j, c] += w
+                    if v < vmin[j, c]:
+                        vmin[j, c] = v
+                    if v > vmax[j, c]:
+                        vmax[j, c] = v
+
+
+@njit(cache=True)
+def group_bandwidths(cmin, cmax, order_min, order_max, member, total, precision, bandwidth):
+    """Weka's bandwidth ``max(range / sqrt(W), p / 6)`` of every (column j, group g) merged estimator
+    (as :func:`kde_bandwidths`) from its classes' extremes: the group's smallest value is that of the
+    first member class in ``order_min[j]`` (classes by ascending ``cmin[j]``), its largest that of
+    the first member in ``order_max[j]`` (descending ``cmax[j]``), so a group costs a few steps, not
+    a pass over the column's grid. ``member`` (classes x groups) is the membership, ``total`` the
+    groups' weights."""
+    d, C = cmin.shape
+    m = member.shape[1]
+    for j in range(d):
+        h0 = precision[j] / 6.0
+        for g in range(m):
+            w = total[j, g]
+            h = h0
+            if w > 0:
+                lo = np.inf
+                for t in range(C):
+                    c = order_min[j, t]
+                    if member[c, g]:
+                        lo = cmin[j, c]
+                        break
+                hi = -np.inf
+                for t in range(C):
+                    c = order_max[j, t]
+                    if member[c, g]:
+                        hi = cmax[j, c]
+                        break
+                rng = hi - lo
+                if rng > 0:
+                    h = max(rng / math.sqrt(w), h0)
             bandwidth[j, g] = h
 
 
@@ -436,3 +494,114 @@ def nominal_groups(counts_g, block_start, n_values, log_table, log0, delta):
         for v in range(lo, hi):
             for g in range(m):
                 delta[v, g] = log_table[int(counts_g[v, g]) + 1] - obs[g] - log0[j, g]
+
+
+# --------------------------------------------------------------------------- binary columns: log-odds tables
+@njit(cache=True)
+def _normal_moments(n, s, q, mu, mean_p, var_p, eps):
+    if n > 0:
+        inv = 1.0 / n
+        dlt = s * inv
+        mean = mu + dlt
+        var = max(q - s * dlt, 0.0) * inv
+    else:
+        mean = mean_p
+        var = var_p
+    var += eps
+    if not var > 0:
+        var = 1.4916681462400413e-154
+    return mean, var
+
+
+@njit(cache=True)
+def normal_pairs(mu, pos, tot, mean_p, var_p, eps, lin, quad, log0, base):
+    """Binary columns (groups C_b^+ and C_b^- = all classes minus C_b^+): the log-odds tables of
+    every (attribute j, column b) normal pair. ``pos`` (3 bj x n): count, sum of (x - mu_j), sum of
+    (x - mu_j)^2 of C_b^+ (attribute blocks of the group-sum product); ``tot`` (3 bj): the same
+    over all classes, so C_b^- = tot - pos. As :func:`normal_groups` per group, then
+    ``lin = mean+/var+ - mean-/var-``, ``quad = 1/(2 var+) - 1/(2 var-)``,
+    ``log0 = log f+(0) - log f-(0)`` (one log of the variance ratio); ``base[b] += sum_j log0``."""
+    bj, n = lin.shape
+    for j in range(bj):
+        for b in range(n):
+            mp, vp = _normal_moments(pos[j, b], pos[bj + j, b], pos[2 * bj + j, b], mu[j], mean_p[j, b],
+                                     var_p[j, b], eps[b])
+            mn, vn = _normal_moments(tot[j] - pos[j, b], tot[bj + j] - pos[bj + j, b],
+                                     tot[2 * bj + j] - pos[2 * bj + j, b], mu[j], mean_p[j, b], var_p[j, b], eps[b])
+            ip = 1.0 / vp
+            iv = 1.0 / vn
+            lin[j, b] = mp * ip - mn * iv
+            quad[j, b] = 0.5 * (ip - iv)
+            v = -0.5 * (mp * mp * ip - mn * mn * iv) + 0.5 * math.log(ip * vn)
+            log0[j, b] = v
+            base[b] += v
+
+
+@njit(cache=True)
+def nominal_pairs(pos, tot, block_start, n_values, log_table, log0, delta, base):
+    """Binary columns: the log-odds tables of every (attribute, column b) pair of Laplace-corrected
+    distributions (as :func:`nominal_groups`), from the positive counts ``pos`` (value rows x n) and
+    the per-value totals over all classes ``tot`` (C_b^- = tot - pos; integer counts, exact).
+    Writes ``log0[j, b] = log P+(0) - log P-(0)``, ``delta[row, b] = (log P+(v) - log P+(0)) -
+    (log P-(v) - log P-(0))`` and adds ``log0`` to ``base``."""
+    n = pos.shape[1]
+    obs_p = np.empty(n)
+    obs_n = np.empty(n)
+    lp0 = np.empty(n)
+    ln0 = np.empty(n)
+    for j in range(block_start.shape[0] - 1):
+        lo = block_start[j]
+        hi = block_start[j + 1]
+        k = n_values[j]
+        for b in range(n):
+            obs_p[b] = 0.0
+            obs_n[b] = 0.0
+        for v in range(lo, hi):
+            for b in range(n):
+                c = pos[v, b]
+                obs_p[b] += c
+                obs_n[b] += tot[v] - c
+        for b in range(n):
+            c0p = pos[lo, b]
+            c0n = tot[lo] - c0p
+            lp0[b] = log_table[int(c0p) + 1]
+            ln0[b] = log_table[int(c0n) + 1]
+            v0 = (lp0[b] - math.log(obs_p[b] + k)) - (ln0[b] - math.log(obs_n[b] + k))
+            log0[j, b] = v0
+            base[b] += v0
+            delta[lo, b] = 0.0
+        for v in range(lo + 1, hi):
+            for b in range(n):
+                c = pos[v, b]
+                delta[v, b] = (log_table[int(c) + 1] - lp0[b]) - (log_table[int(tot[v] - c) + 1] - ln0[b])
+
+
+# --------------------------------------------------------------------------- Weka's normal estimator
+@njit(cache=True)
+def weka_normal_log_at(mean, std, precision, x, floor, out):
+    """``out[j, g] = log max(floor, P_jg(cell of x[j]))`` (x already rounded; Weka's cell mass)."""
+    for j in range(out.shape[0]):
+        for g in range(out.shape[1]):
+            out[j, g] = math.log(max(floor, weka_cell_prob(x[j], mean[j, g], std[j, g], precision[j])))
+
+
+@njit(cache=True)
+def weka_normal_log_joint(indptr, indices, data, mean, std, precision, log_at_zero, floor, out):
+    """``out[r, g]`` += sum over the stored entries (j, x) of row r of ``log max(floor, P_jg(cell of
+    rint(x / p_j) p_j)) - log_at_zero[j, g]`` (the cell of 0 is in the row's starting point); a NaN
+    entry removes its column's factor."""
+    m = out.shape[1]
+    for r in range(indptr.shape[0] - 1):
+        for p in range(indptr[r], indptr[r + 1]):
+            j = indices[p]
+            x = data[p]
+            if x != x:
+                for g in range(m):
+                    out[r, g] -= log_at_zero[j, g]
+                continue
+            pj = precision[j]
+            v = np.rint(x / pj) * pj
+            if v == 0.0:
+                continue
+            for g in range(m):
+                out[r, g] += math.log(max(floor, weka_cell_prob(v, mean[j, g], std[j, g], pj))) - log_at_zero[j, g]

@@ -18,6 +18,21 @@ costs what the straightforward ECOC's does. :class:`StraightforwardECOC` is the 
 independent NB trainings on relabelled data, O(n t g). :class:`OnePassNaiveBayes` is plain NB on
 the same statistics (the groups are the classes), the baseline of the paper's Tables 2-4.
 
+How the precalculation runs (issue 16). Eqs. 1-2 are the product ``S @ A`` of the per-class
+statistics ``S`` (rows x k) and the membership ``A`` (k x 2n). :class:`GroupModel` computes it in
+blocks of attributes with BLAS (float64), so each block of group sums is turned into parameters
+while it is in the cache; for a binary code (every column splits all classes) only the positive
+half ``S @ A+`` is multiplied and ``C_b^-`` is the complement (row total minus ``C_b^+``; exact for
+counts); for the normal and discrete estimators ECOC-NB keeps per column only the log-odds
+tables (positive minus negative group), one logarithm per (attribute, column). No dense copy of
+sparse data is made. The kernel and Weka-normal estimators' values at 0 (the start of every sparse
+prediction) are evaluated on the first prediction, as Weka evaluates its estimators at prediction
+time. The floor is then the product itself plus one pass of element-wise work over the
+(attributes x n) tables: with sparse text NB is a pass over the stored counts, O(nnz), far below
+O(n g k) at 1023 bits, so the ratio to NB cannot approach 1 there (bench/perf/ecoc.py,
+``ecoc_text``, measures both). ``precalculation="reference"`` keeps the unblocked product over
+all 2n groups (the implementation before issue 16) for the tests and the timings.
+
 Estimators (per numeric attribute; nominal attributes always use counts)
 -----------------------------------------------------------------------
 * ``numeric="normal"`` (Table 2, Sect. 4.3.2): per class the number of observed values, their
@@ -26,6 +41,16 @@ Estimators (per numeric attribute; nominal attributes always use counts)
   (Chan et al.'s pooling, computed about the attribute's overall mean); ``sigma^2 = M2 / t``
   (the paper's ``sigma``, ``ddof = 0``), plus ``var_smoothing`` times the largest variance of
   the binary problem's attributes (scikit-learn's floor, as :class:`~algorithms.naive_bayes.NaiveBayes`).
+* ``numeric="normal_weka"`` (Table 2 as the paper ran it: Weka 3.6 NaiveBayes' normal estimator,
+  :mod:`algorithms._weka_normal`, issue 15): every value is rounded to its attribute's precision
+  grid (the mean gap between the sorted distinct training values, 0 included where a row has
+  no entry; from CSR without densifying); per class the count, sum and sum of squares of the
+  rounded values, which add over classes like the plain normal's, so a group's statistics are
+  one product with the membership; ``weka_normal_params`` gives each group's mean and standard
+  deviation (floored at precision / 6) and a value's factor is the mass of its grid cell,
+  ``Phi(up) - Phi(lo)`` in Weka's arithmetic, floored at 1e-75 as NaiveBayes floors it. The
+  straightforward ECOC and the NB of the tables use the same estimator (the precision of a
+  dense code's binary problems is that of all rows, as in a relabelled Weka NB).
 * ``numeric="kernel"`` (Table 3): Gaussian kernels on the *unique values with their counts*
   (Sect. 4.3.2: "maintain a list of all unique values of an attribute together with its number
   of occurrences", as Weka). A group's list is the merge of its classes' lists: on the sorted
@@ -365,7 +390,7 @@ def make_code_matrix(code, n_classes: int, code_length=None, rng=None, max_tries
 
 
 # --------------------------------------------------------------------------- input
-NUMERIC = ("normal", "kernel", "multinomial", "bernoulli")
+NUMERIC = ("normal", "normal_weka", "kernel", "multinomial", "bernoulli")
 
 
 def as_csr(X) -> sp.csr_matrix:
@@ -429,6 +454,8 @@ class NBStatistics:
         self.grid_cols = np.zeros(0, dtype=np.int64)
         self.grid_vals = np.zeros(0)
         self.grid_counts = np.zeros((0, C))
+        self.sq_sum = np.zeros((dn, C))             # normal_weka: sum of squared rounded values
+        self.precision = None                       # normal_weka: Weka's precision per numeric column
 
     def add(self, Xc, y: np.ndarray) -> None:
         """Add the rows of ``Xc`` (CSR or dense) with class codes ``y`` (one pass per statistic kind)."""
@@ -475,7 +502,25 @@ class NBStatistics:
             zeros = (cc[None, :] - stored).astype(np.float64)        # values 0 that are not stored
             if self.numeric in ("multinomial", "bernoulli") and (dt < 0).any():
                 raise ValueError(f"numeric={self.numeric!r} needs non-negative word counts; X has negative values")
-            if self.numeric == "normal":
+            if self.numeric == "normal_weka":
+                # Weka 3.6 NaiveBayes' normal estimator (algorithms._weka_normal): values rounded to
+                # the attribute's precision grid; per class the count, sum and sum of squares of the
+                # rounded values (zeros add nothing to the sums). The precision comes from the
+                # first chunk's distinct values (all of them for ``fit``), 0 included when a row
+                # has no entry, as NaiveBayesUpdateable fixes it on its first batch.
+                if self.precision is None:
+                    self.precision = _weka_precision_csr(ix, dt, stored.sum(axis=1) < Xn.shape[0], dn)
+                from ._weka_normal import weka_round
+
+                r = weka_round(dt, self.precision[ix])
+                s1 = np.zeros((dn, C))
+                s2 = np.zeros((dn, C))
+                K.value_sums(ip, ix, r, y, s1)
+                K.value_sums(ip, ix, r * r, y, s2)
+                self.observed += observed
+                self.value_sum += s1
+                self.sq_sum += s2
+            elif self.numeric == "normal":
                 s = np.zeros((dn, C))
                 K.value_sums(ip, ix, dt, y, s)
                 with np.errstate(invalid="ignore", divide="ignore"):
@@ -508,6 +553,35 @@ class NBStatistics:
                 self.grid_cols, self.grid_vals, self.grid_counts = oc[:u][keep_u], ov[:u][keep_u], ocnt[:u][keep_u]
 
 
+def _weka_precision_csr(indices, data, has_zero, d):
+    """Weka NaiveBayes' precision of every column (:func:`algorithms._weka_normal.weka_precision`)
+    from CSR entries without densifying: the column's distinct stored values, plus 0 where some row
+    stores nothing (``has_zero``), laid out as a NaN-padded (distinct values x columns) matrix."""
+    from ._weka_normal import weka_precision
+
+    keep = ~np.isnan(data)
+    extra = np.flatnonzero(has_zero)
+    cols = np.concatenate([indices[keep], extra])
+    vals = np.concatenate([data[keep], np.zeros(extra.size)])
+    order = np.lexsort((vals, cols))
+    cols, vals = cols[order], vals[order]
+    first = np.ones(cols.size, dtype=bool)
+    first[1:] = (cols[1:] != cols[:-1]) | (vals[1:] != vals[:-1])
+    cols, vals = cols[first], vals[first]
+    start = np.searchsorted(cols, np.arange(d))
+    rank = np.arange(cols.size) - start[cols]
+    out = np.full(d, np.nan)
+    width = int(rank.max()) + 1 if rank.size else 0
+    step = max(1, (1 << 22) // max(width, 1))       # column blocks of at most ~4M padded cells
+    for j0 in range(0, d, step):
+        j1 = min(j0 + step, d)
+        sel = (cols >= j0) & (cols < j1)
+        pad = np.full((max(width, 1), j1 - j0), np.nan)
+        pad[rank[sel], cols[sel] - j0] = vals[sel]
+        out[j0:j1] = weka_precision(pad)
+    return out
+
+
 def _chan_merge(n_a, mean_a, m2_a, n_b, mean_b, m2_b):
     """Combine (count, mean, M2) of two samples (Chan, Golub and LeVeque)."""
     n = n_a + n_b
@@ -519,6 +593,46 @@ def _chan_merge(n_a, mean_a, m2_a, n_b, mean_b, m2_b):
 
 
 # --------------------------------------------------------------------------- precalculation
+#: Weka's NaiveBayes floors every factor of its product at 1e-75 (``numeric="normal_weka"``)
+WEKA_FACTOR_FLOOR = 1e-75
+#: target size (bytes) of one block of group sums in the blocked precalculation: about the L2 cache
+BLOCK_BYTES = 1 << 20
+
+
+class _GroupSums:
+    """Eq. 2's sums ``S @ A`` (S: per-class statistics, rows x k; A: k x m membership) computed in
+    blocks of rows, so that each block of group sums is turned into distributions while it is in
+    the cache and the (rows x m) product is never stored (seed 001 Sect. 4.3's precalculation).
+
+    When every problem is a pair of complementary groups ``(2b, 2b + 1)`` over all classes (a binary
+    code: BCH, one-vs-all, random dense), only the positive half is a product (BLAS, float64) and
+    the negative half is ``row total - positive``: half the arithmetic of ``S @ A``. Otherwise (plain
+    NB, ternary codes) the block is ``S_block @ A``.
+    """
+
+    def __init__(self, A, problem):
+        self.A = np.ascontiguousarray(A, dtype=np.float64)
+        m = self.A.shape[1]
+        self.binary = bool(m % 2 == 0 and m >= 2 and np.array_equal(problem, np.repeat(np.arange(m // 2), 2))
+                           and np.array_equal(self.A[:, 0::2] + self.A[:, 1::2], np.ones((self.A.shape[0], m // 2))))
+        self.A_pos = np.ascontiguousarray(self.A[:, 0::2]) if self.binary else None
+        self.m = m
+
+    def block_rows(self, per_row: int = 1) -> int:
+        return max(1, BLOCK_BYTES // (8 * self.m * per_row))
+
+    def __call__(self, S, out=None):
+        """``S @ A`` for one block ``S`` (rows x k, float64)."""
+        S = np.ascontiguousarray(S, dtype=np.float64)
+        G = np.empty((S.shape[0], self.m)) if out is None else out[:S.shape[0]]
+        if not self.binary:
+            return np.matmul(S, self.A, out=G) if G.flags.c_contiguous else S @ self.A
+        pos = S @ self.A_pos
+        G[:, 0::2] = pos
+        np.subtract(S.sum(axis=1)[:, None], pos, out=G[:, 1::2])
+        return G
+
+
 class GroupModel:
     """The precalculated naive Bayes distributions of ``m`` class groups (seed 001 Sect. 4.3).
 
@@ -528,11 +642,28 @@ class GroupModel:
     has no observed value of an attribute are per problem). Plain NB: one problem whose groups
     are the classes. ECOC-NB: problem b = column b, groups 2b (C_b^+) and 2b+1 (C_b^-).
 
+    The precalculation is the product (per-class statistics) @ membership of Eqs. 1-2, computed
+    in row blocks (:class:`_GroupSums`: BLAS, the negative group of a binary column as the
+    complement of the positive one) and turned into each distribution's parameters block by
+    block. With ``log_odds=True`` (ECOC-NB) and a binary code (every column splits all classes in
+    two: BCH, one-vs-all, random dense), the normal and discrete estimators keep per column only
+    the difference of its two groups' tables (``pairs``): :meth:`log_joint` then returns each
+    column's log-odds, half the tables and one logarithm per (attribute, column) instead of two.
+    ``fused=False`` is the unblocked reference (the whole product ``S @ A`` first, then the
+    distributions; the implementation before issue 16), kept for the tests, which check that both
+    give the same model.
+
+    The kernel estimator's values at 0 (``numeric_log0``; what sparse prediction starts from) are
+    a prediction-time quantity: every row of a prediction needs them, and Weka evaluates its
+    kernel estimators at prediction time (Sect. 4.3.2's precalculation is the merge of the value
+    lists). They are computed on the first :meth:`log_joint` call (or by :meth:`finish`) and
+    kept; ``fit`` times therefore hold the merge, the bandwidths and not these evaluations.
+
     :meth:`log_joint` gives ``log Pr(group) + sum_j log Pr(x_j | group)`` for every row and group.
     """
 
     def __init__(self, stats: NBStatistics, membership, problem, *, var_smoothing=1e-9, alpha=1.0,
-                 kde_evaluation="weka_cell"):
+                 kde_evaluation="weka_cell", fused=True, log_odds=False):
         A = np.asarray(membership, dtype=np.float64)
         problem = np.asarray(problem, dtype=np.int64)
         P = int(problem.max()) + 1
@@ -543,27 +674,71 @@ class GroupModel:
         self.numeric = stats.numeric
         self.nom, self.num = stats.nom, stats.num
         self.n_features = stats.nominal.size
+        self.fused = bool(fused)
+        self._sums = _GroupSums(A, problem)
+        # every problem over the same classes (binary dense codes, plain NB): its pooled
+        # statistics are one column, shared
+        self._same_pool = bool((AP == AP[:, :1]).all())
+        # binary columns, fused: keep each column's log-odds tables (positive minus negative group)
+        self.pairs = bool(log_odds and self.fused and self._sums.binary
+                          and (not stats.num.size or stats.numeric == "normal"))
+        self.width = self.m // 2 if self.pairs else self.m
         cc = stats.class_counts.astype(np.float64)
         # Eq. 1 with Laplace's correction within the problem
         n_g = cc @ A
         self.log_prior = np.log(n_g + 1.0) - np.log((cc @ AP)[problem] + size[problem])
-        self.base = np.zeros(self.m)
+        if self.pairs:
+            self.log_prior = self.log_prior[0::2] - self.log_prior[1::2]
+        self.base = np.zeros(self.width)
+        self._pending = False
         if stats.nom.size:
             self._nominal(stats, A)
         if stats.num.size:
             getattr(self, f"_{stats.numeric}")(stats, A, AP, problem, var_smoothing=var_smoothing, alpha=alpha,
                                                kde_evaluation=kde_evaluation)
 
+    def _pool(self, S, AP):
+        """``S @ AP`` (the problems' pooled statistics); its one column (rows x 1) when every problem
+        pools the same classes (the fused path only)."""
+        if self._same_pool and self.fused:
+            return S @ AP[:, :1]
+        return S @ AP
+
     # ---------------------------------------------------------- nominal (Sect. 4.3.1)
     def _nominal(self, stats, A):
         C = stats.n_classes
         k = stats.n_values
-        cnt = stats.nominal_counts.reshape(-1, C).astype(np.float64) @ A            # Eq. 2 numerators
+        counts = stats.nominal_counts.reshape(-1, C).astype(np.float64)              # (values, classes)
         first = stats.offsets[:-1] // C                                              # row of value 0
+        block_start = stats.offsets // C
         log_table = np.log(np.maximum(np.arange(int(stats.class_counts.sum()) + 2, dtype=np.float64), 1.0))
-        self.nominal_log0 = np.empty((k.size, self.m))
-        self.nominal_delta = np.empty_like(cnt)                                      # log P(v) - log P(0)
-        K.nominal_groups(cnt, stats.offsets // C, k, log_table, self.nominal_log0, self.nominal_delta)
+        self.nominal_log0 = np.empty((k.size, self.width))
+        self.nominal_delta = np.empty((counts.shape[0], self.width))                 # log P(v) - log P(0)
+        if self.pairs:          # blocks of attributes: positive counts (BLAS), negatives = totals - them
+            step = self._sums.block_rows(max(1, int(np.ceil(counts.shape[0] / max(k.size, 1)))))
+            for j0 in range(0, k.size, step):
+                j1 = min(j0 + step, k.size)
+                r0, r1 = block_start[j0], block_start[j1]
+                blk = counts[r0:r1]
+                K.nominal_pairs(blk @ self._sums.A_pos, blk.sum(axis=1), block_start[j0:j1 + 1] - r0, k[j0:j1],
+                                log_table, self.nominal_log0[j0:j1], self.nominal_delta[r0:r1], self.base)
+            self.nominal_first = first
+            self.nominal_n_values = k
+            return
+        if not self.fused:
+            cnt = counts @ A                                                         # Eq. 2 numerators
+            K.nominal_groups(cnt, block_start, k, log_table, self.nominal_log0, self.nominal_delta)
+        else:   # blocks of attributes: their value rows' group counts, then the logs, while cached
+            step = self._sums.block_rows(max(1, int(np.ceil(counts.shape[0] / max(k.size, 1)))))
+            buf = np.empty((0, self.m))
+            for j0 in range(0, k.size, step):
+                j1 = min(j0 + step, k.size)
+                r0, r1 = block_start[j0], block_start[j1]
+                if buf.shape[0] < r1 - r0:
+                    buf = np.empty((r1 - r0, self.m))
+                cnt = self._sums(counts[r0:r1], buf)
+                K.nominal_groups(cnt, block_start[j0:j1 + 1] - r0, k[j0:j1], log_table, self.nominal_log0[j0:j1],
+                                 self.nominal_delta[r0:r1])
         self.nominal_first = first
         self.nominal_n_values = k
         self.base += self.nominal_log0.sum(axis=0)
@@ -577,27 +752,79 @@ class GroupModel:
         dn = n.shape[0]
         # Eq. 2 for the sufficient statistics, about the column mean mu (Chan et al.'s pooling):
         # count, sum of (x - mu) and sum of (x - mu)^2 of every class union, one matrix product
-        per_class = np.concatenate([n, n * delta, m2 + n * delta * delta])         # (3 d, k)
-        g = per_class @ A
-        p = per_class @ AP
+        stat3 = (n, n * delta, m2 + n * delta * delta)
+        per_class = np.concatenate(stat3)                                          # (3 d, k)
+        p = self._pool(per_class, AP)          # (3 d, P), or (3 d, 1) when all problems pool alike
         n_p, s_p, q_p = p[:dn], p[dn:2 * dn], p[2 * dn:]
         safe = np.where(n_p > 0, n_p, 1)
         mean_p = mu[:, None] + s_p / safe
         var_p = np.where(n_p > 0, np.maximum(q_p - s_p * s_p / safe, 0.0) / safe, 0.0)
-        eps = var_smoothing * (var_p.max(axis=0) if dn else np.zeros(AP.shape[1]))   # floor per problem
-        self.normal_lin = np.empty((dn, self.m))
-        self.normal_quad = np.empty((dn, self.m))
-        log0 = np.empty((dn, self.m))
-        K.normal_groups(mu, np.ascontiguousarray(g[:dn]), np.ascontiguousarray(g[dn:2 * dn]),
-                        np.ascontiguousarray(g[2 * dn:]), problem, mean_p, var_p, eps, self.normal_lin,
-                        self.normal_quad, log0)
+        eps = var_smoothing * (var_p.max(axis=0) if dn else np.zeros(p.shape[1]))    # floor per problem
+        if p.shape[1] != AP.shape[1]:     # one pooled column, read through a zero stride
+            mean_p = np.broadcast_to(mean_p, (dn, AP.shape[1]))
+            var_p = np.broadcast_to(var_p, (dn, AP.shape[1]))
+            eps = np.full(AP.shape[1], eps[0])
+        self.normal_lin = np.empty((dn, self.width))
+        self.normal_quad = np.empty((dn, self.width))
+        log0 = np.empty((dn, self.width))
+        if self.pairs:          # blocks of attributes: positive sums (BLAS), negatives = totals - them
+            step = self._sums.block_rows(3)
+            for j0 in range(0, dn, step):
+                j1 = min(j0 + step, dn)
+                blk = np.concatenate([st[j0:j1] for st in stat3])
+                K.normal_pairs(mu[j0:j1], blk @ self._sums.A_pos, blk.sum(axis=1), mean_p[j0:j1], var_p[j0:j1], eps,
+                               self.normal_lin[j0:j1], self.normal_quad[j0:j1], log0[j0:j1], self.base)
+        elif not self.fused:
+            g = per_class @ A
+            K.normal_groups(mu, np.ascontiguousarray(g[:dn]), np.ascontiguousarray(g[dn:2 * dn]),
+                            np.ascontiguousarray(g[2 * dn:]), problem, mean_p, var_p, eps, self.normal_lin,
+                            self.normal_quad, log0)
+            self.base += log0.sum(axis=0)
+        else:   # blocks of attributes: their 3 statistics per group, then the parameters, while cached
+            step = self._sums.block_rows(3)
+            buf = np.empty((3 * min(step, dn), self.m))
+            for j0 in range(0, dn, step):
+                j1 = min(j0 + step, dn)
+                bj = j1 - j0
+                g = self._sums(np.concatenate([st[j0:j1] for st in stat3]), buf)
+                K.normal_groups(mu[j0:j1], g[:bj], g[bj:2 * bj], g[2 * bj:], problem, mean_p[j0:j1],
+                                var_p[j0:j1], eps, self.normal_lin[j0:j1], self.normal_quad[j0:j1], log0[j0:j1])
+                self.base += log0[j0:j1].sum(axis=0)
         self.numeric_log0 = log0
-        self.base += log0.sum(axis=0)
 
     def normal_parameters(self):
         """(mean, variance) of every (numeric column, group) normal distribution."""
+        if self.pairs:
+            raise ValueError("a fused binary-code model keeps log-odds tables, not each group's normal "
+                             "parameters; build the GroupModel with fused=False to read them")
         var = 0.5 / self.normal_quad
         return self.normal_lin * var, var
+
+    # ---------------------------------------------------------- Weka's normal estimator (issue 15)
+    def _normal_weka(self, stats, A, AP, problem, **_):
+        """Weka 3.6 NaiveBayes' normal estimator per group (:mod:`algorithms._weka_normal`): Eq. 2 for
+        its sufficient statistics (count, sum and sum of squares of the rounded values: one product
+        with the membership, in blocks), then ``weka_normal_params`` of every (column, group)."""
+        from ._weka_normal import weka_normal_params
+
+        dn = stats.num.size
+        stat3 = (stats.observed, stats.value_sum, stats.sq_sum)
+        prec = stats.precision
+        self.weka_mean = np.empty((dn, self.m))
+        self.weka_std = np.empty((dn, self.m))
+        step = self._sums.block_rows(3) if self.fused else max(dn, 1)
+        buf = np.empty((3 * min(step, dn), self.m)) if self.fused else None
+        for j0 in range(0, dn, step):
+            j1 = min(j0 + step, dn)
+            bj = j1 - j0
+            blk = np.concatenate([st[j0:j1] for st in stat3])
+            g = self._sums(blk, buf) if self.fused else blk @ A
+            self.weka_mean[j0:j1], self.weka_std[j0:j1] = weka_normal_params(g[:bj], g[bj:2 * bj], g[2 * bj:],
+                                                                             prec[j0:j1, None])
+        self.weka_precision = np.ascontiguousarray(prec)
+        self._pending = True
+        if not self.fused:
+            self.finish()
 
     # ---------------------------------------------------------- text event models
     def _multinomial(self, stats, A, AP, problem, alpha, **_):
@@ -632,10 +859,24 @@ class GroupModel:
         offsets[1:] = np.cumsum(np.bincount(cols, minlength=dn))
         # Eq. 2 for value lists: a group's list is the merge (sum of counts) of its classes' lists
         weights = cnt.astype(np.float32) @ A.astype(np.float32)     # exact: integer counts < 2^24
-        total = np.empty((dn, self.m))
-        bandwidth = np.empty((dn, self.m))
-        K.kde_bandwidths(offsets, vals, weights, precision, total, bandwidth)
-        source = np.broadcast_to(np.arange(self.m, dtype=np.int64), (dn, self.m)).copy()
+        if self.fused:
+            # a group's total weight and value range from its classes' (one product; min / max of
+            # the classes' extremes), without a pass over the (grid x groups) weights
+            cmin, cmax, class_total = np.empty((dn, C)), np.empty((dn, C)), np.empty((dn, C))
+            K.class_extrema(offsets, vals, np.ascontiguousarray(cnt), cmin, cmax, class_total)
+            total = class_total @ A
+            bandwidth = np.empty((dn, self.m))
+            K.group_bandwidths(cmin, cmax, np.argsort(cmin, axis=1, kind="stable"),
+                               np.argsort(-cmax, axis=1, kind="stable"), np.ascontiguousarray(A > 0), total,
+                               precision, bandwidth)
+        else:
+            total = np.empty((dn, self.m))
+            bandwidth = np.empty((dn, self.m))
+            K.kde_bandwidths(offsets, vals, weights, precision, total, bandwidth)
+        # group g reads its own weights (a zero-stride view: no (columns x groups) copy)
+        source = np.broadcast_to(np.arange(self.m, dtype=np.int64), (dn, self.m))
+        if not self.fused:
+            source = source.copy()
         empty = total <= 0
         if empty.any():  # a group without values of a column uses its problem's pooled list
             pooled = cnt.astype(np.float32) @ AP.astype(np.float32)
@@ -644,23 +885,50 @@ class GroupModel:
             bandwidth = np.empty_like(total)
             K.kde_bandwidths(offsets, vals, weights, precision, total, bandwidth)
             source = np.where(empty, self.m + problem[None, :], source)
-        log_wmax = np.empty_like(total)
-        K.column_max_weights(offsets, weights, log_wmax)
         self.kde = dict(offsets=offsets, values=np.ascontiguousarray(vals), weights=np.ascontiguousarray(weights),
-                        source=source, bandwidth=bandwidth, total=total, log_wmax=log_wmax, precision=precision,
+                        source=source, bandwidth=bandwidth, total=total, log_wmax=None, precision=precision,
                         weka_cell=kde_evaluation == "weka_cell")
-        log0 = np.empty((dn, self.m))
+        self._pending = True
+        if not self.fused:
+            self.finish()
+
+    def finish(self):
+        """The kernel estimators' log values at 0 of every (column, group) (and, for the density
+        evaluation, the largest weights of its cutoff): the start of every sparse prediction,
+        computed once, on the first prediction (see the class docstring)."""
+        if not self._pending:
+            return self
+        if self.numeric == "normal_weka":   # the cell of 0 of every (column, group), floored as Weka's NB
+            log0 = np.empty_like(self.weka_mean)
+            K.weka_normal_log_at(self.weka_mean, self.weka_std, self.weka_precision, np.zeros(log0.shape[0]),
+                                 WEKA_FACTOR_FLOOR, log0)
+            self.numeric_log0 = log0
+            self.base = self.base + log0.sum(axis=0)    # new arrays: a fitted model may be read-only
+            self._pending = False
+            return self
         kd = self.kde
+        dn = kd["offsets"].size - 1
+        if kd["weka_cell"]:
+            kd["log_wmax"] = np.zeros((1, 1))          # not read by the cell evaluation
+        else:
+            kd["log_wmax"] = np.empty_like(kd["total"])
+            K.column_max_weights(kd["offsets"], kd["weights"], kd["log_wmax"])
+        log0 = np.empty((dn, self.m))
         K.kde_log_at(kd["offsets"], kd["values"], kd["weights"], kd["source"], kd["bandwidth"], kd["total"],
                      kd["log_wmax"], kd["precision"], np.zeros(dn), kd["weka_cell"], log0)
         self.numeric_log0 = log0
-        self.base += log0.sum(axis=0)
+        self.base = self.base + log0.sum(axis=0)
+        self._pending = False
+        return self
 
     # ---------------------------------------------------------- prediction
     def log_joint(self, Xc: sp.csr_matrix) -> np.ndarray:
-        """``log Pr(g) + sum_j log Pr(x_j | g)``, shape (rows, m); NaN entries leave their factor out."""
+        """``log Pr(g) + sum_j log Pr(x_j | g)``, shape (rows, m); NaN entries leave their factor out.
+        With ``pairs`` (a fused model of binary columns) the log-odds of each column's positive
+        group against its negative one, shape (rows, m / 2)."""
+        self.finish()
         t = Xc.shape[0]
-        out = np.empty((t, self.m))
+        out = np.empty((t, self.width))
         out[:] = self.log_prior + self.base
         d = self.n_features
         if self.nom.size:
@@ -688,6 +956,11 @@ class GroupModel:
                 Z2 = Z.copy()
                 Z2.data = Z2.data * Z2.data
                 out -= Z2 @ self.normal_quad
+            elif self.numeric == "normal_weka":
+                ip, ix, dt = _csr_parts(Xn)
+                K.weka_normal_log_joint(ip, ix, dt, self.weka_mean, self.weka_std, self.weka_precision,
+                                        self.numeric_log0, WEKA_FACTOR_FLOOR, out)
+                Mn = None  # the kernel removed the factors of missing entries
             elif self.numeric == "multinomial":
                 out += Z @ self.word_log
             elif self.numeric == "bernoulli":
@@ -862,6 +1135,8 @@ def _proba_from_agreement(agree):
 
 class _ECOCMixin:
     def _check_code_params(self):
+        if getattr(self, "precalculation", "fused") not in ("fused", "reference"):
+            raise ValueError(f"precalculation must be 'fused' or 'reference', got {self.precalculation!r}")
         if isinstance(self.code, str) and self.code not in CODES:
             raise ValueError(f"code must be one of {CODES} or a matrix, got {self.code!r}")
         if self.decoding not in ("weighted", "hamming"):
@@ -906,6 +1181,12 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         The draw of the code matrix (the runner injects one per split).
     numeric, kde_evaluation, var_smoothing, alpha, categorical_features, n_categories
         As :class:`OnePassNaiveBayes`.
+    precalculation : {"fused", "reference"}, default="fused"
+        How Eqs. 1-2 are precalculated (:class:`GroupModel`): "fused" computes the group sums in
+        blocks of attributes (BLAS; a binary column's negative group as the complement of its
+        positive one) and keeps per column the log-odds tables (normal, discrete); "reference"
+        is the unblocked product over all 2n groups (the implementation before issue 16), kept to
+        test and to time against. Both give the same predictions (tests/test_ecoc.py).
 
     Attributes
     ----------
@@ -915,7 +1196,8 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
 
     def __init__(self, code="bch", code_length=15, decoding="weighted", numeric="normal", kde_evaluation="weka_cell",
                  var_smoothing=1e-9, alpha=1.0, max_tries=MAX_TRIES, random_state=None, categorical_features=None,
-                 n_categories=None):
+                 n_categories=None, precalculation="fused"):
+        self.precalculation = precalculation
         self.code = code
         self.code_length = code_length
         self.decoding = decoding
@@ -954,6 +1236,8 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         return self
 
     def _finalise(self):
+        if self.precalculation not in ("fused", "reference"):
+            raise ValueError(f"precalculation must be 'fused' or 'reference', got {self.precalculation!r}")
         M = self.code_matrix_
         n = M.shape[1]
         membership = np.empty((M.shape[0], 2 * n))
@@ -961,13 +1245,14 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         membership[:, 1::2] = M == -1       # C_b^-
         self.model_ = GroupModel(self.statistics_, membership, np.repeat(np.arange(n), 2),
                                  var_smoothing=self.var_smoothing, alpha=self.alpha,
-                                 kde_evaluation=self.kde_evaluation)
+                                 kde_evaluation=self.kde_evaluation, log_odds=True,
+                                 fused=self.precalculation == "fused")
 
     def predict_binary_proba(self, X):
         """``Pr(C_b^+ | x)`` of every column's binary NB, shape (rows, n)."""
         check_is_fitted(self, "model_")
         lj = self.model_.log_joint(as_csr(self._validate(X)))
-        return expit(lj[:, 0::2] - lj[:, 1::2])
+        return expit(lj if self.model_.pairs else lj[:, 0::2] - lj[:, 1::2])
 
 
 class StraightforwardECOC(_ECOCMixin, ClassifierMixin, BaseEstimator):
