@@ -469,6 +469,17 @@ def _mutual_information(set_offsets, first, last, n_classes, counts, min_prob, o
 
 
 # --------------------------------------------------------------------------- estimator
+
+class MissingValuesRefused(ValueError):
+    """``missing="error"`` met a missing value, as Weka 3.6 WAODE does ("Cannot handle missing values").
+
+    ``bench_not_applicable`` tells the benchmark runner that the model does not apply to such data
+    (stored as ``not_applicable``, a paper's blank cell), rather than that it failed.
+    """
+
+    bench_not_applicable = True
+
+
 class AnDE(ClassifierMixin, BaseEstimator):
     """Averaged n-Dependence Estimators with optional subsumption resolution and MI weighting.
 
@@ -592,7 +603,7 @@ class AnDE(ClassifierMixin, BaseEstimator):
             bad = np.isnan(X)
             if bad.any():
                 r, c = np.argwhere(bad)[0]
-                raise ValueError(
+                raise MissingValuesRefused(
                     f"{what} has {int(bad.sum())} missing values (first at row {r}, column {c}) and missing='error' "
                     "refuses them, as Weka 3.6 WAODE does ('Cannot handle missing values'); impute them, or set "
                     "missing='value' (a value of its own) or 'skip' (left out of counts and products)")
