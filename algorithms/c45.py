@@ -17,9 +17,10 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _c45_kernels as K
+from ._nominal import NominalCodesMixin
 
 
-class J48(ClassifierMixin, BaseEstimator):
+class J48(NominalCodesMixin, ClassifierMixin, BaseEstimator):
     """C4.5 decision tree as Weka 3.6's J48 builds it (J48 defaults: ``-C 0.25 -M 2``).
 
     Growing (``C45ModelSelection`` / ``C45Split``):
@@ -117,38 +118,6 @@ class J48(ClassifierMixin, BaseEstimator):
         self.categorical_features = categorical_features
         self.n_categories = n_categories
 
-    # ------------------------------------------------------------------ validation
-    def _nominal_mask(self, d):
-        cat = self.categorical_features
-        if cat is None:
-            return np.zeros(d, dtype=bool)
-        cat = np.asarray(cat)
-        if cat.dtype == bool:
-            if cat.shape != (d,):
-                raise ValueError(f"categorical_features has {cat.shape[0]} entries but X has {d} columns")
-            return cat.copy()
-        mask = np.zeros(d, dtype=bool)
-        if cat.size and (cat.min() < 0 or cat.max() >= d):
-            raise ValueError(f"categorical_features indices must be in [0, {d}); got {cat.tolist()}")
-        mask[cat.astype(np.int64)] = True
-        return mask
-
-    def _check_codes(self, X, when):
-        """Nominal columns must hold integer codes 0..k-1 (or NaN)."""
-        for j in np.flatnonzero(self.nominal_):
-            col = X[:, j]
-            known = col[~np.isnan(col)]
-            if known.size == 0:
-                continue
-            if np.any(known < 0) or np.any(known != np.floor(known)):
-                raise ValueError(f"nominal column {j} must hold integer codes >= 0 (or NaN); got "
-                                 f"{known[(known < 0) | (known != np.floor(known))][0]!r}")
-            top = int(known.max())
-            if top >= self.n_values_[j]:
-                what = "an unseen category" if when == "predict" else "a code beyond its declared values"
-                raise ValueError(f"nominal column {j} has {what}: code {top}, but the column has "
-                                 f"{self.n_values_[j]} values (0..{self.n_values_[j] - 1})")
-
     # ------------------------------------------------------------------ fit
     def fit(self, X, y):
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
@@ -160,19 +129,7 @@ class J48(ClassifierMixin, BaseEstimator):
             raise ValueError(f"confidence must be in (0, 0.5]; got {self.confidence!r}")
         if int(self.min_instances) < 1:
             raise ValueError(f"min_instances must be >= 1; got {self.min_instances!r}")
-        n, d = X.shape
-        self.nominal_ = self._nominal_mask(d)
-        if self.n_categories is not None:
-            n_values = np.asarray(self.n_categories, dtype=np.int64)
-            if n_values.shape != (d,):
-                raise ValueError(f"n_categories has {n_values.shape} entries but X has {d} columns")
-            n_values = np.where(self.nominal_, n_values, 0)
-        else:
-            n_values = np.zeros(d, dtype=np.int64)
-        for j in np.flatnonzero(self.nominal_ & (n_values <= 0)):
-            col = X[:, j]
-            n_values[j] = int(np.nanmax(col)) + 1 if np.any(~np.isnan(col)) else 1
-        self.n_values_ = n_values
+        self._set_nominal(X)
         self._check_codes(X, "fit")
         y_codes = y_codes.astype(np.int64)
         self._grow_and_prune(np.ascontiguousarray(X), y_codes)

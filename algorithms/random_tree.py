@@ -19,6 +19,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _random_tree_kernels as K
+from ._nominal import NominalCodesMixin
 
 
 def weka_k(n_features: int) -> int:
@@ -27,7 +28,7 @@ def weka_k(n_features: int) -> int:
     return int(math.log(n_features) / math.log(2)) + 1 if n_features > 0 else 1
 
 
-class RandomForestWeka(ClassifierMixin, BaseEstimator):
+class RandomForestWeka(NominalCodesMixin, ClassifierMixin, BaseEstimator):
     """Random forest as Weka 3.6's ``RandomForest -I <n_estimators> -K 0 -S <seed>``.
 
     Bagging (``meta.Bagging``, bag size 100 %): every tree is grown on a bootstrap sample of the
@@ -128,39 +129,6 @@ class RandomForestWeka(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ validation
-    def _nominal_mask(self, d):
-        cat = self.categorical_features
-        if cat is None:
-            return np.zeros(d, dtype=bool)
-        cat = np.asarray(cat)
-        if cat.dtype == bool:
-            if cat.shape != (d,):
-                raise ValueError(f"categorical_features has {cat.shape[0]} entries but X has {d} columns; "
-                                 "give one boolean per column")
-            return cat.copy()
-        mask = np.zeros(d, dtype=bool)
-        if cat.size and (cat.min() < 0 or cat.max() >= d):
-            raise ValueError(f"categorical_features indices must be in [0, {d}); got {cat.tolist()}")
-        mask[cat.astype(np.int64)] = True
-        return mask
-
-    def _check_codes(self, X, when):
-        for j in np.flatnonzero(self.nominal_):
-            col = X[:, j]
-            known = col[~np.isnan(col)]
-            if known.size == 0:
-                continue
-            bad = (known < 0) | (known != np.floor(known))
-            if np.any(bad):
-                raise ValueError(f"nominal column {j} must hold integer codes >= 0 (or NaN for missing); "
-                                 f"got {known[bad][0]!r}")
-            top = int(known.max())
-            if top >= self.n_values_[j]:
-                what = "an unseen category" if when == "predict" else "a code beyond its declared values"
-                raise ValueError(f"nominal column {j} has {what}: code {top}, but the column has "
-                                 f"{self.n_values_[j]} values (0..{self.n_values_[j] - 1}); declare them "
-                                 "all in n_categories")
-
     def _k(self, d):
         mf = self.max_features
         if mf is None:
@@ -188,17 +156,7 @@ class RandomForestWeka(ClassifierMixin, BaseEstimator):
             raise ValueError(f"min_instances must be > 0; got {self.min_instances!r}")
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         n, d = X.shape
-        self.nominal_ = self._nominal_mask(d)
-        n_values = np.zeros(d, dtype=np.int64)
-        if self.n_categories is not None:
-            declared = np.asarray(self.n_categories, dtype=np.int64)
-            if declared.shape != (d,):
-                raise ValueError(f"n_categories has {declared.shape} entries but X has {d} columns")
-            n_values = np.where(self.nominal_, declared, 0)
-        for j in np.flatnonzero(self.nominal_ & (n_values <= 0)):
-            col = X[:, j]
-            n_values[j] = int(np.nanmax(col)) + 1 if np.any(~np.isnan(col)) else 1
-        self.n_values_ = n_values
+        self._set_nominal(X)
         self._check_codes(X, "fit")
         self.k_ = self._k(d)
         Xc = np.ascontiguousarray(X.T)
@@ -217,7 +175,7 @@ class RandomForestWeka(ClassifierMixin, BaseEstimator):
             seeds.append(int(rng.integers(0, 2**63 - 1, dtype=np.int64)))
 
         def grow(t):
-            return K.build_tree(Xc, Xr, n_distinct, dstart, distinct, y_codes, bags[t], self.nominal_, n_values,
+            return K.build_tree(Xc, Xr, n_distinct, dstart, distinct, y_codes, bags[t], self.nominal_, self.n_values_,
                                 n_classes, int(self.k_),
                                 float(self.min_instances), int(self.max_depth), np.uint64(seeds[t]))
 
