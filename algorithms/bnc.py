@@ -806,6 +806,30 @@ def _family_log_prob(node_idx, cell_idx, node_counts, cell_counts, x, root_x, ro
 
 
 @njit(cache=True)
+def _normalise_and_score(post, r, yr, all_classes, loss):
+    """Normalise row r's leave-one-out posteriors of every k and add its squared error to ``loss[k]``
+    (all classes, or the true class only); an all-zero posterior is left as it is."""
+    K1, C = post.shape[1], post.shape[2]
+    for k in range(K1):
+        s = 0.0
+        for c in range(C):
+            s += post[r, k, c]
+        if s > 0:
+            inv = 1.0 / s
+            for c in range(C):
+                post[r, k, c] *= inv
+        if all_classes:
+            e = 0.0
+            for c in range(C):
+                t = (1.0 if c == yr else 0.0) - post[r, k, c]
+                e += t * t
+            loss[k] += e
+        else:
+            t = 1.0 - post[r, k, yr]
+            loss[k] += t * t
+
+
+@njit(cache=True)
 def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, root_total, a, b, backoff,
                    all_classes, post, loss):
     """SKDB pass 3 for one attribute over a block of training rows (seed 002 Sect. 2.1;
@@ -843,22 +867,7 @@ def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, r
                     factor = (nx + a) / (nt + b)
                     last_d = d
                 post[r, k, c] *= factor
-        for k in range(K1):
-            s = 0.0
-            for c in range(C):
-                s += post[r, k, c]
-            inv = 1.0 / s
-            for c in range(C):
-                post[r, k, c] *= inv
-            if all_classes:
-                e = 0.0
-                for c in range(C):
-                    t = (1.0 if c == yr else 0.0) - post[r, k, c]
-                    e += t * t
-                loss[k] += e
-            else:
-                t = 1.0 - post[r, k, yr]
-                loss[k] += t * t
+        _normalise_and_score(post, r, yr, all_classes, loss)
 
 
 @njit(cache=True)
@@ -914,23 +923,7 @@ def _loo_attribute_authors(node_idx, cell_idx, node_counts, cell_counts, y, a, b
         for k in range(src + 1, K1):
             for c in range(C):
                 post[r, k, c] = post[r, src, c]
-        for k in range(K1):
-            s = 0.0
-            for c in range(C):
-                s += post[r, k, c]
-            if s > 0:
-                inv = 1.0 / s
-                for c in range(C):
-                    post[r, k, c] *= inv
-            if all_classes:
-                e = 0.0
-                for c in range(C):
-                    t = (1.0 if c == yr else 0.0) - post[r, k, c]
-                    e += t * t
-                loss[k] += e
-            else:
-                t = 1.0 - post[r, k, yr]
-                loss[k] += t * t
+        _normalise_and_score(post, r, yr, all_classes, loss)
 
 
 @njit(cache=True)
