@@ -11,7 +11,10 @@ export BENCH_DATA_DIR := $(SHARED_DATA)
 endif
 endif
 
-.PHONY: install warm demo test test-fresh test-all smoke paper-tables reports bench-perf clean slurm-up slurm-down test-slurm
+.PHONY: help install warm demo test test-fresh test-all smoke paper-tables reports bench-perf clean slurm-up slurm-down test-slurm
+
+help:  ## list the targets with what each does
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
 
 install:  ## install bench with its test dependencies, then compile the Numba kernels (make warm)
 	$(PYTHON) -m pip install -e ".[dev]"

@@ -487,12 +487,6 @@ def midpoints(values, boundaries) -> np.ndarray:
     return (values[b] + values[b + 1]) / 2.0
 
 
-def mdl_cut_points(x, y, n_classes: int, better_encoding: bool = False) -> np.ndarray:
-    """Weka's supervised MDL cut points of one numeric column (empty: a single bin)."""
-    values, counts = class_counts_by_value(x, y, n_classes)
-    return midpoints(values, mdl_boundaries(counts, better_encoding))
-
-
 def equal_frequency_cut_points(x, n_bins: int = 10) -> np.ndarray:
     """Weka's unsupervised ``Discretize -F -B n_bins`` cut points of one column."""
     x = np.asarray(x, dtype=np.float64)

@@ -82,9 +82,9 @@ def test_scaleup_driver_records_and_figure(conf, tmp_path):
 
 
 def test_paper_reports_are_registered():
-    from bench.report.build import discover_paper_reports
+    from bench.report.build import load_paper_reports
 
-    reports = discover_paper_reports()
+    reports = load_paper_reports()
     for name in ("massbayes_table3", "massbayes_fig3", "massbayes_fig4_psi", "massbayes_fig4_t",
                  "massbayes_fig4_h"):
         assert name in reports

@@ -102,20 +102,6 @@ def kde_class_log_scores(Xq, kernels, kernel_class, class_inv_var, class_log_nor
 
 # ------------------------------------------------------------------ EM (diagonal GMM)
 @njit(cache=True)
-def sq_dist_to_centres(Y, centres):
-    n, k = Y.shape[0], centres.shape[0]
-    out = np.empty((n, k))
-    for i in range(n):
-        for m in range(k):
-            s = 0.0
-            for j in range(Y.shape[1]):
-                t = Y[i, j] - centres[m, j]
-                s += t * t
-            out[i, m] = s
-    return out
-
-
-@njit(cache=True)
 def kmeanspp_seeds(Y, k, uniforms):
     """k-means++ seeding (Arthur and Vassilvitskii 2007) driven by ``uniforms`` (k draws in
     [0, 1) from the caller's generator, so the seeds are reproducible). Returns row indices."""

@@ -179,9 +179,6 @@ def load_paper_reports() -> dict[str, Callable]:
     return PAPER_REPORTS
 
 
-discover_paper_reports = load_paper_reports
-
-
 def _flat(d, prefix=""):
     out = {}
     for k, v in (d or {}).items():

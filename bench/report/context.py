@@ -172,10 +172,6 @@ class ExperimentView:
         return collect.split_values(self.records, measure, seeds=self.plan.get("seeds")) \
             if not self.records.empty else pd.DataFrame()
 
-    def ok_records(self, dataset: str, algo: str) -> pd.DataFrame:
-        r = self.records
-        return r[(r["dataset"] == dataset) & (r["algo"] == algo) & (r["status"] == "ok")]
-
     def hosts(self) -> list[str]:
         if self.records.empty or "host" not in self.records:
             return []

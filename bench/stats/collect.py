@@ -149,10 +149,3 @@ def dataset_means(df: pd.DataFrame, measure: str, complete_only: bool = True, se
     if sv.empty:
         return pd.DataFrame()
     return sv.groupby(level="dataset").mean()
-
-
-def dataset_sizes(df: pd.DataFrame) -> pd.Series:
-    """Number of instances of every dataset in the records."""
-    if df.empty:
-        return pd.Series(dtype=float)
-    return df.groupby("dataset")["n_instances"].first().astype(float)
