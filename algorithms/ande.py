@@ -80,6 +80,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._base import PredictFromLogJointMixin
 from ._counts import (BLOCK_ROWS, AllSubsetCounts, Smoothing, class_codes, encode, encode_classes,
                       infer_n_values, validation_dtype)
 
@@ -480,7 +481,7 @@ class MissingValuesRefused(ValueError):
     bench_not_applicable = True
 
 
-class AnDE(ClassifierMixin, BaseEstimator):
+class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
     """Averaged n-Dependence Estimators with optional subsumption resolution and MI weighting.
 
     Parameters
@@ -768,10 +769,6 @@ class AnDE(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X):
-        joint = self.predict_log_joint(X)
-        return self.classes_[np.argmax(joint, axis=1)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

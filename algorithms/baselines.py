@@ -10,6 +10,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+from ._base import PredictFromProbaMixin
 
 
 def weka_num_features(n_features: int) -> int:
@@ -19,7 +20,7 @@ def weka_num_features(n_features: int) -> int:
     return int(math.log2(n_features)) + 1 if n_features > 0 else 1
 
 
-class RandomForest(ClassifierMixin, BaseEstimator):
+class RandomForest(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
     """Random forest configured as Weka's ``RandomForest -I <n_estimators>``.
 
     Unpruned trees (grown to pure leaves, one instance per leaf allowed) on
@@ -69,10 +70,6 @@ class RandomForest(ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse="csr", ensure_all_finite="allow-nan", reset=False)
         return self.forest_.predict_proba(X)
 
-    def predict(self, X):
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
@@ -80,7 +77,7 @@ class RandomForest(ClassifierMixin, BaseEstimator):
         return tags
 
 
-class XGBoost(ClassifierMixin, BaseEstimator):
+class XGBoost(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
     """XGBoost with its default parameters, as the ESKDB paper's XGBoost_default:
     100 rounds, maximum depth 6, learning rate 0.3, ``multi:softprob`` (binary
     problems use the equivalent ``binary:logistic``).
@@ -129,10 +126,6 @@ class XGBoost(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", ensure_all_finite="allow-nan", reset=False)
         return self.booster_.predict_proba(X)
-
-    def predict(self, X):
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -106,6 +106,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._base import PredictFromLogJointMixin
 from . import hdp as H
 from ._counts import (BLOCK_ROWS, AllSubsetCounts, CountTableTooLarge, class_codes, code_dtype, encode,
                       encode_classes, infer_n_values)
@@ -955,7 +956,7 @@ def _loo_prior(y, class_counts, n_rows, a0, b0, all_classes, post):
 
 
 # =========================================================================== the estimator base
-class _BNCBase(ClassifierMixin, BaseEstimator):
+class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
     """Shared machinery: validation, coding, counting, estimation and prediction.
 
     Subclasses implement ``_learn(codes, y)``, which sets ``self._members`` (a list of
@@ -1254,10 +1255,6 @@ class _BNCBase(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X):
-        joint = self.predict_log_joint(X)
-        return self.classes_[np.argmax(joint, axis=1)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

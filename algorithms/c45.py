@@ -18,9 +18,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _c45_kernels as K
 from ._nominal import NominalCodesMixin
+from ._base import PredictFromProbaMixin
 
 
-class J48(NominalCodesMixin, ClassifierMixin, BaseEstimator):
+class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimator):
     """C4.5 decision tree as Weka 3.6's J48 builds it (J48 defaults: ``-C 0.25 -M 2``).
 
     Growing (``C45ModelSelection`` / ``C45Split``):
@@ -259,10 +260,6 @@ class J48(NominalCodesMixin, ClassifierMixin, BaseEstimator):
                                 self.first_child_, self.n_children_, self.branch_share_, self.empty_, self.value_)
         total = proba.sum(axis=1, keepdims=True)
         return np.divide(proba, total, out=np.full_like(proba, 1.0 / proba.shape[1]), where=total > 0)
-
-    def predict(self, X):
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

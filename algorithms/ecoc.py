@@ -138,6 +138,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _ecoc_kernels as K
 from ._counts import class_codes, infer_n_values
+from ._base import PredictFromLogJointMixin
 
 # --------------------------------------------------------------------------- code matrices
 #: BCH code length -> (message bits, minimum distance): Sect. 5.1, maximal designed distance
@@ -1041,7 +1042,7 @@ class _OnePassNB(ClassifierMixin, BaseEstimator):
         return tags
 
 
-class OnePassNaiveBayes(_OnePassNB):
+class OnePassNaiveBayes(PredictFromLogJointMixin, _OnePassNB):
     """Naive Bayes on the ECOC-NB statistics (the groups are the classes): the NB of seed 001's
     Tables 2-4, with the same estimators, sparse handling and cost model as :class:`ECOCNaiveBayes`.
 
@@ -1110,10 +1111,6 @@ class OnePassNaiveBayes(_OnePassNB):
 
     def predict_proba(self, X):
         return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X):
-        joint = self.predict_log_joint(X)
-        return self.classes_[np.argmax(joint, axis=1)]
 
 
 def _decode(p_pos: np.ndarray, M: np.ndarray, decoding: str) -> np.ndarray:

@@ -103,6 +103,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._base import PredictFromProbaMixin
 from ._counts import encode
 from .discretize import (_bin_codes_kernel, _candidate_kernel, _mdl_boundaries_kernel, class_counts_by_value,
                          midpoints, xlogx_table)
@@ -340,7 +341,7 @@ def _fit_member(X: np.ndarray, y_codes: np.ndarray, spec: dict, seed: int) -> _M
     return _Member(cut_points, order, model)
 
 
-class ESKDB(ClassifierMixin, BaseEstimator):
+class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
     """Ensemble of selective KDBs with randomised discretisation and orders (seed 002, Alg. 1).
 
     See the module docstring for the algorithm, its variants and every choice made where
@@ -571,7 +572,3 @@ class ESKDB(ClassifierMixin, BaseEstimator):
         out /= len(self.members_)
         return out
 
-    def predict(self, X):
-        """The class of highest mean posterior."""
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]

@@ -65,6 +65,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _weka_normal as wn
 from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, infer_n_values, validation_dtype
+from ._base import PredictFromLogJointMixin
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 KDE_CUTOFF = 40.0          # stop adding kernels worth less than e^-40 of the running sum
@@ -263,7 +264,7 @@ def _weighted_quantile(v, w, q):
 
 
 # --------------------------------------------------------------------------- estimator
-class NaiveBayes(ClassifierMixin, BaseEstimator):
+class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
     """Naive Bayes over nominal (counts) and numeric (Gaussian or kernel density) attributes.
 
     Parameters
@@ -602,10 +603,6 @@ class NaiveBayes(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         return np.exp(self.predict_log_proba(X))
-
-    def predict(self, X):
-        joint = self.predict_log_joint(X)
-        return self.classes_[np.argmax(joint, axis=1)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

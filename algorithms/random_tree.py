@@ -20,6 +20,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _random_tree_kernels as K
 from ._nominal import NominalCodesMixin
+from ._base import PredictFromProbaMixin
 
 
 def weka_k(n_features: int) -> int:
@@ -28,7 +29,7 @@ def weka_k(n_features: int) -> int:
     return int(math.log(n_features) / math.log(2)) + 1 if n_features > 0 else 1
 
 
-class RandomForestWeka(NominalCodesMixin, ClassifierMixin, BaseEstimator):
+class RandomForestWeka(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimator):
     """Random forest as Weka 3.6's ``RandomForest -I <n_estimators> -K 0 -S <seed>``.
 
     Bagging (``meta.Bagging``, bag size 100 %): every tree is grown on a bootstrap sample of the
@@ -215,10 +216,6 @@ class RandomForestWeka(NominalCodesMixin, ClassifierMixin, BaseEstimator):
                                  self.value_)
         s = total.sum(axis=1, keepdims=True)
         return np.divide(total, s, out=np.full_like(total, 1.0 / total.shape[1]), where=s > 0)
-
-    def predict(self, X):
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

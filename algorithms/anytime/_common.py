@@ -14,6 +14,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._frontier import STRATEGIES, anytime_posteriors
 from ._kernels import LOG_2PI, kde_class_log_scores
 from ._model import ENGINE_KEYS
+from .._base import PredictFromProbaMixin
 
 #: unit names accepted by ``predict_proba_anytime``
 COUNT_UNITS = ("units", "gaussians", "kernels", "instances")
@@ -142,7 +143,7 @@ def fit_targets(estimator, X, y):
     return X, codes.astype(np.int64)
 
 
-class KernelDensityTreeBase(ClassifierMixin, BaseEstimator):
+class KernelDensityTreeBase(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
     """Shared machinery of MC-Tree and the Bayes tree: standardised numeric attributes,
     per-class Gaussian kernels with Silverman bandwidths, a flattened tree of entries, and
     the anytime query (:mod:`._frontier`).
@@ -237,10 +238,6 @@ class KernelDensityTreeBase(ClassifierMixin, BaseEstimator):
         """log P(c) p(x|c) of the full kernel density (brute force over every kernel)."""
         return kde_class_log_scores(Z, self.kernels_, self.kernel_class_, 1.0 / self.kernel_var_,
                                     self.kernel_log_norm_, self.classes_.size, float(self.kernels_.shape[0]))
-
-    def predict(self, X):
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
