@@ -1,4 +1,5 @@
-"""What the estimators of ``algorithms/`` share: ``predict`` from their probabilities.
+"""What the estimators of ``algorithms/`` share: ``predict`` from their probabilities, and the error
+that says a model does not apply to a dataset.
 
 The mixins come first in an estimator's bases (before scikit-learn's ``ClassifierMixin`` and
 ``BaseEstimator``).
@@ -24,3 +25,12 @@ class PredictFromLogJointMixin:
     def predict(self, X):
         joint = self.predict_log_joint(X)
         return self.classes_[np.argmax(joint, axis=1)]
+
+
+class NotApplicableError(ValueError):
+    """The model does not apply to this data (e.g. a 1023-bit code for 6 classes, or missing values
+    given to a model that refuses them, as Weka's WAODE does).
+
+    Not a failure of the run: a benchmark stores such a split as not applicable (a paper's blank
+    cell). Subclasses say which condition it was.
+    """

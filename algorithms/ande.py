@@ -80,7 +80,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import PredictFromLogJointMixin
+from ._base import NotApplicableError, PredictFromLogJointMixin
 from ._counts import (BLOCK_ROWS, AllSubsetCounts, Smoothing, class_codes, encode, encode_classes,
                       infer_n_values, validation_dtype)
 
@@ -471,14 +471,8 @@ def _mutual_information(set_offsets, first, last, n_classes, counts, min_prob, o
 
 # --------------------------------------------------------------------------- estimator
 
-class MissingValuesRefused(ValueError):
-    """``missing="error"`` met a missing value, as Weka 3.6 WAODE does ("Cannot handle missing values").
-
-    ``bench_not_applicable`` tells the benchmark runner that the model does not apply to such data
-    (stored as ``not_applicable``, a paper's blank cell), rather than that it failed.
-    """
-
-    bench_not_applicable = True
+class MissingValuesRefused(NotApplicableError):
+    """``missing="error"`` met a missing value, as Weka 3.6 WAODE does ("Cannot handle missing values")."""
 
 
 class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):

@@ -138,7 +138,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _ecoc_kernels as K
 from ._counts import class_codes, infer_n_values
-from ._base import PredictFromLogJointMixin
+from ._base import NotApplicableError, PredictFromLogJointMixin
 
 # --------------------------------------------------------------------------- code matrices
 #: BCH code length -> (message bits, minimum distance): Sect. 5.1, maximal designed distance
@@ -150,13 +150,9 @@ CODES = ("bch", "ova", "ovo", "random_dense", "random_sparse")
 DRAW_BATCH = 2048
 
 
-class CodeMatrixInfeasible(ValueError):
-    """No valid code matrix of the requested kind and length exists (or none was found).
-
-    ``bench_not_applicable`` tells the benchmark runner that the algorithm does not apply to the
-    dataset (the paper's blank table cells), which is not a failure of the run."""
-
-    bench_not_applicable = True
+class CodeMatrixInfeasible(NotApplicableError):
+    """No valid code matrix of the requested kind and length exists (or none was found): the
+    algorithm does not apply to the dataset (the paper's blank table cells)."""
 
 
 def max_distinct_columns(n_classes: int, ternary: bool = False) -> int:

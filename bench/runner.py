@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from algorithms._base import NotApplicableError
+
 from . import metrics as M
 from .data import Dataset, load
 from .protocols import Split, resolve, splits
@@ -521,8 +523,8 @@ def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
     except Exception as exc:  # any failure is recorded, never fatal to the job
         preds = None
         # an estimator that does not apply to this dataset says so with an exception carrying
-        # `bench_not_applicable = True` (e.g. a 1023-bit ECOC code for 6 classes): not a failure
-        rec["status"] = "not_applicable" if getattr(exc, "bench_not_applicable", False) else "failed"
+        # the model does not apply to the data (e.g. a 1023-bit ECOC code for 6 classes): not a failure
+        rec["status"] = "not_applicable" if isinstance(exc, NotApplicableError) else "failed"
         rec["error"] = f"{type(exc).__name__}: {exc}"
         rec["traceback"] = traceback.format_exc()
         if rec["status"] == "failed":
