@@ -103,6 +103,15 @@ def output_dir_for(out_dir: str | Path, scale: str | None, force: bool = False) 
                     f"{beside}/ instead (pass --force-scale to overwrite them)")
 
 
+def _build_failed(what: str, exc: Exception, tmp: Path, out: Path, failures: list[str]) -> None:
+    """A paper or experiment whose build raised: its staging folder goes, its earlier files stay,
+    and the traceback is printed and the failure counted (``python -m bench.report`` exits 1)."""
+    shutil.rmtree(tmp, ignore_errors=True)
+    print(f"the report of {what} failed ({_where(exc)}); its earlier files in {out}/ are kept:\n"
+          f"{traceback.format_exc()}", file=sys.stderr)
+    failures.append(f"{what}: {type(exc).__name__}: {exc} (at fault: {_where(exc)})")
+
+
 def _where(exc: BaseException) -> str:
     """The file or record an exception names, else its innermost source line."""
     text = str(exc)
@@ -427,10 +436,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
             result = PAPER_MODULES[paper](ctx, tmp)
             result.files += _write_missing(result, tmp)
         except Exception as exc:
-            shutil.rmtree(tmp, ignore_errors=True)
-            print(f"report of {paper} failed ({_where(exc)}); its earlier files in {out}/ are kept:\n"
-                  f"{traceback.format_exc()}", file=sys.stderr)
-            failures.append(f"paper {paper}: {type(exc).__name__}: {exc} (at fault: {_where(exc)})")
+            _build_failed(f"paper {paper}", exc, tmp, out, failures)
             index += _failed_section(title, exc, old_papers.get(title), old_generated)
             continue
         result.files = _commit(tmp, out, result.files)
@@ -488,10 +494,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         try:
             lines, files = _experiment_section(ctx, name, tmp, out_root, built)
         except Exception as exc:
-            shutil.rmtree(tmp, ignore_errors=True)
-            print(f"summary of experiment {name} failed ({_where(exc)}); its earlier files in {out}/ are kept:\n"
-                  f"{traceback.format_exc()}", file=sys.stderr)
-            failures.append(f"experiment {name}: {type(exc).__name__}: {exc} (at fault: {_where(exc)})")
+            _build_failed(f"experiment {name}", exc, tmp, out, failures)
             index += _failed_section(name, exc, old_exps.get(name), old_generated)
             continue
         files = _commit(tmp, out, files)
