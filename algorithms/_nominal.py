@@ -9,11 +9,31 @@ the benchmark runner sets: ``categorical_features`` (a boolean mask or column in
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+
+def normalised_rows(total: np.ndarray) -> np.ndarray:
+    """Each row divided by its sum; a row with no mass (no training weight reached) is uniform."""
+    s = total.sum(axis=1, keepdims=True)
+    return np.divide(total, s, out=np.full_like(total, 1.0 / total.shape[1]), where=s > 0)
 
 
 class NominalCodesMixin:
-    """``nominal_`` and ``n_values_`` from ``categorical_features`` / ``n_categories``, and the
-    check that nominal columns hold valid codes. The estimator defines both parameters."""
+    """``nominal_`` and ``n_values_`` from ``categorical_features`` / ``n_categories``, the check
+    that nominal columns hold valid codes, and NaN accepted as missing (scikit-learn's
+    ``allow_nan`` tag). The estimator defines both parameters."""
+
+    def _predict_input(self, X) -> np.ndarray:
+        """``X`` at prediction: validated against the fit, codes checked, C-contiguous float64."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
+        self._check_codes(X, "predict")
+        return np.ascontiguousarray(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
 
     def _nominal_mask(self, d: int) -> np.ndarray:
         cat = self.categorical_features

@@ -14,10 +14,10 @@ import numpy as np
 from scipy.special import ndtri
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
 from . import _c45_kernels as K
-from ._nominal import NominalCodesMixin
+from ._nominal import NominalCodesMixin, normalised_rows
 from ._base import PredictFromProbaMixin
 
 
@@ -253,18 +253,10 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
 
     # ------------------------------------------------------------------ predict
     def predict_proba(self, X):
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
-        self._check_codes(X, "predict")
-        proba = K.predict_proba(np.ascontiguousarray(X), self.feature_, self.threshold_, self.nominal_split_,
-                                self.first_child_, self.n_children_, self.branch_share_, self.empty_, self.value_)
-        total = proba.sum(axis=1, keepdims=True)
-        return np.divide(proba, total, out=np.full_like(proba, 1.0 / proba.shape[1]), where=total > 0)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
+        X = self._predict_input(X)
+        return normalised_rows(K.predict_proba(X, self.feature_, self.threshold_, self.nominal_split_,
+                                               self.first_child_, self.n_children_, self.branch_share_,
+                                               self.empty_, self.value_))
 
 
 class _GrownTree:

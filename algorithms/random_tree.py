@@ -16,10 +16,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
 from . import _random_tree_kernels as K
-from ._nominal import NominalCodesMixin
+from ._nominal import NominalCodesMixin, normalised_rows
 from ._base import PredictFromProbaMixin
 
 
@@ -209,16 +209,7 @@ class RandomForestWeka(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin
 
     # ------------------------------------------------------------------ predict
     def predict_proba(self, X):
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
-        self._check_codes(X, "predict")
-        total = K.predict_forest(np.ascontiguousarray(X), self.roots_, self.nodes_, self.n_children_, self.prop_,
-                                 self.value_)
-        s = total.sum(axis=1, keepdims=True)
-        return np.divide(total, s, out=np.full_like(total, 1.0 / total.shape[1]), where=s > 0)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
+        X = self._predict_input(X)
+        return normalised_rows(K.predict_forest(X, self.roots_, self.nodes_, self.n_children_, self.prop_,
+                                                self.value_))
 
