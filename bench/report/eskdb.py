@@ -53,7 +53,7 @@ EXPERIMENTS = {"main": "eskdb_main", "ablation": "eskdb_ablation", "ensemble": "
                "hdp": "eskdb_hdp_tying"}
 ALGOS = {"NB": ["nb_disc"], "TAN": ["tan"], "KDB": ["kdb", "kdb5"], "SKDB": ["skdb"],
          "KDF": ["kdf"], "AODE": ["aode", "a1de"], "ESKDB_M": ["eskdb_m"], "ESKDB_HDP": ["eskdb_hdp"],
-         "RF": ["rf100"], "XGBoost_default": ["xgb"], "XGBoost_tuned": ["xgb_tuned"]}
+         "RF": ["rf100_weka"], "RF-sklearn": ["rf100"], "XGBoost_default": ["xgb"], "XGBoost_tuned": ["xgb_tuned"]}
 ABLATION = {"ES-KDB": ["eskdb_m"], "ES-KDB_randomO": ["eskdb_random_o"], "ES-KDB_randomCP": ["eskdb_random_cp"]}
 ENSEMBLE_SIZE_PARAM = "n_estimators"
 ENSEMBLE_SIZES = (1, 10, 20, 30)
