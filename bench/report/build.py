@@ -52,7 +52,7 @@ __all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summa
 #: failed / not-applicable (algorithm, dataset) pairs listed in the index per experiment
 MAX_LISTED = 12
 #: modules of bench/report/ that are the framework, not paper reports
-FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "perf", "ranking", "registry", "synthetic",
+FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "perf", "ranking", "registry", "synthetic", "verdicts",
              "tables"}
 
 #: paper key -> title, for the index
