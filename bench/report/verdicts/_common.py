@@ -1,0 +1,198 @@
+"""Shared pieces of the ECOC-NB, ESKDB and A2DE-paper evaluators (issue 19).
+
+A claim is checked as a list of *stated parts*; each part is a list of :class:`Check` (one
+comparison each, ``ok`` True / False / None = no data). The verdict (:func:`combine`):
+
+* every part holds -> reproduced;
+* some part fails -> "partly reproduced" when the claim states more than one part and another
+  part holds, else "not reproduced" (a part holds only when *every* comparison in it holds: one
+  comparison of many holding never makes a claim partly reproduced);
+* no part fails but some part has no data -> "not checkable" (the reason names what is missing).
+
+Rules used by these evaluators (thresholds are written here, once):
+
+* WDL claims: the paper's own test and level, recomputed from the win/loss counts with
+  :func:`bench.report.compare.published_significance` (the A2DE paper: two-tailed sign test,
+  p < 0.05; ESKDB: one-tailed sign test, p <= 0.05). A claim that says "significantly" needs the
+  test to reject; a claim that only says "more often" / "outperforms" needs wins > losses.
+* Averages against a published average: reproduced when within :data:`AVG_RTOL` (relative), and only
+  compared when our runs cover at least :data:`MIN_COVERAGE` of the paper's datasets (else not
+  checkable: protocol not run at this scale).
+* Ratios of times (the only time comparison made across machines): reproduced when ours is within a
+  factor :data:`RATIO_FACTOR` of the published ratio. Absolute seconds on the paper's machine are
+  never compared (not checkable: quantity not measurable here).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import NOT_CHECKABLE, NOT_REPRODUCED, PARTLY, REPRODUCED, Verdict
+
+AVG_RTOL = 0.02          #: relative tolerance of an average (RMSE, error) against the published one
+MIN_COVERAGE = 0.8       #: share of the paper's datasets our average must cover to be compared
+RATIO_FACTOR = 1.5       #: a time ratio is reproduced when ours / published lies in [1/1.5, 1.5]
+
+MAX_LISTED = 3           #: failing comparisons listed in a reason (the rest counted)
+
+TEST_TEXT = {"sign2": "two-tailed binomial sign test, p < {a}", "sign1": "one-tailed binomial sign test, p <= {a}"}
+
+
+def test_text(test: str, alpha: float) -> str:
+    return TEST_TEXT[test].format(a=alpha)
+
+
+def read_csv(path: Path) -> pd.DataFrame | None:
+    """A report table, or None when the build has not written it."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    return pd.read_csv(path, keep_default_na=False, na_values=[""])
+
+
+def parse_wdl(s) -> tuple[int, int, int] | None:
+    """"w/d/l" -> (w, d, l); None for an empty cell."""
+    if s is None or (isinstance(s, float) and np.isnan(s)) or str(s).strip() == "":
+        return None
+    w, d, l = (int(x) for x in str(s).replace("**", "").split("/"))
+    return w, d, l
+
+
+def num(s) -> float | None:
+    """The leading number of a cell like "0.2269 ± 0.0162" (None when empty / not a number)."""
+    if s is None:
+        return None
+    if isinstance(s, (int, float, np.floating, np.integer)):
+        return None if np.isnan(s) else float(s)
+    t = str(s).strip().split(" ")[0]
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+@dataclass
+class Check:
+    """One comparison of a claim: ``ok`` True (holds), False (fails), None (no data)."""
+
+    ok: bool | None
+    text: str
+
+
+#: a WDL expectation of the row algorithm against the column one
+def wdl_expect(wdl: tuple[int, int, int] | None, kind: str, test: str, alpha: float) -> bool | None:
+    if wdl is None:
+        return None
+    from ..compare import published_significance
+
+    w, _, l = wdl
+    sig = published_significance(w, l, test, alpha)[1]
+    return {"win": w > l, "loss": w < l, "not_loss": w >= l,
+            "win_sig": w > l and sig, "loss_sig": w < l and sig,
+            "win_nonsig": w > l and not sig, "loss_nonsig": w < l and not sig}[kind]
+
+
+def wdl_p(wdl, test: str) -> float | None:
+    if wdl is None:
+        return None
+    from ..compare import published_significance
+
+    return published_significance(wdl[0], wdl[2], test)[0]
+
+
+def fmt_p(p: float | None) -> str:
+    if p is None or np.isnan(p):
+        return "p = ?"
+    return "p < 1e-4" if p < 1e-4 else f"p = {p:.4f}"
+
+
+def part_status(checks: list[Check]) -> bool | None:
+    if any(c.ok is False for c in checks):
+        return False
+    if any(c.ok is None for c in checks):
+        return None
+    return True
+
+
+def combine(parts: list[tuple[str, list[Check]]]) -> tuple[str, str]:
+    """(verdict, reason) of a claim from its stated parts (see the module docstring)."""
+    status = [(name, part_status(cs), cs) for name, cs in parts]
+    failed = [(n, cs) for n, s, cs in status if s is False]
+    held = [n for n, s, _ in status if s is True]
+    open_ = [(n, cs) for n, s, cs in status if s is None]
+
+    def why(items, flag):
+        out = []
+        for n, cs in items:
+            bad = [c.text for c in cs if c.ok is flag]
+            more = f"; and {len(bad) - MAX_LISTED} more" if len(bad) > MAX_LISTED else ""
+            out.append((f"{n}: " if n and len(parts) > 1 else "") + "; ".join(bad[:MAX_LISTED]) + more)
+        return " | ".join(out)
+
+    if failed:
+        verdict = PARTLY if (held and len(parts) > 1) else NOT_REPRODUCED
+        reason = "fails: " + why(failed, False)
+        if held and len(parts) > 1:
+            reason += " | holds: " + ", ".join(held)
+        if open_:
+            reason += " | no data: " + why(open_, None)
+        return verdict, reason
+    if open_:
+        return NOT_CHECKABLE, "no data: " + why(open_, None)
+    return REPRODUCED, ""
+
+
+def verdict(row, paper: str, parts: list[tuple[str, list[Check]]], *, ours: str = "", published: str = "",
+            test: str = "", evidence: str = "", scale: str = "", extra: dict | None = None,
+            note: str = "") -> Verdict:
+    """The :class:`Verdict` of one claim row from its checked parts."""
+    v, reason = combine(parts)
+    if note:
+        reason = f"{reason} ({note})" if reason else note
+    return Verdict(claim_id=row["claim_id"], paper=paper, verdict=v, ours=ours, published=published, test=test,
+                   evidence=evidence, reason=reason, scale=scale, claim=str(row["quote"]), extra=extra or {})
+
+
+def unknown(row, paper: str) -> Verdict:
+    """A claim id the evaluator has no rule for (claims.csv grew): not checkable, said so."""
+    return fixed(row, paper, NOT_CHECKABLE, "no evaluation rule for this claim id yet (bench/report/verdicts)")
+
+
+def fixed(row, paper: str, verdict_: str, reason: str, **kw) -> Verdict:
+    """A verdict that does not come from comparisons (e.g. not checkable with its reason)."""
+    return Verdict(claim_id=row["claim_id"], paper=paper, verdict=verdict_, reason=reason, claim=str(row["quote"]),
+                   **kw)
+
+
+def ratio_check(ours: float | None, published: float | None, label: str) -> Check:
+    if ours is None or published is None or not np.isfinite(ours) or published <= 0:
+        return Check(None, f"{label}: no value")
+    ok = 1 / RATIO_FACTOR <= ours / published <= RATIO_FACTOR
+    return Check(ok, f"{label}: ours {ours:.2f}x vs paper {published:.2f}x"
+                     + ("" if ok else f" (outside a factor {RATIO_FACTOR} of the paper's)"))
+
+
+def average_check(ours: float | None, published: float | None, label: str, n_ours: int | None,
+                  n_paper: int | None) -> Check:
+    if ours is None or published is None:
+        return Check(None, f"{label}: no value")
+    if n_ours is not None and n_paper and n_ours < MIN_COVERAGE * n_paper:
+        return Check(None, f"{label}: protocol not run at this scale (ours over {n_ours} of the paper's "
+                           f"{n_paper} datasets)")
+    ok = abs(ours - published) <= AVG_RTOL * abs(published)
+    return Check(ok, f"{label}: ours {ours:.4f} vs paper {published:.4f}"
+                     + ("" if ok else f" (differs by more than {AVG_RTOL:.0%})"))
+
+
+def check_one(verdicts: list[Verdict], claims: pd.DataFrame) -> list[Verdict]:
+    """Exactly one verdict per claim row, in the claims' order (raises otherwise)."""
+    by = {v.claim_id: v for v in verdicts}
+    ids = list(claims["claim_id"])
+    missing = [c for c in ids if c not in by]
+    if missing or len(by) != len(verdicts):
+        raise RuntimeError(f"evaluator returned no verdict for {missing} or duplicate verdicts")
+    return [by[c] for c in ids]

@@ -1,0 +1,302 @@
+"""Verdicts on the A2DE paper's claims (AN01..AN15; Zaidi and Webb, seed 003).
+
+Reads what :mod:`bench.report.ande_sr` wrote under ``reports/ande_sr``: the long WDL tables
+(``table{2..5}_wdl_*_long.csv``), the plotted values of Figs. 1-4 (``fig*_values.csv``), ``setup.csv``
+(which configuration is behind "RF10") and, when built after rf10_weka became the paper's RF10,
+``wdl_rf10_sklearn_long.csv`` (the same RF10 cells with scikit-learn's forest).
+
+Each claim below is encoded as its *stated parts*, each a list of comparisons; the wording of a
+claim decides the expectation ("significantly more often" -> the paper's two-tailed sign test at
+p < 0.05 must reject, "more often" -> wins > losses). The same rule applied to the paper's own
+counts gives ``extra["paper_own"]``. For every claim involving RF10, ``extra["rf10_sklearn"]`` holds
+the verdict with scikit-learn's forest in RF10's place.
+
+Thresholds of the figure claims (the paper prints no numbers for Figs. 1-4; ratios to NB, so no
+absolute time is compared across machines): "greatly reduce" (AN12) = at most :data:`GREATLY` of
+A2DE's classification time; "only slightly less" (AN13) = between :data:`SLIGHTLY` and 1 times RF10's
+training time; "substantially more" (AN14) = at least :data:`SUBSTANTIALLY` times RF10's
+classification time; "super-linear vs linear" (AN13) = RF10's training-time ratio to NB grows from
+all to large data, and by more than A2DE-S's and A2DE-SW's do.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import Verdict
+from ._common import Check, check_one, combine, fmt_p, parse_wdl, read_csv, test_text, unknown, verdict, \
+    wdl_expect, wdl_p
+
+PAPER = "ande_sr"
+TEST, ALPHA = "sign2", 0.05          # as bench.report.ande_sr.TEST / ALPHA (checked in the tests)
+RF, RF_SK = "RF10", "RF10-sklearn"
+SKLEARN_FILE = "wdl_rf10_sklearn_long.csv"
+ANDE = ["A1DE", "A1DE-S", "A1DE-W", "A1DE-SW", "A2DE", "A2DE-S", "A2DE-W", "A2DE-SW"]
+TABLE_FILES = {"bias": "table2_wdl_bias_long.csv", "variance": "table3_wdl_variance_long.csv",
+               "0-1 loss": "table4_wdl_01loss_long.csv", "RMSE": "table5_wdl_rmse_long.csv"}
+FIG_FILES = {"Bias": "fig1_bias_variance_values.csv", "Variance": "fig1_bias_variance_values.csv",
+             "0-1 loss": "fig2_01loss_values.csv", "RMSE": "fig3_rmse_values.csv",
+             "Learning time": "fig4_time_values.csv", "Classification time": "fig4_time_values.csv"}
+GREATLY, SLIGHTLY, SUBSTANTIALLY = 0.75, 0.5, 2.0
+
+_SW = [("A1DE-S", "A1DE"), ("A1DE-W", "A1DE"), ("A2DE-S", "A2DE"), ("A2DE-W", "A2DE")]
+_JOINT = [("A1DE-SW", "A1DE-S"), ("A1DE-SW", "A1DE-W"), ("A2DE-SW", "A2DE-S"), ("A2DE-SW", "A2DE-W")]
+_MEASURES = ("0-1 loss", "RMSE")
+
+#: claim id -> stated parts: (part name, [(row, col, table measure, subset, expectation)])
+WDL_SPECS: dict[str, list[tuple[str, list[tuple]]]] = {
+    "AN03": [("", [(r, c, "bias", "all", "win_sig") for r, c in _SW])],
+    "AN04": [("", [(r, c, "bias", "all", "win_sig") for r, c in _JOINT])],
+    "AN05": [("", [(r, c, "variance", "all", "loss") for r, c in _SW])],
+    "AN06": [("", [(r, c, "variance", "all", "loss") for r, c in _JOINT])],
+    "AN07": [("lower bias", [(RF, a, "bias", "all", "win_sig") for a in ANDE]),
+             ("higher variance", [(RF, a, "variance", "all", "loss_sig") for a in ANDE])],
+    # the paper's named exceptions (A1DE 0-1 loss medium, A2DE 0-1 loss small) are draws: not a loss there
+    "AN09": [("", [(r, c, m, s, "not_loss" if (r, m, s) in {("A1DE-S", "0-1 loss", "medium"),
+                                                             ("A2DE-S", "0-1 loss", "small")} else "win")
+                   for m in _MEASURES for s in ("all", "large", "medium", "small")
+                   for r, c in (("A1DE-S", "A1DE"), ("A2DE-S", "A2DE"))])],
+    "AN10": [("all and small data: A1DE-SW and A2DE-SW win significantly", [
+                 (RF, a, m, s, "loss_sig") for s in ("all", "small") for m in _MEASURES for a in ("A1DE-SW", "A2DE-SW")]),
+             ("medium data: A2DE-SW wins significantly", [(RF, "A2DE-SW", m, "medium", "loss_sig") for m in _MEASURES]),
+             ("medium data: A1DE-SW wins, not significantly",
+              [(RF, "A1DE-SW", m, "medium", "loss_nonsig") for m in _MEASURES]),
+             ("large data: both lose to RF10, not significantly",
+              [(RF, a, m, "large", "win_nonsig") for m in _MEASURES for a in ("A1DE-SW", "A2DE-SW")])],
+    "AN15": [("", [(RF, "A2DE-SW", "0-1 loss", "large", "loss_nonsig")])],
+}
+#: count claims: claim id -> (row, col, measure, subset, which count: 0 = the row's wins, 2 = its losses)
+COUNT_SPECS = {"AN01": (RF, "A2DE-SW", "RMSE", "large", 0), "AN02": (RF, "A2DE-SW", "RMSE", "large", 2)}
+RF_CLAIMS = {"AN01", "AN02", "AN07", "AN08", "AN10", "AN11", "AN13", "AN14", "AN15"}
+_WORD = {"win": "row wins more often", "loss": "row loses more often", "not_loss": "row does not lose more often",
+         "win_sig": "row wins significantly more often", "loss_sig": "row loses significantly more often",
+         "win_nonsig": "row wins more often, not significantly",
+         "loss_nonsig": "row loses more often, not significantly"}
+
+
+class _Data:
+    """The report tables of one build directory (``reports/ande_sr`` or a staging copy)."""
+
+    def __init__(self, paper_dir: Path):
+        self.dir = Path(paper_dir)
+        self.wdl: dict[tuple, dict] = {}
+        for measure, name in TABLE_FILES.items():
+            self._add(read_csv(self.dir / name), name)
+        self._add(read_csv(self.dir / SKLEARN_FILE), SKLEARN_FILE)
+        self.figs = {k: read_csv(self.dir / f) for k, f in FIG_FILES.items()}
+        setup = read_csv(self.dir / "setup.csv")
+        self.rf_config = ""
+        if setup is not None and "algorithm" in setup.columns:
+            s = setup.set_index("algorithm")
+            self.rf_config = str(s.loc[RF, "algo"]) if RF in s.index else ""
+        self.has_sklearn = any(RF_SK in (k[0], k[1]) for k in self.wdl) or any(
+            f is not None and RF_SK in set(f["algo"]) for f in self.figs.values())
+        self.scale = _scale(self.dir / "table4_wdl_01loss_all.md")
+
+    def _add(self, df, name):
+        if df is None:
+            return
+        for r in df.to_dict("records"):
+            key = (r["row"], r["col"], r["measure"], r["subset"])
+            self.wdl[key] = {"ours": parse_wdl(r.get("ours")), "published": parse_wdl(r.get("published")),
+                             "n": int(r["ours_n"]) if str(r.get("ours_n", "")).strip() not in ("", "nan") else 0,
+                             "note": r.get("note") or "", "file": name}
+
+    def fig(self, panel: str, group: str, algo: str) -> float | None:
+        df = self.figs.get(panel)
+        if df is None:
+            return None
+        sel = df[(df["panel"] == panel) & (df["group"] == group) & (df["algo"] == algo)]
+        if sel.empty or pd.isna(sel["mean"].iloc[0]):
+            return None
+        return float(sel["mean"].iloc[0])
+
+    def rf_is_sklearn(self) -> bool:
+        """True for builds made before rf10_weka was the paper's RF10 (their RF10 IS scikit-learn's)."""
+        return self.rf_config == "rf10"
+
+
+def _scale(md: Path) -> str:
+    if not md.exists():
+        return ""
+    m = re.search(r"Ours over (\S+) datasets; scale (\S+), protocol ([^\s.(]+)", md.read_text())
+    return f"scale {m.group(2)}, protocol {m.group(3)}, {m.group(1)} datasets" if m else ""
+
+
+def _sub(rf: str, name: str) -> str:
+    return rf if name == RF else name
+
+
+def _wdl_checks(data: _Data, parts, rf: str, side: str):
+    out, shown, files = [], [], []
+    for pname, comps in parts:
+        checks = []
+        for row, col, measure, subset, kind in comps:
+            row, col = _sub(rf, row), _sub(rf, col)
+            cell = data.wdl.get((row, col, measure, subset))
+            w = cell[side] if cell else None
+            ok = wdl_expect(w, kind, TEST, ALPHA)
+            label = f"{row} vs {col} {measure} {subset}"
+            if w is None:
+                why = (cell or {}).get("note") or ("no table" if cell is None else "no complete runs")
+                checks.append(Check(None, f"{label}: {why}"))
+                continue
+            p = wdl_p(w, TEST)
+            txt = f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(p)})"
+            checks.append(Check(ok, txt + ("" if ok else f", expected: {_WORD[kind]}")))
+            shown.append(txt)
+            files.append(cell["file"])
+        out.append((pname, checks))
+    return out, shown, files
+
+
+def _count(data: _Data, row: dict, spec, rf: str):
+    r, c, m, s, which = spec
+    r = _sub(rf, r)
+    cell = data.wdl.get((r, c, m, s))
+    pub_value = int(float(row["value"]))
+    if cell is None or cell["ours"] is None:
+        return [("", [Check(None, f"{r} vs {c} {m} {s}: " + ((cell or {}).get("note") or "no table"))])], "", ""
+    o, p = cell["ours"], cell["published"]
+    ours = f"{o[which]} ({r} vs {c}, {m}, {s} data: {o[0]}/{o[1]}/{o[2]})"
+    if cell["n"] < sum(p):
+        return [("", [Check(None, f"a count over the paper's {sum(p)} {s} datasets; ours covers {cell['n']} "
+                                  f"(the others are absent here)")])], ours, cell["file"]
+    return [("", [Check(o[which] == pub_value, f"ours {o[which]} vs paper {pub_value}")])], ours, cell["file"]
+
+
+def _fig_parts(data: _Data, cid: str, rf: str):
+    """Stated parts of the figure claims (AN08, AN11-AN14), and the values shown."""
+    f = data.fig
+    if cid == "AN08":
+        parts = []
+        for name, panel, better in (("better bias", "Bias", True), ("worse variance", "Variance", False)):
+            rv = f(panel, "All", rf)
+            cs = []
+            for a in ANDE:
+                av = f(panel, "All", a)
+                if rv is None or av is None:
+                    cs.append(Check(None, f"{panel}: {rf if rv is None else a} not plotted"))
+                else:
+                    ok = rv < av if better else rv > av
+                    cs.append(Check(ok, f"{panel}: {rf} {rv:.3f} vs {a} {av:.3f}"))
+            parts.append((name, cs))
+        shown = f"mean ratio to NB: bias {rf} {_f(f('Bias', 'All', rf))}, variance {rf} {_f(f('Variance', 'All', rf))}"
+        return parts, shown, FIG_FILES["Bias"]
+    if cid == "AN11":
+        parts, shown = [], []
+        for panel in _MEASURES:
+            cs = []
+            for g in ("Small", "Medium", "Large"):
+                sw = f(panel, g, "A2DE-SW")
+                for a in [x for x in ANDE if x != "A2DE-SW"] + [rf]:
+                    av = f(panel, g, a)
+                    if sw is None or av is None:
+                        cs.append(Check(None, f"{panel} {g}: {'A2DE-SW' if sw is None else a} not plotted"))
+                    else:
+                        cs.append(Check(sw <= av, f"{panel} {g}: A2DE-SW {sw:.3f} vs {a} {av:.3f}"))
+                shown.append(f"{panel} {g} A2DE-SW {_f(sw)}")
+            parts.append((panel, cs))
+        return parts, "; ".join(shown), FIG_FILES["0-1 loss"]
+    if cid == "AN12":
+        s, a = f("Classification time", "All", "A2DE-S"), f("Classification time", "All", "A2DE")
+        if s is None or a is None:
+            return [("", [Check(None, "A2DE / A2DE-S classification time not plotted")])], "", FIG_FILES["Learning time"]
+        return [("", [Check(s <= GREATLY * a, f"A2DE-S {s:.2f} vs A2DE {a:.2f} (x NB); greatly = at most "
+                                              f"{GREATLY} x A2DE's")])], \
+            f"classification time / NB: A2DE-S {s:.2f}, A2DE {a:.2f}", FIG_FILES["Learning time"]
+    if cid == "AN13":
+        r_all, r_large = f("Learning time", "All", rf), f("Learning time", "Large", rf)
+        slight, lin = [], []
+        for a in ("A2DE-S", "A2DE-SW"):
+            va, vl = f("Learning time", "All", a), f("Learning time", "Large", a)
+            if va is None or r_all is None:
+                slight.append(Check(None, f"{a} or {rf} training time not plotted"))
+            else:
+                slight.append(Check(SLIGHTLY * r_all <= va < r_all, f"{a} {va:.2f} vs {rf} {r_all:.2f} (x NB, all data)"))
+            if None in (va, vl, r_all, r_large):
+                lin.append(Check(None, f"{a} or {rf} training time on large data not plotted"))
+            else:
+                g_rf, g_a = r_large / r_all, vl / va
+                lin.append(Check(g_rf > 1 and g_rf > g_a, f"large / all data: {rf} {g_rf:.2f}, {a} {g_a:.2f}"))
+        shown = f"training time / NB, all (large) data: {rf} {_f(r_all)} ({_f(r_large)}), " + ", ".join(
+            f"{a} {_f(f('Learning time', 'All', a))} ({_f(f('Learning time', 'Large', a))})" for a in ("A2DE-S", "A2DE-SW"))
+        return [("slightly less training time than RF10", slight),
+                ("RF10 super-linear, AnDE linear", lin)], shown, FIG_FILES["Learning time"]
+    if cid == "AN14":
+        r = f("Classification time", "All", rf)
+        cs = []
+        for a in ("A2DE", "A2DE-S", "A2DE-W", "A2DE-SW"):
+            v = f("Classification time", "All", a)
+            if v is None or r is None:
+                cs.append(Check(None, f"{a} or {rf} classification time not plotted"))
+            else:
+                cs.append(Check(v >= SUBSTANTIALLY * r, f"{a} {v:.2f} vs {rf} {r:.2f} (x NB)"))
+        shown = f"classification time / NB: {rf} {_f(r)}, " + ", ".join(
+            f"{a} {_f(f('Classification time', 'All', a))}" for a in ("A2DE", "A2DE-S", "A2DE-W", "A2DE-SW"))
+        return [("", cs)], shown, FIG_FILES["Learning time"]
+    raise KeyError(cid)
+
+
+def _f(v) -> str:
+    return "–" if v is None else f"{v:.3f}"
+
+
+def _one(data: _Data, row: dict, rf: str) -> tuple:
+    """(parts, ours, published, evidence file, test) of one claim with ``rf`` as RF10's label."""
+    cid = row["claim_id"]
+    if cid in WDL_SPECS:
+        parts, shown, files = _wdl_checks(data, WDL_SPECS[cid], rf, "ours")
+        pparts, pshown, _ = _wdl_checks(data, WDL_SPECS[cid], RF, "published")
+        ev = files[0] if files else TABLE_FILES[WDL_SPECS[cid][0][1][0][2]]
+        return parts, "; ".join(shown), "; ".join(pshown), ev, test_text(TEST, ALPHA), pparts
+    if cid in COUNT_SPECS:
+        parts, ours, ev = _count(data, row, COUNT_SPECS[cid], rf)
+        r, c, m, s, _ = COUNT_SPECS[cid]
+        cell = data.wdl.get((r, c, m, s))
+        pub = f"{row['value']} ({r} vs {c}, {m}, {s} data: " + (
+            "/".join(map(str, cell["published"])) if cell and cell["published"] else "?") + ")"
+        return parts, ours, pub, ev or TABLE_FILES[m], "", None
+    parts, shown, ev = _fig_parts(data, cid, rf)
+    return parts, shown, "figure only (no values printed)", ev, "", None
+
+
+def evaluate_dir(paper_dir: Path, claims: pd.DataFrame, prefix: str = PAPER) -> list[Verdict]:
+    """Verdicts from the tables in ``paper_dir``; evidence paths are ``prefix/<file>``."""
+    data = _Data(paper_dir)
+    out = []
+    for row in claims.to_dict("records"):
+        cid = row["claim_id"]
+        if cid not in WDL_SPECS and cid not in COUNT_SPECS and cid not in {"AN08", "AN11", "AN12", "AN13", "AN14"}:
+            out.append(unknown(row, PAPER))
+            continue
+        parts, ours, pub, ev, test, pparts = _one(data, row, RF)
+        extra = {}
+        if pparts is not None:
+            extra["paper_own"] = combine(pparts)[0]
+        note = ""
+        if cid in RF_CLAIMS:
+            if data.rf_is_sklearn():
+                note = "this build's RF10 is scikit-learn's rf10 (built before rf10_weka)"
+                extra["rf10_sklearn"] = f"{combine(parts)[0]} (this build's RF10 column is scikit-learn's)"
+            elif data.has_sklearn:
+                sp, sours, *_ = _one(data, row, RF_SK)
+                sv, sr = combine(sp)
+                extra["rf10_sklearn"] = sv + (f": {sr}" if sr else "")
+                extra["rf10_sklearn_ours"] = sours
+            else:
+                extra["rf10_sklearn"] = "not in this build"
+        out.append(verdict(row, PAPER, parts, ours=ours, published=pub, test=test, evidence=f"{prefix}/{ev}",
+                           scale=data.scale, extra=extra, note=note))
+    return check_one(out, claims)
+
+
+def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list[Verdict]:
+    return evaluate_dir(Path(reports_dir) / PAPER, claims)
+
+
+__all__ = ["evaluate", "evaluate_dir", "WDL_SPECS", "COUNT_SPECS"]
