@@ -1,5 +1,6 @@
 """Seed 003 (Zaidi and Webb, "Fast and Effective Single Pass Bayesian Learning"): Tables 2-5,
-Figs 1-4 and a check of the paper's conclusions, from the stored runs of experiment ``ande_sr``.
+Figs 1-4 and a verdict on each of the paper's claims (conclusions.md, a view of
+:mod:`bench.report.verdicts.ande_sr`), from the stored runs of experiment ``ande_sr``.
 
 What is computed, per (dataset, algorithm) with a complete stored run:
 
@@ -32,7 +33,7 @@ import pandas as pd
 
 from .. import published
 from ..stats.biasvar import bias_variance_table
-from ..stats.pairwise import SIZE_LABELS, WDL
+from ..stats.pairwise import SIZE_LABELS
 from ..stats.ttests import corrected_resampled_ttest, paired_5x2cv_ttest
 from .compare import fmt, long_display, wdl_matrix_display, wdl_vs_published
 from .context import PaperResult, ReportContext
@@ -102,6 +103,21 @@ def _algo_reasons(exp) -> dict[str, str]:
     return out
 
 
+SKLEARN_FILE = "wdl_rf10_sklearn_long.csv"
+
+
+def _rf10_sklearn_cells(pub: pd.DataFrame, vals: dict, measure: str, pub_measure: str, coll: dict,
+                        exp) -> pd.DataFrame:
+    """The published cells with RF10, recomputed with RF10-sklearn in RF10's place (for the verdicts)."""
+    if "RF10-sklearn" not in ALGOS:
+        return pd.DataFrame()
+    rf = pub[(pub["row_algorithm"] == "RF10") | (pub["col_algorithm"] == "RF10")].copy()
+    for c in ("row_algorithm", "col_algorithm"):
+        rf[c] = rf[c].replace("RF10", "RF10-sklearn")
+    return wdl_vs_published(rf, {measure: vals.get(measure, pd.DataFrame())}, ALGOS, {pub_measure: measure},
+                            {s: coll[s] for s in SUBSETS}, TEST, ALPHA, algo_reasons=_algo_reasons(exp))
+
+
 # ---------------------------------------------------------------- build
 def build(ctx: ReportContext, out: Path) -> PaperResult:
     res = PaperResult(PAPER, experiments=[EXPERIMENT])
@@ -125,12 +141,12 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     res.notes += _protocol_notes(exp)
 
     # Tables 2-5
-    long_all = []
+    long_sk = []
     for number, (measure, pub_measure, flabel) in TABLES.items():
         pub = published.wdl(PAPER, number)
         long = wdl_vs_published(pub, {measure: vals.get(measure, pd.DataFrame())}, ALGOS, {pub_measure: measure},
                                 {s: coll[s] for s in SUBSETS}, TEST, ALPHA, algo_reasons=_algo_reasons(exp))
-        long_all.append(long)
+        long_sk.append(_rf10_sklearn_cells(pub, vals, measure, pub_measure, coll, exp))
         rows, cols = list(ALGOS)[1:], list(ALGOS)[:-1]
         for subset in sorted(set(pub["subset"]), key=SUBSETS.index):
             m = wdl_matrix_display(long, rows, cols, subset, pub_measure)
@@ -149,6 +165,13 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
         if long["ours"].eq("").all():
             res.add_missing(f"Table {number}", "", "", "no cell computed: " +
                             (long["note"].iloc[0] if len(long) else "no published rows"))
+
+    sk = pd.concat(long_sk, ignore_index=True) if long_sk else pd.DataFrame()
+    if not sk.empty:
+        res.files += write_table(long_display(sk), out / Path(SKLEARN_FILE).stem, index=False,
+                                 caption="Tables 2-5, every cell with RF10: the same comparison with scikit-learn's "
+                                         "forest (RF10-sklearn) in place of Weka's RandomForest; published = the "
+                                         "paper's RF10 cell")
 
     # Figures 1-4
     res.files += _figures(vals, coll, out, res, label)
@@ -170,9 +193,8 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     if bv is not None and not bv.empty:
         res.files += _bias_variance_values(bv, paper_name, label, out)
 
-    # conclusions
-    long = pd.concat(long_all, ignore_index=True) if long_all else pd.DataFrame()
-    res.files += _conclusions(long, vals, coll, exp, out, res)
+    # conclusions: one verdict per published claim, read back from the tables written above
+    res.files += _conclusions(out, exp, res)
     return res
 
 
@@ -387,158 +409,24 @@ def _reason_word(res: PaperResult, algorithm: str) -> str:
 
 
 # ---------------------------------------------------------------- conclusions
-_M = {"0-1 loss": "e", "RMSE": "r"}
+def _conclusions(out: Path, exp, res: PaperResult) -> list[Path]:
+    """conclusions.{md,csv,tex}: a view of the claim verdicts (bench.report.verdicts.ande_sr, which reads
+    the tables written above) — the claims and their wording come from the published claim data."""
+    from .verdicts import ande_sr as verdicts
 
-#: (claim id from claims.csv, statement, [(row, col)], table measure, subset, expectation)
-WDL_CHECKS = [
-    ("AN03", "Weighting and subsumption resolution each reduce the bias of A1DE and A2DE significantly more often "
-             "than they increase it", [("A1DE-S", "A1DE"), ("A1DE-W", "A1DE"), ("A2DE-S", "A2DE"), ("A2DE-W", "A2DE")],
-     "bias", "all", "win_sig"),
-    ("AN04", "Both together reduce bias significantly more often than either alone",
-     [("A1DE-SW", "A1DE-S"), ("A1DE-SW", "A1DE-W"), ("A2DE-SW", "A2DE-S"), ("A2DE-SW", "A2DE-W")],
-     "bias", "all", "win_sig"),
-    ("AN05", "Weighting and subsumption resolution each increase variance more often than they decrease it",
-     [("A1DE-S", "A1DE"), ("A1DE-W", "A1DE"), ("A2DE-S", "A2DE"), ("A2DE-W", "A2DE")], "variance", "all", "loss"),
-    ("AN06", "Both together increase variance more often than either alone",
-     [("A1DE-SW", "A1DE-S"), ("A1DE-SW", "A1DE-W"), ("A2DE-SW", "A2DE-S"), ("A2DE-SW", "A2DE-W")],
-     "variance", "all", "loss"),
-    ("AN07a", "RF10 has lower bias significantly more often than every AnDE variant",
-     [("RF10", a) for a in list(ALGOS)[1:9]], "bias", "all", "win_sig"),
-    ("AN07b", "RF10 has higher variance significantly more often than every AnDE variant",
-     [("RF10", a) for a in list(ALGOS)[1:9]], "variance", "all", "loss_sig"),
-] + [
-    (f"AN09{_M[m]}{s[0]}", f"Subsumption resolution decreases {m} of A1DE and A2DE more often than not, {s} data "
-                          f"(the paper's exceptions are draws)",
-     [("A1DE-S", "A1DE"), ("A2DE-S", "A2DE")], m, s, "not_loss")
-    for m in ("0-1 loss", "RMSE") for s in SUBSETS
-] + [
-    (f"AN10{_M[m]}{s[0]}", f"A1DE-SW and A2DE-SW beat RF10 significantly often on {m}, {s} data",
-     [("RF10", "A1DE-SW"), ("RF10", "A2DE-SW")], m, s, "loss_sig")
-    for m in ("0-1 loss", "RMSE") for s in ("all", "small")
-] + [
-    (f"AN10{_M[m]}m2", f"On medium data A2DE-SW beats RF10 significantly often ({m})", [("RF10", "A2DE-SW")], m,
-     "medium", "loss_sig") for m in ("0-1 loss", "RMSE")
-] + [
-    (f"AN10{_M[m]}m1", f"On medium data A1DE-SW beats RF10, not significantly ({m})", [("RF10", "A1DE-SW")], m,
-     "medium", "loss_nonsig") for m in ("0-1 loss", "RMSE")
-] + [
-    (f"AN10{_M[m]}l", f"On large data RF10 beats A1DE-SW and A2DE-SW, not significantly ({m})",
-     [("RF10", "A1DE-SW"), ("RF10", "A2DE-SW")], m, "large", "win_nonsig") for m in ("0-1 loss", "RMSE")
-] + [
-    ("AN15", "Even on datasets with 10,000+ examples RF10 has lower error slightly less often than higher, "
-             "relative to A2DE-SW", [("RF10", "A2DE-SW")], "0-1 loss", "large", "loss"),
-    ("C1a", "Conclusion: SR and weighting each reduce A2DE's error on the largest datasets significantly more "
-            "often than not", [("A2DE-S", "A2DE"), ("A2DE-W", "A2DE")], "0-1 loss", "large", "win_sig"),
-    ("C1b", "Conclusion: both together reduce the error relative to weighting alone significantly often (large data)",
-     [("A2DE-SW", "A2DE-W")], "0-1 loss", "large", "win_sig"),
-    ("C1c", "Conclusion: both together reduce the error relative to SR alone often, not significantly (large data)",
-     [("A2DE-SW", "A2DE-S")], "0-1 loss", "large", "win_nonsig"),
-]
-
-
-def expectation_met(w: WDL, kind: str) -> bool:
-    if kind == "win_sig":
-        return w.wins > w.losses and w.significant
-    if kind == "loss_sig":
-        return w.wins < w.losses and w.significant
-    if kind == "win":
-        return w.wins > w.losses
-    if kind == "loss":
-        return w.wins < w.losses
-    if kind == "not_loss":
-        return w.wins >= w.losses
-    if kind == "win_nonsig":
-        return w.wins > w.losses and not w.significant
-    if kind == "loss_nonsig":
-        return w.wins < w.losses and not w.significant
-    raise ValueError(kind)
-
-
-def _verdict(flags: list[bool | None]) -> str:
-    if any(f is None for f in flags):
-        return "cannot check"
-    if all(flags):
-        return "reproduced"
-    return "partly reproduced" if any(flags) else "not reproduced"
-
-
-def _conclusions(long: pd.DataFrame, vals: dict, coll: dict, exp, out: Path, res: PaperResult) -> list[Path]:
-    rows = []
-    for cid, text, pairs, measure, subset, kind in WDL_CHECKS:
-        ours_flags, pub_flags, ev_o, ev_p = [], [], [], []
-        for row, col in pairs:
-            sel = long[(long["row"] == row) & (long["col"] == col) & (long["measure"] == measure)
-                       & (long["subset"] == subset)] if not long.empty else long
-            if sel.empty:
-                ours_flags.append(None)
-                pub_flags.append(None)
-                continue
-            o, p = sel["_ours"].iloc[0], sel["_published"].iloc[0]
-            ours_flags.append(None if o is None else expectation_met(o, kind))
-            pub_flags.append(expectation_met(p, kind))
-            ev_o.append(f"{row} vs {col} {o.markdown() if o is not None else '–'}")
-            ev_p.append(f"{p.markdown()}")
-        rows.append({"claim": cid, "statement": text, "measure": measure, "data": subset,
-                     "ours": _verdict(ours_flags), "paper's own table": _verdict(pub_flags),
-                     "evidence (ours)": "; ".join(ev_o), "evidence (published)": "; ".join(ev_p)})
-    rows += _figure_checks(vals, coll)
-    table = pd.DataFrame(rows)
-    cap = (f"Conclusions of the paper checked against our runs (scale {exp.plan.get('scale', '?')}). 'reproduced': "
-           f"every comparison behaves as stated; 'cannot check': some algorithm has no complete runs. The "
-           f"published column applies the same rule to the paper's own counts with its two-tailed sign test.")
+    vs = verdicts.evaluate_dir(out, published.claims(PAPER))
+    table = pd.DataFrame([{
+        "claim": v.claim_id, "statement": v.claim, "verdict": v.verdict,
+        "paper's own table": v.extra.get("paper_own", "figure only" if not v.test else ""),
+        "with RF10-sklearn": v.extra.get("rf10_sklearn", ""), "ours": v.ours, "published": v.published,
+        "test": v.test, "reason": v.reason, "evidence": v.evidence} for v in vs])
+    cap = (f"The paper's claims (claims.csv) checked against our runs (scale {exp.plan.get('scale', '?')}): one verdict "
+           f"per claim from bench.report.verdicts.ande_sr. 'paper's own table' applies the same rule to the paper's "
+           f"own counts; 'with RF10-sklearn' is the verdict with scikit-learn's forest in place of Weka's RF10.")
     files = write_table(table, out / "conclusions", caption=cap, index=False)
-    counts = table["ours"].value_counts().to_dict()
-    res.notes.append("conclusions: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
+    counts = table["verdict"].value_counts().to_dict()
+    res.notes.append("claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
     return files
-
-
-def _mean_ratio(vals: dict, measure: str, datasets, algo: str) -> float | None:
-    v = vals.get(measure)
-    base = ALGOS[BASELINE]
-    if v is None or v.empty or algo not in v.columns or base not in v.columns:
-        return None
-    sub = v if datasets is None else v.loc[v.index.intersection(datasets)]
-    r = (sub[algo] / sub[base]).replace([np.inf, -np.inf], np.nan).dropna()
-    return float(r.mean()) if not r.empty else None
-
-
-def _figure_checks(vals: dict, coll: dict) -> list[dict]:
-    anode = list(ALGOS)[1:9]
-    out = []
-
-    def row(cid, text, measure, data, flags, evidence):
-        out.append({"claim": cid, "statement": text, "measure": measure, "data": data, "ours": _verdict(flags),
-                    "paper's own table": "figure only", "evidence (ours)": evidence, "evidence (published)": ""})
-
-    for cid, m, text, better in (("AN08a", "bias", "Fig. 1: RF10 has lower average bias than every AnDE variant",
-                                  True),
-                                 ("AN08b", "variance", "Fig. 1: RF10 has higher average variance than every AnDE "
-                                                       "variant", False)):
-        rf = _mean_ratio(vals, m, None, "rf10")
-        others = {a: _mean_ratio(vals, m, None, ALGOS[a]) for a in anode}
-        flags = [None if (rf is None or v is None) else ((rf < v) if better else (rf > v)) for v in others.values()]
-        row(cid, text, m, "all", flags, f"RF10 {fmt(rf, 3)}; " + ", ".join(f"{a} {fmt(v, 3)}" for a, v in
-                                                                            others.items()))
-    for m, name in (("error", "0-1 loss"), ("rmse", "RMSE")):
-        for s in ("large", "medium", "small"):
-            r = {a: _mean_ratio(vals, m, coll[s], oa) for a, oa in ALGOS.items() if a != BASELINE}
-            sw = r["A2DE-SW"]
-            flags = [None if (sw is None or v is None) else sw <= v for a, v in r.items() if a != "A2DE-SW"]
-            row(f"AN11{m[0]}{s[0]}", f"Figs. 2-3: A2DE-SW has the lowest average {name} ({s} data)", name, s, flags,
-                ", ".join(f"{a} {fmt(v, 3)}" for a, v in r.items()))
-    t = {a: _mean_ratio(vals, "test_s", None, ALGOS[a]) for a in ("A2DE", "A2DE-S", "A2DE-SW", "A2DE-W", "RF10")}
-    tr = {a: _mean_ratio(vals, "train_s", None, ALGOS[a]) for a in ("A2DE-S", "A2DE-SW", "RF10")}
-    row("AN12", "Fig. 4: subsumption resolution reduces A2DE's classification time", "classification time", "all",
-        [None if (t["A2DE-S"] is None or t["A2DE"] is None) else t["A2DE-S"] < t["A2DE"]],
-        f"A2DE-S {fmt(t['A2DE-S'], 3)} vs A2DE {fmt(t['A2DE'], 3)} (ratios to NB)")
-    row("AN13", "Fig. 4: A2DE-S and A2DE-SW need slightly less training time than RF10 on average", "learning time",
-        "all", [None if (tr[a] is None or tr["RF10"] is None) else tr[a] < tr["RF10"] for a in ("A2DE-S", "A2DE-SW")],
-        ", ".join(f"{a} {fmt(v, 3)}" for a, v in tr.items()))
-    row("AN14", "Fig. 4: A2DE and its variants need more classification time than RF10", "classification time",
-        "all", [None if (t[a] is None or t["RF10"] is None) else t[a] > t["RF10"]
-                for a in ("A2DE", "A2DE-S", "A2DE-W", "A2DE-SW")],
-        ", ".join(f"{a} {fmt(v, 3)}" for a, v in t.items()))
-    return out
 
 
 PAPER_MODULES[PAPER] = build
