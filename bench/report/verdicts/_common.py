@@ -142,7 +142,7 @@ def combine(parts: list[tuple[str, list[Check]]]) -> tuple[str, str]:
             reason += " | no data: " + why(open_, None)
         return verdict, reason
     if open_:
-        return NOT_CHECKABLE, "no data: " + why(open_, None)
+        return NOT_CHECKABLE, "no data: " + why(open_, None) + (" | holds: " + ", ".join(held) if held else "")
     return REPRODUCED, ""
 
 
