@@ -205,3 +205,41 @@ def test_eskdb_verdicts_follow_the_tables(tmp_path):
     assert got["ES09"].verdict == "not reproduced"
     assert got["ES05"].verdict == "not reproduced"
     assert got["ES36"].verdict == "partly reproduced"       # similar error, RMSE no longer much better
+
+
+def _selected_k_report(tmp_path, k_tic):
+    """eskdb/selected_k.csv written by the ESKDB build from synthetic stored records with k_star."""
+    import json
+
+    from bench.report.context import ReportContext
+    from bench.report.synthetic import write_fake_run
+
+    root = tmp_path / "res"
+    for ds, k in (("tic_tac_toe", k_tic), ("iris", 1)):
+        for algo in ("eskdb_m", "eskdb_hdp"):
+            write_fake_run(root, "eskdb_main", ds, algo, n=40, n_classes=2, protocol="cv5x2",
+                           extra={"k_star": [k, k, 5] if algo == "eskdb_hdp" else [k, 0, 0]})
+    (root / "eskdb_main" / "_plan.json").write_text(json.dumps(
+        {"experiment": "eskdb_main", "paper": "eskdb", "scale": "smoke", "algos": ["eskdb_m", "eskdb_hdp"],
+         "datasets": ["tic_tac_toe", "iris"], "protocol": "cv5x2", "seeds": [0], "finished_at": "now"}))
+    exp = ReportContext(root).experiment("eskdb_main")
+    out = tmp_path / "reports" / "eskdb"
+    out.mkdir(parents=True)
+    files = eskdb_report.selected_k_table(exp, {"ESKDB_M": "eskdb_m", "ESKDB_HDP": "eskdb_hdp"}, out)
+    assert out / "selected_k.csv" in files
+    t = pd.read_csv(out / "selected_k.csv")
+    row = t[(t["dataset"] == "tic_tac_toe") & (t["algorithm"] == "ESKDB_HDP")].iloc[0]
+    assert row["members x splits"] == 30 and row["k counts"] == f"k={min(k_tic, 5)}: " + (
+        "30" if k_tic == 5 else "20") + ("" if k_tic == 5 else ", k=5: 10")
+    return tmp_path / "reports"
+
+
+@pytest.mark.parametrize("k_tic, expect", [(2, "reproduced"), (3, "not reproduced")])
+def test_eskdb_selected_k_from_stored_records(tmp_path, k_tic, expect):
+    reports = _selected_k_report(tmp_path, k_tic)
+    v = eskdb.evaluate(reports, _claims("eskdb", "ES22"))[0]
+    assert v.verdict == expect and v.evidence == "eskdb/selected_k.csv"
+    # without the table (builds made before it): not checkable, said why
+    (reports / "eskdb" / "selected_k.csv").unlink()
+    v = eskdb.evaluate(reports, _claims("eskdb", "ES22"))[0]
+    assert v.verdict == "not checkable" and "selected_k.csv" in v.reason

@@ -82,6 +82,31 @@ FIX_VARIANTS = {"NB": "nb_disc", "NB (KDB-0, the ESKDB code's NB)": "kdb0",
                 "ESKDB_HDP (paper config)": "eskdb_hdp"}
 
 
+def selected_k_table(exp, amap: dict[str, str], out: Path) -> list[Path]:
+    """selected_k.{csv,md,tex}: the k each SKDB member of ESKDB_M and ESKDB_HDP chose, per dataset, from
+    the stored records' ``extra.k_star`` (one value per member and split; claim ES22: "for [tic-tac-toe]
+    SKDB chooses to use k = 2"). Nothing is written when the records carry no ``k_star``."""
+    recs = exp.records
+    if recs.empty or "extra.k_star" not in recs.columns:
+        return []
+    rows = []
+    for name in ("ESKDB_M", "ESKDB_HDP"):
+        g = recs[(recs["algo"] == amap.get(name)) & (recs["status"] == "ok")]
+        for ds, gg in g.groupby("dataset"):
+            ks = [int(k) for lst in gg["extra.k_star"] if isinstance(lst, (list, tuple, np.ndarray)) for k in lst]
+            if not ks:
+                continue
+            cnt = pd.Series(ks).value_counts().sort_index()
+            rows.append({"dataset": ds, "algorithm": name, "members x splits": len(ks),
+                         "most frequent k": int(cnt.idxmax()),
+                         "k counts": ", ".join(f"k={k}: {n}" for k, n in cnt.items())})
+    if not rows:
+        return []
+    return write_table(pd.DataFrame(rows), out / "selected_k", index=False,
+                       caption="The k chosen by SKDB's leave-one-out selection in each member of the ensemble "
+                               "(every member of every split; stored records' extra.k_star)")
+
+
 def _resolve(exp, candidates: dict[str, list[str]]) -> dict[str, str]:
     """The paper's name -> the first candidate algo with complete runs (else the first candidate)."""
     have = set(exp.algos())
@@ -128,6 +153,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     for number in (5, 6, 8, 9):
         res.files += _average_table(number, vals, amap, reasons, out)
     res.files += _bnc_order(vals, amap, out)
+    res.files += selected_k_table(exp, amap, out)
     res.files += _kdb_fixes(ctx, out)
     res.files += _figures(ctx, exp, vals, amap, label, out, res)
     return res

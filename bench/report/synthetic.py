@@ -33,13 +33,15 @@ def _protocol(protocol) -> dict:
 def write_fake_run(root, experiment: str, dataset: str, algo: str, n: int = 100, n_classes: int = 2,
                    protocol="cv5x2", seed: int = 0, quality: float = 0.8, rng_seed: int = 0,
                    train_s: float = 0.01, test_s: float = 0.001, fail_splits=(), algo_config: dict | None = None,
-                   labels: np.ndarray | None = None, fail_status: str = "failed") -> Path:
+                   labels: np.ndarray | None = None, fail_status: str = "failed",
+                   extra: dict | None = None) -> Path:
     """Write every split of one fake job; return its directory.
 
     Each test instance is predicted correctly with probability ``quality`` (the predicted class gets
     probability 0.7, the rest is spread evenly). ``fail_splits`` lists (repeat, fold) pairs stored
     as failed (``fail_status="not_applicable"``: as not applicable). ``labels`` fixes the class of
-    every instance (default: random, seeded by the dataset name).
+    every instance (default: random, seeded by the dataset name). ``extra`` is stored as every
+    successful split's ``extra`` (an estimator's ``bench_extra_``, e.g. ESKDB's ``k_star``).
     """
     pcfg = _protocol(protocol)
     name_seed = int(config_hash({"dataset": dataset})[:8], 16)
@@ -77,6 +79,8 @@ def write_fake_run(root, experiment: str, dataset: str, algo: str, n: int = 100,
                       "predict_cpu_s": float(test_s), "preprocess_fit_cpu_s": 0.0},
             "model_bytes": 1000, "memory": {"peak_rss_mb": 1.0},
         })
+        if extra is not None:
+            rec["extra"] = dict(extra)
         store.put(rec, {"test_index": sp.test.astype(np.int64), "y_true": yte.astype(np.int32),
                         "proba": proba.astype(np.float32)})
     return store.dir
