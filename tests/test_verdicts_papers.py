@@ -36,6 +36,7 @@ def test_one_verdict_per_claim_on_the_committed_reports(paper):
 def test_the_papers_tests_are_the_report_modules():
     assert (ande_sr.TEST, ande_sr.ALPHA) == (ande_report.TEST, ande_report.ALPHA)
     assert (eskdb.TEST, eskdb.ALPHA) == (eskdb_report.TEST, eskdb_report.ALPHA)
+    assert ande_sr.SKLEARN_FILE == ande_report.SKLEARN_FILE
 
 
 # ------------------------------------------------------------------ the combination rule

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 from scipy import stats
 
@@ -439,4 +438,4 @@ def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list[Verdict]:
     return evaluate_dir(Path(reports_dir), claims)
 
 
-__all__ = ["evaluate", "evaluate_dir", "np"]
+__all__ = ["evaluate", "evaluate_dir"]
