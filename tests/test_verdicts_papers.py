@@ -28,6 +28,8 @@ def test_one_verdict_per_claim_on_the_committed_reports(paper):
     for v in vs:
         assert v.paper == paper and v.verdict in VERDICTS
         assert v.verdict == "reproduced" or v.reason
+        if v.verdict == "not checkable":
+            assert v.reason.startswith(("dataset absent", "quantity not measurable", "protocol not run at this scale"))
         assert v.claim == claims.set_index("claim_id").loc[v.claim_id, "quote"]
         if v.evidence and not v.evidence.startswith(".."):
             assert (REPORTS / v.evidence).exists(), v.evidence
@@ -41,13 +43,19 @@ def test_the_papers_tests_are_the_report_modules():
 
 # ------------------------------------------------------------------ the combination rule
 def test_partly_only_when_a_stated_part_holds_and_another_fails():
-    ok, bad, none = Check(True, "a"), Check(False, "b"), Check(None, "c")
+    ok, bad, none = Check(True, "a"), Check(False, "b"), Check(None, "dataset absent: c")
     assert combine([("", [ok, ok])])[0] == "reproduced"
     assert combine([("", [ok, bad])])[0] == "not reproduced"          # one comparison of many: not partly
     assert combine([("p1", [ok]), ("p2", [bad])])[0] == "partly reproduced"
     assert combine([("p1", [bad]), ("p2", [bad])])[0] == "not reproduced"
-    assert combine([("p1", [ok]), ("p2", [none])])[0] == "not checkable"
+    # unchecked parts are named, the checkable ones decide; none checkable: not checkable, category first
+    v, r = combine([("p1", [ok]), ("p2", [none])])
+    assert v == "reproduced" and "not checked: dataset absent: c [p2]" in r
     assert combine([("p1", [bad]), ("p2", [none])])[0] == "not reproduced"
+    assert combine([("p1", [none]), ("p2", [none])]) == ("not checkable", "dataset absent: c [p1] | dataset absent: c [p2]")
+    assert combine([("", [ok, none])])[0] == "not checkable"          # a part with an unchecked comparison
+    with pytest.raises(ValueError, match="category"):
+        Check(None, "no data")
 
 
 # ------------------------------------------------------------------ A2DE paper (synthetic tables)
@@ -154,7 +162,7 @@ def test_ecocnb_verdicts_follow_the_tables(tmp_path):
     assert got["EC03"].verdict == "reproduced"
     assert got["EC06"].verdict == "reproduced"
     assert got["EC07"].verdict == "not checkable" and got["EC07"].reason
-    assert got["EC01"].verdict == "not checkable" and "holds" in got["EC01"].reason   # ratio part holds
+    assert got["EC01"].verdict == "reproduced" and "not checked" in got["EC01"].reason   # the ratio part
     got = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "b", "does not hold: y", 4.0, 0.4), claims)}
     assert got["EC08"].verdict == "not reproduced" and "Table 4" in got["EC08"].reason
     assert got["EC03"].verdict == "not reproduced"

@@ -7,7 +7,9 @@ comparison each, ``ok`` True / False / None = no data). The verdict (:func:`comb
 * some part fails -> "partly reproduced" when the claim states more than one part and another
   part holds, else "not reproduced" (a part holds only when *every* comparison in it holds: one
   comparison of many holding never makes a claim partly reproduced);
-* no part fails but some part has no data -> "not checkable" (the reason names what is missing).
+* parts that cannot be checked here (no data) are named in the reason and the checkable parts decide;
+  with no checkable part the claim is "not checkable", its reason starting with the category
+  (dataset absent / quantity not measurable / protocol not run at this scale).
 
 Rules used by these evaluators (thresholds are written here, once):
 
@@ -75,12 +77,23 @@ def num(s) -> float | None:
         return None
 
 
+#: the reasons a claim can be not checkable (as bench.report.verdicts' RULES: a not-checkable reason
+#: starts with one of them)
+ABSENT, NOT_MEASURABLE, NOT_AT_SCALE = "dataset absent", "quantity not measurable", "protocol not run at this scale"
+
+
 @dataclass
 class Check:
-    """One comparison of a claim: ``ok`` True (holds), False (fails), None (no data)."""
+    """One comparison of a claim: ``ok`` True (holds), False (fails), None (not checkable here: then
+    ``text`` starts with the reason's category, :data:`ABSENT`, :data:`NOT_MEASURABLE` or
+    :data:`NOT_AT_SCALE`)."""
 
     ok: bool | None
     text: str
+
+    def __post_init__(self):
+        if self.ok is None and not self.text.startswith((ABSENT, NOT_MEASURABLE, NOT_AT_SCALE)):
+            raise ValueError(f"an unchecked comparison needs its category first: {self.text!r}")
 
 
 #: a WDL expectation of the row algorithm against the column one
@@ -122,7 +135,7 @@ def combine(parts: list[tuple[str, list[Check]]]) -> tuple[str, str]:
     """(verdict, reason) of a claim from its stated parts (see the module docstring)."""
     status = [(name, part_status(cs), cs) for name, cs in parts]
     failed = [(n, cs) for n, s, cs in status if s is False]
-    held = [n for n, s, _ in status if s is True]
+    held = [n or "the claim" for n, s, _ in status if s is True]
     open_ = [(n, cs) for n, s, cs in status if s is None]
 
     def why(items, flag):
@@ -130,20 +143,25 @@ def combine(parts: list[tuple[str, list[Check]]]) -> tuple[str, str]:
         for n, cs in items:
             bad = [c.text for c in cs if c.ok is flag]
             more = f"; and {len(bad) - MAX_LISTED} more" if len(bad) > MAX_LISTED else ""
-            out.append((f"{n}: " if n and len(parts) > 1 else "") + "; ".join(bad[:MAX_LISTED]) + more)
+            text = "; ".join(bad[:MAX_LISTED]) + more
+            out.append(text + (f" [{n}]" if n and flag is None and len(parts) > 1 else "")
+                       if flag is None else (f"{n}: " if n and len(parts) > 1 else "") + text)
         return " | ".join(out)
 
+    if not failed and not held:
+        # nothing checkable: the reason starts with the category of the first unchecked comparison
+        return NOT_CHECKABLE, why(open_, None)
+    pieces = []
     if failed:
         verdict = PARTLY if (held and len(parts) > 1) else NOT_REPRODUCED
-        reason = "fails: " + why(failed, False)
+        pieces.append("fails: " + why(failed, False))
         if held and len(parts) > 1:
-            reason += " | holds: " + ", ".join(held)
-        if open_:
-            reason += " | no data: " + why(open_, None)
-        return verdict, reason
-    if open_:
-        return NOT_CHECKABLE, "no data: " + why(open_, None) + (" | holds: " + ", ".join(held) if held else "")
-    return REPRODUCED, ""
+            pieces.append("holds: " + ", ".join(held))
+    else:
+        verdict = REPRODUCED
+    if open_:   # the checkable parts decide; the others are named
+        pieces.append("not checked: " + why(open_, None))
+    return verdict, " | ".join(pieces)
 
 
 def verdict(row, paper: str, parts: list[tuple[str, list[Check]]], *, ours: str = "", published: str = "",
@@ -159,7 +177,7 @@ def verdict(row, paper: str, parts: list[tuple[str, list[Check]]], *, ours: str 
 
 def unknown(row, paper: str) -> Verdict:
     """A claim id the evaluator has no rule for (claims.csv grew): not checkable, said so."""
-    return fixed(row, paper, NOT_CHECKABLE, "no evaluation rule for this claim id yet (bench/report/verdicts)")
+    return fixed(row, paper, NOT_CHECKABLE, "evaluator: no rule for this claim id yet (bench/report/verdicts)")
 
 
 def fixed(row, paper: str, verdict_: str, reason: str, **kw) -> Verdict:
@@ -170,7 +188,7 @@ def fixed(row, paper: str, verdict_: str, reason: str, **kw) -> Verdict:
 
 def ratio_check(ours: float | None, published: float | None, label: str) -> Check:
     if ours is None or published is None or not np.isfinite(ours) or published <= 0:
-        return Check(None, f"{label}: no value")
+        return Check(None, f"protocol not run at this scale: {label}: no value")
     ok = 1 / RATIO_FACTOR <= ours / published <= RATIO_FACTOR
     return Check(ok, f"{label}: ours {ours:.2f}x vs paper {published:.2f}x"
                      + ("" if ok else f" (outside a factor {RATIO_FACTOR} of the paper's)"))
@@ -179,9 +197,9 @@ def ratio_check(ours: float | None, published: float | None, label: str) -> Chec
 def average_check(ours: float | None, published: float | None, label: str, n_ours: int | None,
                   n_paper: int | None) -> Check:
     if ours is None or published is None:
-        return Check(None, f"{label}: no value")
+        return Check(None, f"protocol not run at this scale: {label}: no value")
     if n_ours is not None and n_paper and n_ours < MIN_COVERAGE * n_paper:
-        return Check(None, f"{label}: protocol not run at this scale (ours over {n_ours} of the paper's "
+        return Check(None, f"protocol not run at this scale: {label} (ours over {n_ours} of the paper's "
                            f"{n_paper} datasets)")
     ok = abs(ours - published) <= AVG_RTOL * abs(published)
     return Check(ok, f"{label}: ours {ours:.4f} vs paper {published:.4f}"

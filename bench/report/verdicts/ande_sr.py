@@ -142,7 +142,7 @@ def _wdl_checks(data: _Data, parts, rf: str, side: str):
             label = f"{row} vs {col} {measure} {subset}"
             if w is None:
                 why = (cell or {}).get("note") or ("no table" if cell is None else "no complete runs")
-                checks.append(Check(None, f"{label}: {why}"))
+                checks.append(Check(None, f"protocol not run at this scale: {label}: {why}"))
                 continue
             p = wdl_p(w, TEST)
             txt = f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(p)})"
@@ -159,12 +159,12 @@ def _count(data: _Data, row: dict, spec, rf: str):
     cell = data.wdl.get((r, c, m, s))
     pub_value = int(float(row["value"]))
     if cell is None or cell["ours"] is None:
-        return [("", [Check(None, f"{r} vs {c} {m} {s}: " + ((cell or {}).get("note") or "no table"))])], "", ""
+        return [("", [Check(None, f"protocol not run at this scale: {r} vs {c} {m} {s}: " + ((cell or {}).get("note") or "no table"))])], "", ""
     o, p = cell["ours"], cell["published"]
     ours = f"{o[which]} ({r} vs {c}, {m}, {s} data: {o[0]}/{o[1]}/{o[2]})"
     if cell["n"] < sum(p):
-        return [("", [Check(None, f"a count over the paper's {sum(p)} {s} datasets; ours covers {cell['n']} "
-                                  f"(the others are absent here)")])], ours, cell["file"]
+        return [("", [Check(None, f"dataset absent: a count over the paper's {sum(p)} {s} datasets; ours covers {cell['n']} "
+                                  f"(the others are not here)")])], ours, cell["file"]
     return [("", [Check(o[which] == pub_value, f"ours {o[which]} vs paper {pub_value}")])], ours, cell["file"]
 
 
@@ -179,7 +179,7 @@ def _fig_parts(data: _Data, cid: str, rf: str):
             for a in ANDE:
                 av = f(panel, "All", a)
                 if rv is None or av is None:
-                    cs.append(Check(None, f"{panel}: {rf if rv is None else a} not plotted"))
+                    cs.append(Check(None, f"protocol not run at this scale: {panel}: {rf if rv is None else a} not plotted"))
                 else:
                     ok = rv < av if better else rv > av
                     cs.append(Check(ok, f"{panel}: {rf} {rv:.3f} vs {a} {av:.3f}"))
@@ -195,7 +195,7 @@ def _fig_parts(data: _Data, cid: str, rf: str):
                 for a in [x for x in ANDE if x != "A2DE-SW"] + [rf]:
                     av = f(panel, g, a)
                     if sw is None or av is None:
-                        cs.append(Check(None, f"{panel} {g}: {'A2DE-SW' if sw is None else a} not plotted"))
+                        cs.append(Check(None, f"protocol not run at this scale: {panel} {g}: {'A2DE-SW' if sw is None else a} not plotted"))
                     else:
                         cs.append(Check(sw <= av, f"{panel} {g}: A2DE-SW {sw:.3f} vs {a} {av:.3f}"))
                 shown.append(f"{panel} {g} A2DE-SW {_f(sw)}")
@@ -204,7 +204,7 @@ def _fig_parts(data: _Data, cid: str, rf: str):
     if cid == "AN12":
         s, a = f("Classification time", "All", "A2DE-S"), f("Classification time", "All", "A2DE")
         if s is None or a is None:
-            return [("", [Check(None, "A2DE / A2DE-S classification time not plotted")])], "", FIG_FILES["Learning time"]
+            return [("", [Check(None, "protocol not run at this scale: A2DE / A2DE-S classification time not plotted")])], "", FIG_FILES["Learning time"]
         return [("", [Check(s <= GREATLY * a, f"A2DE-S {s:.2f} vs A2DE {a:.2f} (x NB); greatly = at most "
                                               f"{GREATLY} x A2DE's")])], \
             f"classification time / NB: A2DE-S {s:.2f}, A2DE {a:.2f}", FIG_FILES["Learning time"]
@@ -214,11 +214,11 @@ def _fig_parts(data: _Data, cid: str, rf: str):
         for a in ("A2DE-S", "A2DE-SW"):
             va, vl = f("Learning time", "All", a), f("Learning time", "Large", a)
             if va is None or r_all is None:
-                slight.append(Check(None, f"{a} or {rf} training time not plotted"))
+                slight.append(Check(None, f"protocol not run at this scale: {a} or {rf} training time not plotted"))
             else:
                 slight.append(Check(SLIGHTLY * r_all <= va < r_all, f"{a} {va:.2f} vs {rf} {r_all:.2f} (x NB, all data)"))
             if None in (va, vl, r_all, r_large):
-                lin.append(Check(None, f"{a} or {rf} training time on large data not plotted"))
+                lin.append(Check(None, f"protocol not run at this scale: {a} or {rf} training time on large data not plotted"))
             else:
                 g_rf, g_a = r_large / r_all, vl / va
                 lin.append(Check(g_rf > 1 and g_rf > g_a, f"large / all data: {rf} {g_rf:.2f}, {a} {g_a:.2f}"))
@@ -232,7 +232,7 @@ def _fig_parts(data: _Data, cid: str, rf: str):
         for a in ("A2DE", "A2DE-S", "A2DE-W", "A2DE-SW"):
             v = f("Classification time", "All", a)
             if v is None or r is None:
-                cs.append(Check(None, f"{a} or {rf} classification time not plotted"))
+                cs.append(Check(None, f"protocol not run at this scale: {a} or {rf} classification time not plotted"))
             else:
                 cs.append(Check(v >= SUBSTANTIALLY * r, f"{a} {v:.2f} vs {rf} {r:.2f} (x NB)"))
         shown = f"classification time / NB: {rf} {_f(r)}, " + ", ".join(

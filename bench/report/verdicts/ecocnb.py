@@ -55,10 +55,10 @@ def _scale(reports: Path) -> str:
 def _ec01(d: Path) -> tuple[list, str, str]:
     t = _ratio_table(d, 2)
     if t is None:
-        return [("", [Check(None, "table2_traintime_ratio.csv not built")])], "", ""
+        return [("", [Check(None, "protocol not run at this scale: table2_traintime_ratio.csv not built")])], "", ""
     sel = t[(t["dataset"] == EC01_DATASET) & (t["code length"] == EC01_LENGTH) & (t["algorithm"] == "ECOC-NB")]
     if sel.empty:
-        return [("", [Check(None, f"no {EC01_DATASET} {EC01_LENGTH}-bit row")])], "", ""
+        return [("", [Check(None, f"protocol not run at this scale: no {EC01_DATASET} {EC01_LENGTH}-bit row")])], "", ""
     r = sel.iloc[0]
     ours, pub = num(r["ratio to NB (ours)"]), num(r["ratio to NB (paper)"])
     nb_pub = num(r["NB s (paper)"])
@@ -67,7 +67,7 @@ def _ec01(d: Path) -> tuple[list, str, str]:
         a = Check(True, a.text + " (ours is cheaper still)")
     parts = [("about 1 s more than NB (as a ratio)", [a]),
              ("independent of the number of instances",
-              [Check(None, "protocol not run: no experiment varies the instances of fbis (EC07)")])]
+              [Check(None, "protocol not run at this scale: no experiment varies the instances of fbis (EC07)")])]
     pub_s = (f"{pub * nb_pub - nb_pub:.2f} s more than NB's {nb_pub:.2f} s = ratio {pub:.3f}"
              if pub is not None and nb_pub is not None else "")
     return parts, (f"ratio {ours:.3f}" if ours is not None else ""), pub_s
@@ -89,20 +89,20 @@ def _ec03(d: Path, side: str) -> tuple[list, str]:
             q = (sf[col] / sf["code length"])
             shown.append(f"Table {n}: ratio / bits {q.min():.2f}-{q.max():.2f} over {len(sf)} cells")
     if not checks:
-        checks = [Check(None, "protocol not run: no straightforward-ECOC run stored")]
+        checks = [Check(None, "protocol not run at this scale: no straightforward-ECOC run stored")]
     return [("", checks)], "; ".join(shown)
 
 
 def _ec06(d: Path) -> tuple[list, str, str]:
     t = read_csv(d / "table1_datasets_diversity.csv")
     if t is None:
-        return [("", [Check(None, "table1_datasets_diversity.csv not built")])], "", ""
+        return [("", [Check(None, "protocol not run at this scale: table1_datasets_diversity.csv not built")])], "", ""
     ours = pd.to_numeric(t["diversity (ours)"], errors="coerce")
     pub = pd.to_numeric(t["diversity (paper)"], errors="coerce")
     have = t[ours.notna()]
     checks = [Check(float(v) <= FAR_FROM_WORST, f"{ds} {float(v):.4f}") for ds, v in zip(have["dataset"], ours.dropna())]
     if not checks:
-        checks = [Check(None, "no dataset of Table 1 here")]
+        checks = [Check(None, "dataset absent: no dataset of Table 1 here")]
     absent = [str(x) for x in t.loc[ours.isna(), "dataset"]]
     note = f"; absent here: {', '.join(absent)}" if absent else ""
     return [("", checks)], f"max {ours.max():.4f} over {len(have)} datasets{note}", f"max {pub.max():.4f}"
@@ -111,10 +111,10 @@ def _ec06(d: Path) -> tuple[list, str, str]:
 def _cost(d: Path, cid: str) -> tuple[list, str, str]:
     t = read_csv(d / "cost_claims.csv")
     if t is None:
-        return [("", [Check(None, "cost_claims.csv not built")])], "", ""
+        return [("", [Check(None, "protocol not run at this scale: cost_claims.csv not built")])], "", ""
     sel = t[t["claim"] == cid]
     if sel.empty:
-        return [("", [Check(None, f"no {cid} row in cost_claims.csv")])], "", ""
+        return [("", [Check(None, f"protocol not run at this scale: no {cid} row in cost_claims.csv")])], "", ""
     checks, shown, pub = [], [], []
     data_col = [c for c in t.columns if c.startswith("median ECOC-NB / NB")][0]
     for r in sel.to_dict("records"):
@@ -158,7 +158,7 @@ def evaluate_dir(paper_dir: Path, claims: pd.DataFrame, prefix: str = PAPER) -> 
                                evidence=f"{prefix}/table1_datasets_diversity.csv",
                                note=f"rule: diversity <= {FAR_FROM_WORST} (worst case 1)", **kw))
         elif cid == "EC07":
-            out.append(fixed(row, PAPER, NOT_CHECKABLE, "protocol not run: no experiment varies the number of "
+            out.append(fixed(row, PAPER, NOT_CHECKABLE, "protocol not run at this scale: no experiment varies the number of "
                              "instances of a dataset at a fixed code length", **kw))
         elif cid in ("EC04", "EC05", "EC08"):
             parts, ours, pub = _cost(d, cid)

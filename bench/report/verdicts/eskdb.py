@@ -63,9 +63,9 @@ PRIOR_CONF = "conf/algo/eskdb_hdp.yaml"
 SENSITIVITY = {**{c: "eskdb_ablation" for c in ("ES01", "ES02", "ES03", "ES04", "ES05", "ES06")},
                "ES31": "eskdb_ensemble_size", "ES32": "eskdb_hdp_tying"}
 NOT_HERE = {
-    "ES24": "quantity not measurable here: a statement about Petitjean et al. (2018)'s sampler, which is not run",
-    "ES25": "protocol not run: no experiment varies the number of Gibbs iterations",
-    "ES26": "protocol not run: no experiment runs the uniform-prior sampler to its 50,000 iterations "
+    "ES24": "quantity not measurable: a statement about Petitjean et al. (2018)'s sampler, which is not run",
+    "ES25": "protocol not run at this scale: no experiment varies the number of Gibbs iterations",
+    "ES26": "protocol not run at this scale: no experiment runs the uniform-prior sampler to its 50,000 iterations "
             "(the paper's own numbers give 50x, not 10x)",
 }
 
@@ -129,14 +129,14 @@ def _wdl_outcome(v: pd.DataFrame, a: str, b: str) -> tuple[int, int, int]:
 
 def _wdl_check(w, kind: str, label: str) -> Check:
     if w is None:
-        return Check(None, f"{label}: no values")
+        return Check(None, f"protocol not run at this scale: {label}: no values")
     ok = wdl_expect(w, kind, TEST, ALPHA)
     return Check(ok, f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(wdl_p(w, TEST))})")
 
 
 def _nonsig(w, label: str) -> Check:
     if w is None:
-        return Check(None, f"{label}: no values")
+        return Check(None, f"protocol not run at this scale: {label}: no values")
     from ..compare import published_significance
 
     sig = published_significance(w[0], w[2], TEST, ALPHA)[1]
@@ -151,13 +151,13 @@ def _average(data: _Data, cid: str, row) -> tuple[list, str, str, str]:
     if src == "table5":
         cell = data.avg.get((algo, "RMSE"))
         if cell is None:
-            return [("", [Check(None, "table5_averages.csv not built")])], "", "", "eskdb/table5_averages.csv"
+            return [("", [Check(None, "protocol not run at this scale: table5_averages.csv not built")])], "", "", "eskdb/table5_averages.csv"
         o, n = num(cell["ours"]), data.n_of(cell)
         return [("", [average_check(o, pub, f"{algo} mean RMSE", n, N_PAPER)])], \
             f"{cell['ours']} over {n} datasets", str(cell["published"]), f"eskdb/{cell['file']}"
     v, n = data.means("eskdb_ablation", list(ABLATION.values()), "RMSE")
     if v is None:
-        return [("", [Check(None, "eskdb_ablation not built")])], "", "", "eskdb_ablation/summary_long.csv"
+        return [("", [Check(None, "protocol not run at this scale: eskdb_ablation not built")])], "", "", "eskdb_ablation/summary_long.csv"
     o = float(v[ABLATION[algo]].mean())
     return [("", [average_check(o, pub, f"{algo} mean RMSE", n, N_PAPER)])], f"{o:.4f} over {n} datasets", \
         f"{pub:.4f}", "eskdb_ablation/summary_long.csv"
@@ -168,7 +168,7 @@ def _ratio(data: _Data, cid: str, row) -> tuple[list, str, str, str]:
     ca, cb = data.avg.get((a, "training time")), data.avg.get((b, "training time"))
     pub = num(row["value"])
     if ca is None or cb is None:
-        return [("", [Check(None, f"{a} or {b} training time not in the report tables")])], "", "", \
+        return [("", [Check(None, f"protocol not run at this scale: {a} or {b} training time not in the report tables")])], "", "", \
             "eskdb/table9_averages.csv"
     oa, ob = num(ca["ours"]), num(cb["ours"])
     ours = oa / ob if oa and ob else None
@@ -193,7 +193,7 @@ def _ablation_order(data: _Data, cid: str):
     v, n = data.means("eskdb_ablation", list(ABLATION.values()), "RMSE")
     ve, _ = data.means("eskdb_ablation", list(ABLATION.values()), "error rate")
     if v is None or ve is None:
-        return [("", [Check(None, "eskdb_ablation not built")])], ""
+        return [("", [Check(None, "protocol not run at this scale: eskdb_ablation not built")])], ""
     if cid == "ES05":   # ES-KDB vs ES-KDB_randomO, both measures ("better")
         a, b = ABLATION["ES-KDB"], ABLATION["ES-KDB_randomO"]
         parts = [(m, [_wdl_check(_wdl_outcome(x, a, b), "win", f"ES-KDB vs ES-KDB_randomO {m}")])
@@ -211,8 +211,8 @@ def _ensemble(data: _Data):
     for m in ("RMSE", "error rate"):
         v, n = data.means("eskdb_ensemble_size", list(names.values()), m)
         if v is None:
-            big.append(Check(None, f"{m}: eskdb_ensemble_size not built"))
-            small.append(Check(None, f"{m}: eskdb_ensemble_size not built"))
+            big.append(Check(None, f"protocol not run at this scale: {m}: eskdb_ensemble_size not built"))
+            small.append(Check(None, f"protocol not run at this scale: {m}: eskdb_ensemble_size not built"))
             continue
         mu = {k: float(v[c].mean()) for k, c in names.items()}
         big.append(_wdl_check(_wdl_outcome(v, names[10], names[1]), "win_sig", f"{m} 10 vs 1 member"))
@@ -230,8 +230,8 @@ def _tying(data: _Data):
     for m in ("RMSE", "error rate"):
         v, n = data.means("eskdb_hdp_tying", list(name.values()), m)
         if v is None:
-            gamma.append(Check(None, f"{m}: eskdb_hdp_tying not built"))
-            level.append(Check(None, f"{m}: eskdb_hdp_tying not built"))
+            gamma.append(Check(None, f"protocol not run at this scale: {m}: eskdb_hdp_tying not built"))
+            level.append(Check(None, f"protocol not run at this scale: {m}: eskdb_hdp_tying not built"))
             continue
         mu = {k: float(v[c].mean()) for k, c in name.items()}
         for t in tyings:
@@ -279,8 +279,8 @@ def _calibration(data: _Data, side: str, rf: str = "RF"):
     for e in ("ESKDB_M", "ESKDB_HDP"):
         ce, cr = data.avg.get((e, "error rate")), data.avg.get((e, "RMSE"))
         if None in (rf_e, rf_r, ce, cr):
-            sim.append(Check(None, f"{e} or RF averages missing"))
-            cal.append(Check(None, f"{e} or RF averages missing"))
+            sim.append(Check(None, f"protocol not run at this scale: {e} or {rf} averages missing"))
+            cal.append(Check(None, f"protocol not run at this scale: {e} or {rf} averages missing"))
             continue
         xe, xre, xr, xrr = (num(c[side]) for c in (ce, rf_e, cr, rf_r))
         sim.append(Check(abs(xe - xre) <= AVG_RTOL * xre, f"error rate {e} {xe:.4f} vs {rf} {xre:.4f}"))
@@ -291,7 +291,7 @@ def _calibration(data: _Data, side: str, rf: str = "RF"):
 def _tic_gap(data: _Data, pub: float):
     v, n = data.means("eskdb_main", ["eskdb_hdp", "xgb_tuned"], "RMSE")
     if v is None or TIC not in v.index:
-        return [("", [Check(None, "tic-tac-toe: ESKDB_HDP or XGBoost_tuned not run")])], ""
+        return [("", [Check(None, "protocol not run at this scale: tic-tac-toe: ESKDB_HDP or XGBoost_tuned not run")])], ""
     gap = v["eskdb_hdp"] - v["xgb_tuned"]
     g = float(gap[TIC])
     top = gap.idxmax()
@@ -303,13 +303,13 @@ def _tic_gap(data: _Data, pub: float):
 def _selected_k(data: _Data, pub: float):
     t = data.selected_k
     if t is None:
-        return [("", [Check(None, "quantity not measured in this build: selected_k.csv (the k each SKDB member "
+        return [("", [Check(None, "quantity not measurable in this build: selected_k.csv (the k each SKDB member "
                                   "chose, from the stored records' extra.k_star) not written yet")])], "", ""
     sel = t[(t["dataset"] == TIC) & (t["algorithm"] == "ESKDB_HDP")]
     if sel.empty:
         sel = t[t["dataset"] == TIC]
     if sel.empty:
-        return [("", [Check(None, "no tic-tac-toe row in selected_k.csv")])], "", "eskdb/selected_k.csv"
+        return [("", [Check(None, "protocol not run at this scale: no tic-tac-toe row in selected_k.csv")])], "", "eskdb/selected_k.csv"
     r = sel.iloc[0]
     k = int(r["most frequent k"])
     return [("", [Check(k == int(pub), f"most frequent k {k} ({r['k counts']})")])], \
@@ -325,10 +325,10 @@ def _tic_attributes(pub: float):
 
     path = conf_dir() / "data" / f"{TIC}.yaml"
     feats = (yaml.safe_load(path.read_text()) or {}).get("expected", {}).get("features") if path.exists() else None
-    a = Check(None, "no conf/data entry") if feats is None else \
+    a = Check(None, "dataset absent: no conf/data entry") if feats is None else \
         Check(int(feats) == int(pub), f"{feats} attributes (conf/data/{TIC}.yaml, checked against the mirror file)")
     return [("9 attributes", [a]),
-            ("3 values each", [Check(None, "quantity not measured: no report table lists the values per attribute")])], \
+            ("3 values each", [Check(None, "quantity not measurable: no report table lists the values per attribute")])], \
         f"{feats} attributes" if feats is not None else ""
 
 
@@ -365,7 +365,7 @@ def evaluate_dir(reports: Path, claims: pd.DataFrame) -> list[Verdict]:
             out.append(verdict(row, PAPER, parts, ours=ours, published=pub, evidence=ev, **kw))
         elif cid in ABSOLUTE:
             ours, ev = _absolute(data, cid)
-            out.append(fixed(row, PAPER, NOT_CHECKABLE, "quantity not measurable here: absolute seconds on the "
+            out.append(fixed(row, PAPER, NOT_CHECKABLE, "quantity not measurable: absolute seconds on the "
                              "paper's machine (Java, 72 datasets up to 5M rows); our times are compared only as "
                              "ratios (ES09, ES14, ES16-ES20)", ours=ours,
                              published=f"{row['value']} {row['unit']}".strip(), evidence=ev, **kw))
