@@ -417,7 +417,7 @@ def _conclusions(out: Path, exp, res: PaperResult) -> list[Path]:
     vs = verdicts.evaluate_dir(out, published.claims(PAPER))
     table = pd.DataFrame([{
         "claim": v.claim_id, "statement": v.claim, "verdict": v.verdict,
-        "paper's own table": v.extra.get("paper_own", "figure only" if not v.test else ""),
+        "paper's own table": v.extra.get("paper_own", ""),
         "with RF10-sklearn": v.extra.get("rf10_sklearn", ""), "ours": v.ours, "published": v.published,
         "test": v.test, "reason": v.reason, "evidence": v.evidence} for v in vs])
     cap = (f"The paper's claims (claims.csv) checked against our runs (scale {exp.plan.get('scale', '?')}): one verdict "

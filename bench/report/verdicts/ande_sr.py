@@ -70,6 +70,7 @@ WDL_SPECS: dict[str, list[tuple[str, list[tuple]]]] = {
 }
 #: count claims: claim id -> (row, col, measure, subset, which count: 0 = the row's wins, 2 = its losses)
 COUNT_SPECS = {"AN01": (RF, "A2DE-SW", "RMSE", "large", 0), "AN02": (RF, "A2DE-SW", "RMSE", "large", 2)}
+FIG_CLAIMS = {"AN08", "AN11", "AN12", "AN13", "AN14"}
 RF_CLAIMS = {"AN01", "AN02", "AN07", "AN08", "AN10", "AN11", "AN13", "AN14", "AN15"}
 _WORD = {"win": "row wins more often", "loss": "row loses more often", "not_loss": "row does not lose more often",
          "win_sig": "row wins significantly more often", "loss_sig": "row loses significantly more often",
@@ -259,7 +260,10 @@ def _one(data: _Data, row: dict, rf: str) -> tuple:
         cell = data.wdl.get((r, c, m, s))
         pub = f"{row['value']} ({r} vs {c}, {m}, {s} data: " + (
             "/".join(map(str, cell["published"])) if cell and cell["published"] else "?") + ")"
-        return parts, ours, pub, ev or TABLE_FILES[m], "", None
+        own = None
+        if cell and cell["published"]:
+            own = [("", [Check(cell["published"][COUNT_SPECS[cid][4]] == int(float(row["value"])), "paper's cell")])]
+        return parts, ours, pub, ev or TABLE_FILES[m], "", own
     parts, shown, ev = _fig_parts(data, cid, rf)
     return parts, shown, "figure only (no values printed)", ev, "", None
 
@@ -270,13 +274,13 @@ def evaluate_dir(paper_dir: Path, claims: pd.DataFrame, prefix: str = PAPER) -> 
     out = []
     for row in claims.to_dict("records"):
         cid = row["claim_id"]
-        if cid not in WDL_SPECS and cid not in COUNT_SPECS and cid not in {"AN08", "AN11", "AN12", "AN13", "AN14"}:
+        if cid not in WDL_SPECS and cid not in COUNT_SPECS and cid not in FIG_CLAIMS:
             out.append(unknown(row, PAPER))
             continue
         parts, ours, pub, ev, test, pparts = _one(data, row, RF)
         extra = {}
-        if pparts is not None:
-            extra["paper_own"] = combine(pparts)[0]
+        extra["paper_own"] = combine(pparts)[0] if pparts is not None else \
+            ("figure only (no values printed)" if cid in FIG_CLAIMS else "")
         note = ""
         if cid in RF_CLAIMS:
             if data.rf_is_sklearn():
