@@ -66,7 +66,8 @@ def _scale_of(root: Path, folder: str) -> str:
             if line.strip() == f"### {folder}":
                 for ln in lines[i + 1:i + 8]:
                     if ln.startswith("- scale:"):
-                        return ln[2:].split(" stored records")[0].rsplit(";", 1)[0].strip()
+                        bits = [b.strip() for b in ln[len("- scale:"):].split(";")]
+                        return f"scale {bits[0]}, {bits[1]}" if len(bits) > 1 else f"scale {bits[0]}"
     return ""
 
 
