@@ -106,9 +106,9 @@ def _part_unchecked(ds: str, status: dict[str, str]) -> str | None:
     """Why a time/accuracy part on paper data set ``ds`` cannot be checked here, else None."""
     ours = status.get(ds, "")
     if not ours:
-        return f"{ds}: {ABSENT}"
+        return f"{ds} not here"
     if ours == COVTYPE_HEAD:
-        return f"{ds}: {ABSENT} at the paper's size ({HEAD_NOTE})"
+        return f"{ds} not at the paper's size ({HEAD_NOTE})"
     return None
 
 
@@ -137,7 +137,7 @@ def _order_verdict(claim, checked, skipped, pub_parts, ev, test, holds) -> Verdi
                 claim=claim_text(claim))
     unchecked = f"; not checked: {'; '.join(skipped)}" if skipped else ""
     if not checked:
-        return Verdict(verdict=NOT_CHECKABLE, reason="; ".join(skipped), **base)
+        return Verdict(verdict=NOT_CHECKABLE, reason=f"{ABSENT}: " + "; ".join(skipped), **base)
     fails = [f"{ds} x{r:.2f}" for ds, r in checked if not (np.isfinite(r) and holds(r))]
     if not fails:
         return Verdict(verdict=REPRODUCED, reason=f"holds on {', '.join(d for d, _ in checked)}{unchecked}", **base)

@@ -1,0 +1,265 @@
+"""The reader's view of reports/: one page per paper and the verdict head of ``reports/index.md``.
+
+One interface for every paper: :func:`paper_page` builds ``reports/<paper>/README.md`` from the
+paper's files (its own folder ``reports/<paper>/`` and the experiment folders
+``reports/<paper>_*/``) and its verdicts; :func:`index_head` is the part of ``reports/index.md``
+above the build provenance: the verdict table (one row per paper) and, per paper, the claims not
+reproduced with their one-line reasons. :func:`write_verdict_stage` runs the whole stage from the
+committed report files alone (no stored runs needed): verdicts, paper pages, index head and the
+static HTML view (:mod:`bench.report.html`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from . import verdicts as V
+
+#: paper key -> title (the same titles as the index sections)
+TITLES = {
+    "massbayes": "MassBayes (Aryal and Ting; seed 000)",
+    "ecocnb": "ECOC with naive Bayes (Park and Fuernkranz; seed 001)",
+    "eskdb": "ESKDB: Bayesian network classifiers with ensembles and smoothing (Zhang, Petitjean, Buntine; seed 002)",
+    "ande_sr": "A2DE with subsumption resolution and MI weighting (Zaidi and Webb; seed 003)",
+    "mctree": "MC-Tree, anytime Bayesian classification (Kranen et al.; seed 004)",
+}
+SHORT = {"massbayes": "MassBayes", "ecocnb": "ECOC-NB", "eskdb": "ESKDB", "ande_sr": "A2DE-SR/MI", "mctree": "MC-Tree"}
+#: files of a paper folder that are the page itself, not its content
+OWN = {"README.md", "verdicts.md", "index.md"}
+PROVENANCE = "## Provenance"
+
+
+def folders(root: Path, paper: str) -> list[Path]:
+    """The paper's folder and its experiment folders (``reports/<paper>_*``), those that exist."""
+    out = [root / paper] if (root / paper).is_dir() else []
+    out += sorted(p for p in root.glob(f"{paper}_*") if p.is_dir() and not p.name.startswith("."))
+    return out
+
+
+def caption(md: Path) -> str:
+    """The caption of a table written by :func:`bench.report.tables.write_table` (its first
+    paragraph when that is not the table itself), shortened at a sentence end, never mid-word."""
+    try:
+        first = md.read_text().split("\n\n", 1)[0].strip()
+    except OSError:
+        return ""
+    if not first or first.startswith("|") or first.startswith("#"):
+        return first.lstrip("# ").split("\n")[0] if first.startswith("#") else ""
+    return shorten(first.replace("\n", " "), 240)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut at the last sentence end (else word end) before ``limit``, never mid-word."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    end = max(cut.rfind(". "), cut.rfind("; "))
+    if end > limit // 3:
+        return cut[:end + 1]
+    return cut[:cut.rfind(" ")].rstrip(",;:") + " …" if " " in cut else cut
+
+
+def uncut(line: str, limit: int = 160) -> str:
+    """An index line whose error message an earlier build cut at ``limit`` characters (maybe
+    mid-word), cut again at a word end and marked with an ellipsis."""
+    m = re.match(r"^(- (?:failed|not applicable): .*? splits: )(.*)$", line)
+    if m and len(m.group(2)) == limit and not m.group(2).endswith(("…", ".")):
+        body = m.group(2)
+        return m.group(1) + body[:body.rfind(" ")].rstrip(",;:") + " …"
+    return line
+
+
+def figure_caption(png: Path) -> str:
+    """A figure's caption: its caption file when the figure has one (``<stem>.caption.md``,
+    ``<stem>_caption.md`` or ``.txt``), else its name."""
+    for cand in (png.with_suffix(".caption.md"), png.with_name(png.stem + "_caption.md"),
+                 png.with_suffix(".caption.txt"), png.with_name(png.stem + "_caption.txt")):
+        if cand.exists():
+            return " ".join(cand.read_text().split())
+    return png.stem.replace("_", " ")
+
+
+def _counts_line(vs: list) -> str:
+    c = V.counts(vs)
+    return ", ".join(f"{n} {k}" for k, n in c.items())
+
+
+def paper_page(root: Path, paper: str, verdicts: list) -> str:
+    """``reports/<paper>/README.md``: verdicts, then tables and figures folder by folder."""
+    root = Path(root)
+    vs = [v for v in verdicts if v.paper == paper]
+    lines = [f"# {TITLES.get(paper, paper)}", "",
+             f"[All papers](../index.md) · [every verdict](../verdicts.md) · [rules](../verdicts.md#rules)", "",
+             "## Verdicts", "", f"{len(vs)} claims: {_counts_line(vs)}.", "",
+             *V.verdict_table(vs, link_prefix="../"), ""]
+    for f in folders(root, paper):
+        rel = "" if f.name == paper else f"../{f.name}/"
+        mds = sorted(p for p in f.glob("*.md") if p.name not in OWN)
+        pngs = sorted(f.glob("*.png"))
+        if not mds and not pngs:
+            continue
+        lines += [f"## {'Tables and figures' if f.name == paper else 'Experiment ' + f.name}", ""]
+        notes = [p for p in mds if p.stem.endswith("_notes")]
+        if notes:
+            lines += [f"Notes: [{notes[0].name}]({rel}{notes[0].name})", ""]
+        if mds:
+            lines += ["Tables:", ""]
+            for p in mds:
+                if p in notes:
+                    continue
+                cap = caption(p)
+                lines.append(f"- [{p.stem}]({rel}{p.name})" + (f": {cap}" if cap else ""))
+            lines.append("")
+        for p in pngs:
+            cap = figure_caption(p)
+            lines += [f"![{cap}]({rel}{p.name})", "", f"*{cap}*", ""]
+    return "\n".join(lines)
+
+
+def write_pages(root: Path, verdicts: list) -> list[Path]:
+    root = Path(root)
+    out = []
+    for paper in V.PAPERS:
+        d = root / paper
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "README.md").write_text(paper_page(root, paper, verdicts) + "\n")
+        out.append(d / "README.md")
+    return out
+
+
+# ---------------------------------------------------------------- index head
+def _missing_cells(root: Path, paper: str) -> tuple[str, set[str]]:
+    """(display of the missing cells, paper data sets absent here)."""
+    m = root / paper / "missing.csv"
+    if m.exists():
+        df = pd.read_csv(m, dtype=str, keep_default_na=False)
+        absent = set(df.loc[df["category"].str.startswith("dataset"), "dataset"])
+        return f"[{len(df)}]({paper}/missing.md)", absent
+    if paper == "massbayes":
+        n, absent = 0, set()
+        for name, col in (("table3_accuracy_long.csv", "ours"), ("table5_runtime_long.csv", "ours_s")):
+            p = root / "massbayes_table3" / name
+            if p.exists():
+                df = pd.read_csv(p)
+                pubcol = "published" if "published" in df else "published_s"
+                n += int((df[pubcol].notna() & df[col].isna()).sum())
+                absent |= set(df.loc[df["ours_dataset"].astype(str) == "not available", "dataset"])
+        return f"{n} (Tables 3, 5)", absent
+    return "none printed (claims only)", set()
+
+
+def _datasets_here(root: Path, paper: str, absent: set[str]) -> str:
+    from .. import published
+
+    try:
+        d = published.datasets(paper)
+    except Exception:
+        return "-"
+    names = set(d["dataset"])
+    gone = (absent & names) | set(d.loc[d["ours"] == "", "dataset"])
+    return f"{len(names) - len(gone)}/{len(names)}"
+
+
+_EXP_LINE = re.compile(r"experiment `([^`]+)`: scale (\w+), protocol ([\w.\-]+)")
+
+
+def _scales(paper: str, verdicts: list, index_text: str) -> str:
+    found = []
+    title = TITLES.get(paper, paper)
+    lines = index_text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == f"### {title}":
+            for ln in lines[i + 1:]:
+                if ln.startswith("### ") or ln.startswith("## "):
+                    break
+                m = _EXP_LINE.search(ln)
+                if m:
+                    found.append(f"{m.group(1)}: scale {m.group(2)}, protocol {m.group(3)}")
+            break
+    if not found:
+        found = sorted({v.scale for v in verdicts if v.paper == paper and v.scale})
+    return "; ".join(dict.fromkeys(found)) or "-"
+
+
+def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
+    """The opening of ``reports/index.md``: the verdict table, then the claims not reproduced."""
+    root = Path(root)
+    head = ["# bench reports", "",
+            "| paper | reproduced | partly | not reproduced | not checkable | data sets here | cells missing | "
+            "scale and protocol | page |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    tot = {k: 0 for k in V.VERDICTS}
+    for paper in V.PAPERS:
+        vs = [v for v in verdicts if v.paper == paper]
+        c = V.counts(vs)
+        for k in tot:
+            tot[k] += c[k]
+        cells, absent = _missing_cells(root, paper)
+        head.append(f"| {SHORT[paper]} | {c[V.REPRODUCED]} | {c[V.PARTLY]} | {c[V.NOT_REPRODUCED]} | "
+                    f"{c[V.NOT_CHECKABLE]} | {_datasets_here(root, paper, absent)} | {cells} | "
+                    f"{_scales(paper, verdicts, index_text).replace('|', '/')} | [{paper}/README.md]({paper}/README.md) |")
+    head.append(f"| all {len(verdicts)} claims | {tot[V.REPRODUCED]} | {tot[V.PARTLY]} | {tot[V.NOT_REPRODUCED]} | "
+                f"{tot[V.NOT_CHECKABLE]} | | | | [verdicts.md](verdicts.md) |")
+    head += ["", "One verdict per claim of the papers' running text (bench/published/claims.csv), by the rules in "
+             "[verdicts.md](verdicts.md#rules); every claim with our number, the paper's, the test and the table "
+             "it rests on: [verdicts.md](verdicts.md) ([csv](verdicts.csv)). Data sets here: the paper's data sets "
+             "we have (of those in its data set table); cells missing: published cells we could not fill (each "
+             "paper's missing.md says why). The same pages as HTML: [index.html](index.html).", "",
+             "## Claims not reproduced", ""]
+    for paper in V.PAPERS:
+        bad = [v for v in verdicts if v.paper == paper and v.verdict in (V.NOT_REPRODUCED, V.PARTLY)]
+        nc = [v for v in verdicts if v.paper == paper and v.verdict == V.NOT_CHECKABLE]
+        head += [f"### {SHORT[paper]}", ""]
+        if not bad:
+            head.append("- none not reproduced" + (f" ({len(nc)} not checkable)" if nc else ""))
+        for v in bad:
+            tag = "" if v.verdict == V.NOT_REPRODUCED else " (partly)"
+            ev = f" [{Path(v.evidence.split(';')[0]).name}]({v.evidence.split(';')[0]})" if v.evidence else ""
+            head.append(f"- {v.claim_id}{tag}: {v.reason}.{ev}".replace("..", "."))
+        if nc:
+            reasons: dict[str, list[str]] = {}
+            for v in nc:
+                reasons.setdefault(v.reason.split(":")[0], []).append(v.claim_id)
+            head.append("- not checkable: " + "; ".join(f"{k} ({', '.join(ids)})" for k, ids in reasons.items()))
+        head.append("")
+    head += [PROVENANCE, ""]
+    return head
+
+
+def split_index(text: str) -> str:
+    """The provenance part of an index.md (everything from the provenance heading, or from the
+    'Generated' line of an index written before the verdicts), without the heading."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == PROVENANCE:
+            return "\n".join(lines[i + 1:]).lstrip("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("Generated "):
+            return "\n".join(lines[i:])
+    return ""
+
+
+def write_verdict_stage(root: Path | str = "reports", provenance_text: str | None = None) -> list[Path]:
+    """Verdicts, paper pages, the verdict head of index.md and the HTML view, from reports/ alone.
+
+    ``provenance_text`` is the rest of index.md (the build's provenance and sections); by default
+    the provenance part of the existing index.md is kept."""
+    from . import html
+
+    root = Path(root)
+    verdicts = V.evaluate_all(root)
+    written = V.write(root, verdicts)
+    written += write_pages(root, verdicts)
+    idx = root / "index.md"
+    if provenance_text is None:
+        provenance_text = split_index(idx.read_text()) if idx.exists() else "No build provenance yet."
+        provenance_text = "\n".join(uncut(line) for line in provenance_text.splitlines())
+    head = index_head(root, verdicts, provenance_text)
+    idx.write_text("\n".join(head) + "\n" + provenance_text.rstrip("\n") + "\n")
+    written.append(idx)
+    written += html.write_site(root)
+    return written
