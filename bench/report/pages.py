@@ -95,7 +95,7 @@ def paper_page(root: Path, paper: str, verdicts: list) -> str:
     lines = [f"# {TITLES.get(paper, paper)}", "",
              f"[All papers](../index.md) · [every verdict](../verdicts.md) · [rules](../verdicts.md#rules)", "",
              "## Verdicts", "", f"{len(vs)} claims: {_counts_line(vs)}.", "",
-             *V.verdict_table(vs, link_prefix="../"), ""]
+             *V.verdict_table(vs, link_prefix="../", root=root), ""]
     for f in folders(root, paper):
         rel = "" if f.name == paper else f"../{f.name}/"
         mds = sorted(p for p in f.glob("*.md") if p.name not in OWN)
@@ -218,7 +218,8 @@ def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
             head.append("- none not reproduced" + (f" ({len(nc)} not checkable)" if nc else ""))
         for v in bad:
             tag = "" if v.verdict == V.NOT_REPRODUCED else " (partly)"
-            ev = f" [{Path(v.evidence.split(';')[0]).name}]({v.evidence.split(';')[0]})" if v.evidence else ""
+            e0 = V._readable(v.evidence.split(";")[0], root)
+            ev = f" [{Path(e0).stem}]({e0})" if v.evidence else ""
             head.append(f"- {v.claim_id}{tag}: {v.reason}.{ev}".replace("..", "."))
         if nc:
             reasons: dict[str, list[str]] = {}

@@ -239,14 +239,25 @@ def _cell(s) -> str:
     return str(s if s is not None else "").replace("|", "\\|").replace("\n", " ").strip()
 
 
-def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bool = False) -> list[str]:
+def _readable(e: str, root: Path | None) -> str:
+    """The Markdown twin of an evidence CSV when it exists (the table as printed), else the path."""
+    e = e.strip()
+    if root is not None and e.endswith(".csv") and (Path(root) / e).with_suffix(".md").exists():
+        return e[:-4] + ".md"
+    return e
+
+
+def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bool = False,
+                  root: Path | None = None) -> list[str]:
     """Markdown lines of a verdict table; ``link_prefix`` is prepended to evidence paths (relative
-    to reports/) so that links resolve from the page the table is on."""
+    to reports/) so that links resolve from the page the table is on; with ``root`` (reports/),
+    evidence CSVs link to their Markdown twin where there is one."""
     cols = (["paper"] if with_paper else []) + ["claim", "verdict", "ours", "published", "test", "evidence",
                                                  "reason", "the claim (paper's words)"]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for v in verdicts:
-        ev = ", ".join(f"[{Path(e).name}]({link_prefix}{e})" for e in str(v.evidence).split(";") if e.strip()) \
+        ev = ", ".join(f"[{Path(e).stem}]({link_prefix}{_readable(e, root)})" for e in str(v.evidence).split(";")
+                       if e.strip()) \
             if v.evidence else ""
         cells = ([v.paper] if with_paper else []) + [v.claim_id, f"**{v.verdict}**" if v.verdict == REPRODUCED
                                                      else v.verdict, v.ours, v.published, v.test, ev, v.reason,
@@ -271,7 +282,7 @@ def write(reports_dir: Path | str = "reports", verdicts: list[Verdict] | None = 
     md = ["# Verdicts on the papers' claims", "",
           f"{len(verdicts)} claims: " + ", ".join(f"{n} {k}" for k, n in c.items()) + ".", "",
           "## Rules", "", *rules_lines(), "", "## Every claim", "",
-          *verdict_table(verdicts, with_paper=True), ""]
+          *verdict_table(verdicts, with_paper=True, root=root), ""]
     (root / "verdicts.md").write_text("\n".join(md))
     written.append(root / "verdicts.md")
     for paper in PAPERS:
@@ -282,6 +293,6 @@ def write(reports_dir: Path | str = "reports", verdicts: list[Verdict] | None = 
         cp = counts(vs)
         (d / "verdicts.md").write_text("\n".join(
             [f"Verdicts on the {paper} claims: " + ", ".join(f"{n} {k}" for k, n in cp.items()) +
-             " (rules: [verdicts.md](../verdicts.md#rules))", "", *verdict_table(vs, link_prefix="../"), ""]))
+             " (rules: [verdicts.md](../verdicts.md#rules))", "", *verdict_table(vs, link_prefix="../", root=root), ""]))
         written += [d / "verdicts.csv", d / "verdicts.md"]
     return written
