@@ -204,8 +204,8 @@ def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
                     f"{_scales(paper, verdicts, index_text).replace('|', '/')} | [{paper}/README.md]({paper}/README.md) |")
     head.append(f"| all {len(verdicts)} claims | {tot[V.REPRODUCED]} | {tot[V.PARTLY]} | {tot[V.NOT_REPRODUCED]} | "
                 f"{tot[V.NOT_CHECKABLE]} | | | | [verdicts.md](verdicts.md) |")
-    head += ["", "One verdict per claim of the papers' running text (bench/published/claims.csv), by the rules in "
-             "[verdicts.md](verdicts.md#rules); every claim with our number, the paper's, the test and the table "
+    head += ["", "One verdict per claim of the papers' running text (bench/published/claims.csv), by the rules at the "
+             "top of [verdicts.md](verdicts.md); every claim with our number, the paper's, the test and the table "
              "it rests on: [verdicts.md](verdicts.md) ([csv](verdicts.csv)). Data sets here: the paper's data sets "
              "we have (of those in its data set table); cells missing: published cells we could not fill (each "
              "paper's missing.md says why). The same pages as HTML: [index.html](index.html).", "",
