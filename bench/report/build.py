@@ -449,6 +449,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         index.append("- experiments read:" if result.experiments else "- experiments read: none")
         for name in result.experiments:
             index.append(_experiment_line(ctx, name))
+        index.append(f"- page (verdicts, tables, figures): [{paper}/README.md]({paper}/README.md)")
         index.append(f"- tables: {_links(result.files, out_root)}")
         index.append(f"- figures: {_links(result.files, out_root, ('.png',))}")
         for n in result.notes:
@@ -466,6 +467,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         exps = _paper_experiments(paper)
         stored = [e for e in exps if _n_records(ctx, e)]
         index += [f"### {title}", "",
+                  f"- page (verdicts, tables, figures): [{paper}/README.md]({paper}/README.md)",
                   "- tables and figures: written with each experiment's summary under Stored experiments below"
                   + (f": {', '.join(f'`{e}`' for e in stored)}" if stored else ""),
                   f"- experiments defined: {', '.join(f'`{e}`' for e in exps) or 'none'}"

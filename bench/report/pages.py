@@ -168,21 +168,34 @@ _EXP_LINE = re.compile(r"experiment `([^`]+)`: scale (\w+), protocol ([\w.\-]+)"
 
 
 def _scales(paper: str, verdicts: list, index_text: str) -> str:
-    found = []
+    """The scale and protocol the paper's numbers come from, per experiment: from the index's
+    "experiments read" lines of the paper section, else from the stored-experiment sections of its
+    experiments (``<paper>_*``), else from the verdicts; grouped by (scale, protocol)."""
     title = TITLES.get(paper, paper)
     lines = index_text.splitlines()
+    found: dict[str, list[str]] = {}
     for i, line in enumerate(lines):
         if line.strip() == f"### {title}":
             for ln in lines[i + 1:]:
-                if ln.startswith("### ") or ln.startswith("## "):
+                if ln.startswith(("### ", "## ")):
                     break
                 m = _EXP_LINE.search(ln)
                 if m:
-                    found.append(f"{m.group(1)}: scale {m.group(2)}, protocol {m.group(3)}")
+                    found.setdefault(f"scale {m.group(2)}, protocol {m.group(3)}", []).append(m.group(1))
             break
     if not found:
-        found = sorted({v.scale for v in verdicts if v.paper == paper and v.scale})
-    return "; ".join(dict.fromkeys(found)) or "-"
+        for i, line in enumerate(lines):
+            m = re.match(rf"^### ({re.escape(paper)}_\w+)\s*$", line)
+            if not m:
+                continue
+            for ln in lines[i + 1:i + 8]:
+                s = re.match(r"^- scale: (\w+); protocol ([\w.\-]+)", ln)
+                if s:
+                    found.setdefault(f"scale {s.group(1)}, protocol {s.group(2)}", []).append(m.group(1))
+                    break
+    if not found:
+        return "; ".join(sorted({v.scale for v in verdicts if v.paper == paper and v.scale})) or "-"
+    return "; ".join(f"{k} ({', '.join(sorted(set(v)))})" for k, v in found.items())
 
 
 def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
@@ -199,11 +212,11 @@ def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
         for k in tot:
             tot[k] += c[k]
         cells, absent = _missing_cells(root, paper)
-        head.append(f"| {SHORT[paper]} | {c[V.REPRODUCED]} | {c[V.PARTLY]} | {c[V.NOT_REPRODUCED]} | "
+        head.append(f"| [{SHORT[paper]}]({paper}/README.md) | {c[V.REPRODUCED]} | {c[V.PARTLY]} | {c[V.NOT_REPRODUCED]} | "
                     f"{c[V.NOT_CHECKABLE]} | {_datasets_here(root, paper, absent)} | {cells} | "
-                    f"{_scales(paper, verdicts, index_text).replace('|', '/')} | [{paper}/README.md]({paper}/README.md) |")
+                    f"{_scales(paper, verdicts, index_text).replace('|', '/')} | [{SHORT[paper]} page]({paper}/README.md) |")
     head.append(f"| all {len(verdicts)} claims | {tot[V.REPRODUCED]} | {tot[V.PARTLY]} | {tot[V.NOT_REPRODUCED]} | "
-                f"{tot[V.NOT_CHECKABLE]} | | | | [verdicts.md](verdicts.md) |")
+                f"{tot[V.NOT_CHECKABLE]} | | | | [every claim](verdicts.md) |")
     head += ["", "One verdict per claim of the papers' running text (bench/published/claims.csv), by the rules at the "
              "top of [verdicts.md](verdicts.md); every claim with our number, the paper's, the test and the table "
              "it rests on: [verdicts.md](verdicts.md) ([csv](verdicts.csv)). Data sets here: the paper's data sets "

@@ -80,8 +80,9 @@ RULES: tuple[tuple[str, str], ...] = (
     ("times",
      "Absolute times measured on another machine are not compared (not checkable: quantity not "
      "measurable); ratios between algorithms, or between sizes, measured on one machine are. 'An order of "
-     f"magnitude' faster/slower is a ratio >= 10^0.5 = {ORDER:.2f}; 'the same order of magnitude' is not "
-     "an order of magnitude slower."),
+     f"magnitude' faster/slower is a ratio >= 10^0.5 = {ORDER:.2f}; 'the same order of magnitude' a ratio "
+     "within 10^0.5 either way, except where it names the exceptions to 'an order of magnitude slower', where "
+     "it means not an order slower (the paper's module docstring says where)."),
     ("printed numbers",
      f"A printed accuracy is reproduced when ours is within max({ACC_TOL:g} point, 2 standard errors) of it; "
      f"a printed gain 'of X' or 'up to X' points when our largest gain is at least {1 - GAIN_TOL:g} X."),
@@ -252,15 +253,15 @@ def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bo
     """Markdown lines of a verdict table; ``link_prefix`` is prepended to evidence paths (relative
     to reports/) so that links resolve from the page the table is on; with ``root`` (reports/),
     evidence CSVs link to their Markdown twin where there is one."""
-    cols = (["paper"] if with_paper else []) + ["claim", "verdict", "ours", "published", "test", "evidence",
-                                                 "reason", "the claim (paper's words)"]
+    cols = (["paper"] if with_paper else []) + ["claim", "verdict", "reason", "ours", "published", "test",
+                                                 "evidence", "the claim (paper's words)"]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for v in verdicts:
         ev = ", ".join(f"[{Path(e).stem}]({link_prefix}{_readable(e, root)})" for e in str(v.evidence).split(";")
                        if e.strip()) \
             if v.evidence else ""
         cells = ([v.paper] if with_paper else []) + [v.claim_id, f"**{v.verdict}**" if v.verdict == REPRODUCED
-                                                     else v.verdict, v.ours, v.published, v.test, ev, v.reason,
+                                                     else v.verdict, v.reason, v.ours, v.published, v.test, ev,
                                                      v.claim]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     return lines
