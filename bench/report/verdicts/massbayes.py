@@ -141,7 +141,7 @@ def _order_verdict(claim, checked, skipped, pub_parts, ev, test, holds) -> Verdi
     unchecked = f"; not checked: {'; '.join(skipped)}" if skipped else ""
     if not checked:
         return Verdict(verdict=NOT_CHECKABLE, reason=f"{ABSENT}: " + "; ".join(skipped), **base)
-    fails = [f"{ds} x{r:.2f}" for ds, r in checked if not (np.isfinite(r) and holds(r))]
+    fails = [f"{ds} x{r:.2f} (needs >= {ORDER:.2f})" for ds, r in checked if not (np.isfinite(r) and holds(r))]
     if not fails:
         return Verdict(verdict=REPRODUCED, reason=f"holds on {', '.join(d for d, _ in checked)}{unchecked}", **base)
     held = [ds for ds, r in checked if np.isfinite(r) and holds(r)]
