@@ -75,11 +75,15 @@ def uncut(line: str, limit: int = 160) -> str:
 
 def figure_caption(png: Path) -> str:
     """A figure's caption: its caption file when the figure has one (``<stem>.caption.md``,
-    ``<stem>_caption.md`` or ``.txt``), else its name."""
-    for cand in (png.with_suffix(".caption.md"), png.with_name(png.stem + "_caption.md"),
-                 png.with_suffix(".caption.txt"), png.with_name(png.stem + "_caption.txt")):
+    ``<stem>_caption.md``, ``<stem>.caption.txt`` ... any ``<stem>*caption*.md/.txt`` beside it),
+    else its name."""
+    cands = [png.with_suffix(".caption.md"), png.with_name(png.stem + "_caption.md"),
+             png.with_suffix(".caption.txt"), png.with_name(png.stem + "_caption.txt")]
+    cands += sorted(p for p in png.parent.glob(f"{png.stem}*caption*") if p.suffix in (".md", ".txt"))
+    for cand in cands:
         if cand.exists():
-            return " ".join(cand.read_text().split())
+            text = " ".join(ln for ln in cand.read_text().splitlines() if not ln.startswith("#"))
+            return " ".join(text.split())
     return png.stem.replace("_", " ")
 
 
@@ -140,15 +144,16 @@ def _missing_cells(root: Path, paper: str) -> tuple[str, set[str]]:
         absent = set(df.loc[df["category"].str.startswith("dataset"), "dataset"])
         return f"[{len(df)}]({paper}/missing.md)", absent
     if paper == "massbayes":
-        n, absent = 0, set()
+        n, filled, absent = 0, 0, set()
         for name, col in (("table3_accuracy_long.csv", "ours"), ("table5_runtime_long.csv", "ours_s")):
             p = root / "massbayes_table3" / name
             if p.exists():
                 df = pd.read_csv(p)
                 pubcol = "published" if "published" in df else "published_s"
                 n += int((df[pubcol].notna() & df[col].isna()).sum())
+                filled += int((df[pubcol].notna() & df[col].notna()).sum())
                 absent |= set(df.loc[df["ours_dataset"].astype(str) == "not available", "dataset"])
-        return f"{n} (Tables 3, 5)", absent
+        return f"{n} of {n + filled} printed in Tables 3, 5", absent
     return "none printed (claims only)", set()
 
 
