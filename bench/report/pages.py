@@ -35,7 +35,10 @@ PROVENANCE = "## Provenance"
 def folders(root: Path, paper: str) -> list[Path]:
     """The paper's folder and its experiment folders (``reports/<paper>_*``), those that exist."""
     out = [root / paper] if (root / paper).is_dir() else []
-    out += sorted(p for p in root.glob(f"{paper}_*") if p.is_dir() and not p.name.startswith("."))
+    exps = [p for p in root.glob(f"{paper}_*") if p.is_dir() and not p.name.startswith(".")]
+    # the paper's tables first, then its figures, then the further experiments
+    out += sorted(exps, key=lambda p: (0 if "table" in p.name or p.name.endswith("_main") else
+                                       1 if "fig" in p.name else 2, p.name))
     return out
 
 
@@ -107,6 +110,9 @@ def paper_page(root: Path, paper: str, verdicts: list) -> str:
         if not mds and not pngs:
             continue
         lines += [f"## {'Tables and figures' if f.name == paper else 'Experiment ' + f.name}", ""]
+        desc = _description(f.name) if f.name != paper else ""
+        if desc:
+            lines += [desc, ""]
         notes = [p for p in mds if p.stem.endswith("_notes")]
         if notes:
             lines += [f"Notes: [{notes[0].name}]({rel}{notes[0].name})", ""]
@@ -122,6 +128,16 @@ def paper_page(root: Path, paper: str, verdicts: list) -> str:
             cap = figure_caption(p)
             lines += [f"![{cap}]({rel}{p.name})", "", f"*{cap}*", ""]
     return "\n".join(lines)
+
+
+def _description(experiment: str) -> str:
+    """The experiment's one-line description from conf/experiment/<name>.yaml ('' when none)."""
+    try:
+        from ..experiments import experiment_config
+
+        return " ".join(str(experiment_config(experiment).get("description") or "").split())
+    except Exception:  # an experiment folder without a config (an older one): no description
+        return ""
 
 
 def write_pages(root: Path, verdicts: list) -> list[Path]:
