@@ -60,9 +60,11 @@ def shorten(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     cut = text[:limit]
-    end = max(cut.rfind(". "), cut.rfind("; "))
-    if end > limit // 3:
-        return cut[:end + 1]
+    dot, semi = cut.rfind(". "), cut.rfind("; ")
+    if dot > limit // 3:
+        return cut[:dot + 1]
+    if semi > limit // 3:
+        return cut[:semi] + " …"
     return cut[:cut.rfind(" ")].rstrip(",;:") + " …" if " " in cut else cut
 
 
