@@ -259,3 +259,20 @@ def test_index_head_lists_the_reason_of_each_failed_claim(tmp_path):
     text = "\n".join(head)
     assert "- MC07: ours +3.36 points. [b](a/b.csv)" in text
     assert "quantity not measurable (MB03)" in text
+
+
+def test_shorten_never_cuts_mid_word():
+    import random
+
+    from bench.report.pages import shorten
+
+    rng = random.Random(0)
+    words = ["alpha", "be", "gamma;", "delta.", "epsilon", "z", "kappa,"]
+    for _ in range(200):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 60)))
+        limit = rng.randint(10, 120)
+        out = shorten(text, limit)
+        assert len(out) <= limit + 2
+        body = out.removesuffix(" …")
+        assert text.startswith(body)
+        assert body == text or text[len(body)] in " ;,:" or body.endswith(".")

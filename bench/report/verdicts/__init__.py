@@ -76,7 +76,8 @@ RULES: tuple[tuple[str, str], ...] = (
      "and its reason names the parts left unchecked; with no checkable part it is not checkable."),
     ("win/draw/loss claims",
      "Use the paper's own test and significance level (MassBayes: two-standard-error test on the paired "
-     "fold accuracies; ESKDB, A2DE: two-tailed binomial sign test, p <= 0.05), on the data sets run here."),
+     "fold accuracies; ESKDB: one-tailed binomial sign test, p <= 0.05; A2DE: two-tailed binomial sign test, "
+     "p < 0.05), on the data sets run here."),
     ("times",
      "Absolute times measured on another machine are not compared (not checkable: quantity not "
      "measurable); ratios between algorithms, or between sizes, measured on one machine are. 'An order of "
