@@ -276,3 +276,16 @@ def test_shorten_never_cuts_mid_word():
         body = out.removesuffix(" …")
         assert text.startswith(body)
         assert body == text or text[len(body)] in " ;,:" or body.endswith(".")
+
+
+def test_verdicts_only_cli_needs_no_stored_runs(reports_copy, monkeypatch, tmp_path, capsys):
+    from bench.report.__main__ import main
+
+    monkeypatch.setenv("BENCH_RESULTS_DIR", str(tmp_path / "no_results"))
+    before = {p.name for p in reports_copy.iterdir()}
+    assert main(["--verdicts-only", "--out", str(reports_copy)]) == 0
+    assert "verdicts" in capsys.readouterr().out
+    assert (reports_copy / "verdicts.md").exists() and (reports_copy / "index.html").exists()
+    # the experiments' folders are untouched (only pages and verdict files are added)
+    assert before <= {p.name for p in reports_copy.iterdir()}
+    assert not (tmp_path / "no_results").exists()

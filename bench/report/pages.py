@@ -245,7 +245,7 @@ def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
              "it rests on: [verdicts.md](verdicts.md) ([csv](verdicts.csv)). Data sets here: the paper's data sets "
              "we have (of those in its data set table); cells missing: published cells we could not fill (each "
              "paper's missing.md says why). The same pages as HTML: [index.html](index.html).", "",
-             "## Claims not reproduced", ""]
+             "## Claims not reproduced or partly reproduced", ""]
     for paper in V.PAPERS:
         bad = [v for v in verdicts if v.paper == paper and v.verdict in (V.NOT_REPRODUCED, V.PARTLY)]
         nc = [v for v in verdicts if v.paper == paper and v.verdict == V.NOT_CHECKABLE]

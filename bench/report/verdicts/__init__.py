@@ -101,7 +101,8 @@ class Verdict:
 
     ``ours``/``published`` are short display strings (numbers with units, WDL counts); ``test``
     names the test where the claim is a comparison (e.g. "two-tailed sign test, p <= 0.05"), else
-    ""; ``evidence`` is the path of the report table the verdict rests on, relative to reports/;
+    ""; ``evidence`` is the path of the report table the verdict rests on, relative to reports/
+    (several paths separated by ";"; a CSV links to its Markdown twin on the pages where one exists);
     ``reason`` is one line saying why (always set for not reproduced / partly / not checkable);
     ``scale`` the scale and protocol the numbers come from.
     """
