@@ -89,6 +89,10 @@ def figure_caption(png: Path) -> str:
         if cand.exists():
             text = " ".join(ln for ln in cand.read_text().splitlines() if not ln.startswith("#"))
             return " ".join(text.split())
+    for data in (png.with_suffix(".md"), png.with_name(png.stem + "_values.md")):  # the figure's data table
+        cap = caption(data) if data.exists() else ""
+        if cap:
+            return cap
     return png.stem.replace("_", " ")
 
 
@@ -107,7 +111,7 @@ def paper_page(root: Path, paper: str, verdicts: list) -> str:
              *V.verdict_table(vs, link_prefix="../", root=root), ""]
     for f in folders(root, paper):
         rel = "" if f.name == paper else f"../{f.name}/"
-        mds = sorted(p for p in f.glob("*.md") if p.name not in OWN)
+        mds = sorted((p for p in f.glob("*.md") if p.name not in OWN), key=lambda p: (p.stem == "missing", p.stem))
         pngs = sorted(f.glob("*.png"))
         if not mds and not pngs:
             continue
@@ -128,7 +132,7 @@ def paper_page(root: Path, paper: str, verdicts: list) -> str:
             lines.append("")
         for p in pngs:
             cap = figure_caption(p)
-            lines += [f"![{cap}]({rel}{p.name})", "", f"*{cap}*", ""]
+            lines += [f"![{p.stem}]({rel}{p.name})", "", f"*{cap}*", ""]
     return "\n".join(lines)
 
 
