@@ -111,7 +111,8 @@ def paper_page(root: Path, paper: str, verdicts: list) -> str:
              *V.verdict_table(vs, link_prefix="../", root=root), ""]
     for f in folders(root, paper):
         rel = "" if f.name == paper else f"../{f.name}/"
-        mds = sorted((p for p in f.glob("*.md") if p.name not in OWN), key=lambda p: (p.stem == "missing", p.stem))
+        mds = sorted((p for p in f.glob("*.md") if p.name not in OWN and "caption" not in p.name),
+                     key=lambda p: (p.stem == "missing", p.stem))
         pngs = sorted(f.glob("*.png"))
         if not mds and not pngs:
             continue
