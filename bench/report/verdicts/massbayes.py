@@ -26,13 +26,12 @@ Reads the committed report tables of the experiments ``massbayes_table3`` (Table
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from . import (ABSENT, ACC_TOL, CONSTANT_FACTOR, LINEAR_SLOPE, NOT_AT_SCALE, NOT_CHECKABLE, NOT_MEASURABLE,
+from . import (ABSENT, CONSTANT_FACTOR, LINEAR_SLOPE, NOT_AT_SCALE, NOT_CHECKABLE, NOT_MEASURABLE,
                NOT_REPRODUCED, ORDER, PARTLY, REPRODUCED, Verdict, claim_text, published_text)
 
 T3 = "massbayes_table3"
