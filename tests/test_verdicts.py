@@ -86,7 +86,6 @@ def test_missing_duplicate_and_unknown_verdicts_are_caught(monkeypatch, tmp_path
 
 
 def test_a_missing_module_says_so(monkeypatch, tmp_path):
-    monkeypatch.setattr(V, "PAPERS", V.PAPERS)
     vs = V.evaluate_paper("nonexistent_paper", tmp_path, claims=published.claims("mctree").head(2))
     assert all(v.verdict == V.NOT_CHECKABLE and "evaluator missing" in v.reason for v in vs)
 

@@ -87,6 +87,11 @@ RULES: tuple[tuple[str, str], ...] = (
     ("printed numbers",
      f"A printed accuracy is reproduced when ours is within max({ACC_TOL:g} point, 2 standard errors) of it; "
      f"a printed gain 'of X' or 'up to X' points when our largest gain is at least {1 - GAIN_TOL:g} X."),
+    ("readings",
+     "How a claim's words map onto these rules ('in many cases', 'most data sets', 'slightly', 'soon') is "
+     "written in the docstring of its evaluator, bench/report/verdicts/<paper>.py, and in the verdict's test "
+     "column; the same reading is applied to the paper's own numbers where they are printed, and shown beside "
+     "ours."),
     ("curve shapes",
      f"'Constant' in N: the value at the largest N is within a factor {CONSTANT_FACTOR:g} of that at the "
      f"smallest. 'Linear': least-squares log-log slope in [{LINEAR_SLOPE[0]}, {LINEAR_SLOPE[1]}]; "
