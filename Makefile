@@ -49,6 +49,9 @@ paper-tables:  ## run every paper experiment at SCALE=smoke|medium|full (resumin
 reports:  ## rewrite reports/ from the stored records only
 	$(PYTHON) -m bench.report --scale $(SCALE)
 
+verdicts:  ## only the verdict stage: verdicts, paper pages, index head and HTML, from the report files in reports/
+	$(PYTHON) -m bench.report --verdicts-only
+
 bench-perf:  ## speed and memory benchmarks, with peers measured in the same run
 	$(PYTHON) -m bench.perf
 

@@ -24,7 +24,17 @@ def main(argv=None) -> int:
     ap.add_argument("--force-scale", action="store_true",
                     help="write into --out even when its reports were built at a larger scale (default: a smaller-"
                          "scale build goes to <out>/scale-<scale>/)")
+    ap.add_argument("--verdicts-only", action="store_true",
+                    help="only the verdict stage, from the report files in --out (no stored runs needed): "
+                         "verdicts.{md,csv}, each paper's README.md, the verdict head of index.md, the HTML view")
     args = ap.parse_args(argv)
+    if args.verdicts_only:
+        from .pages import write_verdict_stage
+
+        written = write_verdict_stage(args.out)
+        print(f"wrote {len(written)} files under {args.out}/ (verdicts: {args.out}/verdicts.md, "
+              f"index: {args.out}/index.md, {args.out}/index.html)")
+        return 0
     out, note = output_dir_for(args.out, args.scale, args.force_scale)
     if note:
         print(note, flush=True)

@@ -45,6 +45,7 @@ from ..provenance import provenance
 from .context import PaperResult, ReportContext, status_counts
 from .ranking import friedman_report
 from .registry import PAPER_MODULES, PAPER_REPORTS
+from .pages import shorten, uncut
 from .tables import write_table
 
 __all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summarise", "generic_report"]
@@ -53,7 +54,7 @@ __all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summa
 MAX_LISTED = 12
 #: modules of bench/report/ that are the framework, not paper reports
 FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "perf", "ranking", "registry", "synthetic", "verdicts",
-             "tables"}
+             "tables", "pages", "html"}
 
 #: paper key -> title, for the index
 PAPER_TITLES = {
@@ -448,6 +449,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         index.append("- experiments read:" if result.experiments else "- experiments read: none")
         for name in result.experiments:
             index.append(_experiment_line(ctx, name))
+        index.append(f"- page (verdicts, tables, figures): [{paper}/README.md]({paper}/README.md)")
         index.append(f"- tables: {_links(result.files, out_root)}")
         index.append(f"- figures: {_links(result.files, out_root, ('.png',))}")
         for n in result.notes:
@@ -465,6 +467,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         exps = _paper_experiments(paper)
         stored = [e for e in exps if _n_records(ctx, e)]
         index += [f"### {title}", "",
+                  f"- page (verdicts, tables, figures): [{paper}/README.md]({paper}/README.md)",
                   "- tables and figures: written with each experiment's summary under Stored experiments below"
                   + (f": {', '.join(f'`{e}`' for e in stored)}" if stored else ""),
                   f"- experiments defined: {', '.join(f'`{e}`' for e in exps) or 'none'}"
@@ -506,8 +509,17 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
             index += _kept(block, old_generated)
 
     _clean_stale(written, {d for d in dirs if d.name == "perf"})
-    (out_root / "index.md").write_text("\n".join(index) + "\n")
-    written.append(out_root / "index.md")
+    # ---- verdicts, paper pages and the HTML view (from reports/ alone); index.md opens with the verdicts
+    provenance_text = "\n".join(uncut(line) for line in index[2:]) + "\n"
+    try:
+        from .pages import write_verdict_stage
+
+        written += write_verdict_stage(out_root, provenance_text)
+    except Exception as exc:  # the tables are written; a failing verdict stage must not lose them
+        print(f"the verdict stage failed ({_where(exc)}):\n{traceback.format_exc()}", file=sys.stderr)
+        failures.append(f"verdicts: {type(exc).__name__}: {exc} (at fault: {_where(exc)})")
+        (out_root / "index.md").write_text("\n".join(index) + "\n")
+        written.append(out_root / "index.md")
     if failures:
         raise ReportBuildError(failures, written)
     return written
@@ -541,7 +553,7 @@ def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path
             continue
         groups = list(df[keep(df["status"])].groupby(["algo", "dataset"]))
         for (a, d), g in groups[:MAX_LISTED]:
-            index.append(f"- {label}: {a} on {d}, {len(g)} splits: {str(g['error'].iloc[0])[:160]}")
+            index.append(f"- {label}: {a} on {d}, {len(g)} splits: {shorten(str(g['error'].iloc[0]), 160)}")
         if len(groups) > MAX_LISTED:
             index.append(f"- {label}: {len(groups) - MAX_LISTED} more (algorithm, dataset) pairs "
                          f"(summary_long.csv has them all)")

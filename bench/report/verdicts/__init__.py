@@ -8,12 +8,19 @@ Interface (the rules themselves are written down in :data:`RULES`, in one place)
   Evaluators read the tables the paper builds wrote under ``reports_dir`` (CSV files, which come
   from the stored runs), never hand-written result numbers.
 * :func:`evaluate_all` runs every paper module and checks that every claim id has exactly one
-  verdict.
+  verdict: a module that is missing or raises, and a claim a module leaves out, gets "not
+  checkable" with the reason, so a build never loses a claim.
+* :func:`write` writes ``reports/verdicts.csv`` and ``reports/verdicts.md`` (every claim) and each
+  paper's ``reports/<paper>/verdicts.{md,csv}``.
 """
 
 from __future__ import annotations
 
+import importlib
+import math
+import traceback
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 import pandas as pd
 
@@ -25,6 +32,73 @@ VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_CHECKABLE)
 #: paper key -> the module evaluating its claims (bench.report.verdicts.<module>)
 PAPERS = ("massbayes", "ecocnb", "eskdb", "ande_sr", "mctree")
 
+#: the reasons a claim can be "not checkable" (a not-checkable reason starts with one of them)
+ABSENT = "dataset absent"
+NOT_MEASURABLE = "quantity not measurable"
+NOT_AT_SCALE = "protocol not run at this scale"
+EVALUATOR = "evaluator"  # the evaluator is missing or failed (a framework reason, not a finding)
+CHECKABLE_REASONS = (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE, EVALUATOR)
+
+# ---- the shared thresholds (used by the evaluators; stated in RULES)
+#: a printed accuracy (%) is reproduced when ours is within max(ACC_TOL, 2 standard errors) of it
+ACC_TOL = 1.0
+#: "an order of magnitude" faster/slower: a time ratio of at least 10**0.5 (it rounds to 10 on a log scale)
+ORDER = 10 ** 0.5
+#: "up to X" / "X" points of gain: reproduced when our largest gain is at least (1 - GAIN_TOL) * X
+GAIN_TOL = 0.2
+#: "constant" in N: the value at the largest N is within this factor of the value at the smallest N
+CONSTANT_FACTOR = 2.0
+#: "linear" in a parameter: the least-squares log-log slope is within these bounds; below: sub-linear
+LINEAR_SLOPE = (0.8, 1.2)
+
+#: the verdict rules, written down once (rendered into verdicts.md and every paper page)
+RULES: tuple[tuple[str, str], ...] = (
+    ("one verdict per claim",
+     "Every claim id of bench/published/claims.csv gets exactly one verdict: reproduced, partly reproduced, "
+     "not reproduced or not checkable. Each carries our number, the paper's, the test where the claim is a "
+     "comparison, and the report table it rests on (paths relative to reports/)."),
+    ("reproduced",
+     "Every stated part of the claim holds on our numbers under the test named with it."),
+    ("partly reproduced",
+     "Only for a compound claim (several stated parts, e.g. 'linear in t and sub-linear in psi'): at least "
+     "one stated part holds and another fails. Never because one comparison of many holds: a claim about "
+     "several comparisons ('better than the other contenders', 'on most data sets') is one part and holds "
+     "or fails as a whole."),
+    ("not reproduced",
+     "The claim, or every checkable part of it, fails on our numbers; the reason says by how much."),
+    ("not checkable",
+     "Needs the reason, one of: 'dataset absent' (the data set, or the paper's size of it, is not here), "
+     "'quantity not measurable' (e.g. an absolute time measured on another machine), 'protocol not run at "
+     "this scale' (the experiment exists but was not run at the size the claim needs). A missing or failing "
+     "evaluator gives 'evaluator missing/failed' for each of its claims."),
+    ("parts that cannot be checked",
+     "A compound claim some of whose parts cannot be checked here gets the verdict of the parts that can, "
+     "and its reason names the parts left unchecked; with no checkable part it is not checkable."),
+    ("win/draw/loss claims",
+     "Use the paper's own test and significance level (MassBayes: two-standard-error test on the paired "
+     "fold accuracies; ESKDB: one-tailed binomial sign test, p <= 0.05; A2DE: two-tailed binomial sign test, "
+     "p < 0.05), on the data sets run here."),
+    ("times",
+     "Absolute times measured on another machine are not compared (not checkable: quantity not "
+     "measurable); ratios between algorithms, or between sizes, measured on one machine are. 'An order of "
+     f"magnitude' faster/slower is a ratio >= 10^0.5 = {ORDER:.2f}; 'the same order of magnitude' a ratio "
+     "within 10^0.5 either way, except where it names the exceptions to 'an order of magnitude slower', where "
+     "it means not an order slower (the paper's module docstring says where)."),
+    ("printed numbers",
+     f"A printed accuracy is reproduced when ours is within max({ACC_TOL:g} point, 2 standard errors) of it; "
+     f"a printed gain 'of X' or 'up to X' points when our largest gain is at least {1 - GAIN_TOL:g} X."),
+    ("readings",
+     "How a claim's words map onto these rules ('in many cases', 'most data sets', 'slightly', 'soon') is "
+     "written in the docstring of its evaluator, bench/report/verdicts/<paper>.py, and in the verdict's test "
+     "column; the same reading is applied to the paper's own numbers where they are printed, and shown beside "
+     "ours."),
+    ("curve shapes",
+     f"'Constant' in N: the value at the largest N is within a factor {CONSTANT_FACTOR:g} of that at the "
+     f"smallest. 'Linear': least-squares log-log slope in [{LINEAR_SLOPE[0]}, {LINEAR_SLOPE[1]}]; "
+     f"'sub-linear': slope below {LINEAR_SLOPE[0]}. 'Flat' (accuracy): the last step changes it by less "
+     "than two standard errors."),
+)
+
 
 @dataclass
 class Verdict:
@@ -32,7 +106,8 @@ class Verdict:
 
     ``ours``/``published`` are short display strings (numbers with units, WDL counts); ``test``
     names the test where the claim is a comparison (e.g. "two-tailed sign test, p <= 0.05"), else
-    ""; ``evidence`` is the path of the report table the verdict rests on, relative to reports/;
+    ""; ``evidence`` is the path of the report table the verdict rests on, relative to reports/
+    (several paths separated by ";"; a CSV links to its Markdown twin on the pages where one exists);
     ``reason`` is one line saying why (always set for not reproduced / partly / not checkable);
     ``scale`` the scale and protocol the numbers come from.
     """
@@ -52,7 +127,7 @@ class Verdict:
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"claim {self.claim_id}: verdict {self.verdict!r} is not one of {VERDICTS}")
-        if self.verdict != REPRODUCED and not self.reason:
+        if self.verdict != REPRODUCED and not str(self.reason).strip():
             raise ValueError(f"claim {self.claim_id}: a {self.verdict!r} verdict needs a reason")
 
     def row(self) -> dict:
@@ -62,4 +137,170 @@ class Verdict:
 
 
 def to_frame(verdicts: list[Verdict]) -> pd.DataFrame:
-    return pd.DataFrame([v.row() for v in verdicts])
+    cols = [f for f in Verdict.__dataclass_fields__ if f != "extra"]
+    return pd.DataFrame([v.row() for v in verdicts], columns=cols)
+
+
+# ------------------------------------------------------------------ helpers for the evaluators
+def fmt(x, digits: int = 2, unit: str = "") -> str:
+    """A number for display ('' for None/NaN)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    return f"{x:.{digits}f}{unit}"
+
+
+def claim_text(row) -> str:
+    """The claim in one line: its quote (the paper's sentence)."""
+    return str(row.get("quote", "") or row.get("quantity", "")).strip()
+
+
+def published_text(row) -> str:
+    """The paper's number as claims.csv gives it (value and unit), else its conditions."""
+    value, unit = str(row.get("value", "")).strip(), str(row.get("unit", "")).strip()
+    if value and value.lower() != "nan":
+        return f"{value} {unit}".strip()
+    return unit or "qualitative"
+
+
+# ------------------------------------------------------------------ running the evaluators
+def _claims(paper: str) -> pd.DataFrame:
+    from ... import published
+
+    return published.claims(paper)
+
+
+def _degrade(paper: str, claims: pd.DataFrame, reason: str) -> list[Verdict]:
+    return [Verdict(r["claim_id"], paper, NOT_CHECKABLE, published=published_text(r), reason=reason,
+                    claim=claim_text(r)) for _, r in claims.iterrows()]
+
+
+def evaluate_paper(paper: str, reports_dir: Path, claims: pd.DataFrame | None = None) -> list[Verdict]:
+    """The verdicts of one paper, exactly one per claim id of ``claims`` (default: its rows of claims.csv).
+
+    A module that cannot be imported or raises degrades every claim to not checkable with the
+    reason; claims it leaves out, or answers twice, degrade one by one; verdicts on ids that are
+    not the paper's claims are dropped."""
+    claims = _claims(paper) if claims is None else claims
+    reports_dir = Path(reports_dir)
+    modname = f"{__name__}.{paper}"
+    try:
+        mod = importlib.import_module(modname)
+    except ModuleNotFoundError as exc:
+        if exc.name != modname:
+            return _degrade(paper, claims, f"evaluator failed to import: {type(exc).__name__}: {exc}")
+        return _degrade(paper, claims, f"evaluator missing (bench/report/verdicts/{paper}.py not written yet)")
+    except Exception as exc:  # a broken module must not lose the claims
+        return _degrade(paper, claims, f"evaluator failed to import: {type(exc).__name__}: {exc}")
+    if not hasattr(mod, "evaluate"):
+        return _degrade(paper, claims, f"evaluator missing: bench/report/verdicts/{paper}.py has no evaluate()")
+    try:
+        got = list(mod.evaluate(reports_dir, claims.copy()))
+    except Exception as exc:
+        tb = traceback.extract_tb(exc.__traceback__)
+        where = f" at {Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else ""
+        return _degrade(paper, claims, f"evaluator failed: {type(exc).__name__}: {exc}{where}")
+    by_id: dict[str, list[Verdict]] = {}
+    for v in got:
+        if not isinstance(v, Verdict):
+            continue
+        by_id.setdefault(v.claim_id, []).append(v)
+    out = []
+    for _, r in claims.iterrows():
+        cid = r["claim_id"]
+        vs = by_id.get(cid, [])
+        if len(vs) == 1:
+            v = vs[0]
+            v.paper = v.paper or paper
+            v.claim = v.claim or claim_text(r)
+            v.published = v.published or published_text(r)
+            out.append(v)
+        elif not vs:
+            out += _degrade(paper, claims[claims["claim_id"] == cid], "evaluator gave no verdict for this claim")
+        else:
+            out += _degrade(paper, claims[claims["claim_id"] == cid],
+                            f"evaluator gave {len(vs)} verdicts for this claim ({', '.join(v.verdict for v in vs)})")
+    return out
+
+
+def evaluate_all(reports_dir: Path | str = "reports") -> list[Verdict]:
+    """Every claim of every paper, exactly one verdict each, in claims.csv order."""
+    out: list[Verdict] = []
+    for paper in PAPERS:
+        out += evaluate_paper(paper, Path(reports_dir))
+    ids = [v.claim_id for v in out]
+    want = list(_claims(None)["claim_id"])
+    if sorted(ids) != sorted(want) or len(set(ids)) != len(ids):
+        raise AssertionError(f"verdicts do not match the claims: {len(ids)} verdicts for {len(want)} claims")
+    return out
+
+
+def counts(verdicts: list[Verdict], paper: str | None = None) -> dict[str, int]:
+    c = {k: 0 for k in VERDICTS}
+    for v in verdicts:
+        if paper is None or v.paper == paper:
+            c[v.verdict] += 1
+    return c
+
+
+# ------------------------------------------------------------------ writing
+def _cell(s) -> str:
+    return str(s if s is not None else "").replace("|", "\\|").replace("\n", " ").strip()
+
+
+def _readable(e: str, root: Path | None) -> str:
+    """The Markdown twin of an evidence CSV when it exists (the table as printed), else the path."""
+    e = e.strip()
+    if root is not None and e.endswith(".csv") and (Path(root) / e).with_suffix(".md").exists():
+        return e[:-4] + ".md"
+    return e
+
+
+def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bool = False,
+                  root: Path | None = None) -> list[str]:
+    """Markdown lines of a verdict table; ``link_prefix`` is prepended to evidence paths (relative
+    to reports/) so that links resolve from the page the table is on; with ``root`` (reports/),
+    evidence CSVs link to their Markdown twin where there is one."""
+    cols = (["paper"] if with_paper else []) + ["claim", "verdict", "reason", "ours", "published", "test",
+                                                 "evidence", "the claim (paper's words)"]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for v in verdicts:
+        ev = ", ".join(f"[{Path(e).stem}]({link_prefix}{_readable(e, root)})" for e in str(v.evidence).split(";")
+                       if e.strip()) \
+            if v.evidence else ""
+        cells = ([v.paper] if with_paper else []) + [v.claim_id, f"**{v.verdict}**" if v.verdict == REPRODUCED
+                                                     else v.verdict, v.reason, v.ours, v.published, v.test, ev,
+                                                     v.claim]
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return lines
+
+
+def rules_lines() -> list[str]:
+    return [f"- **{k}**: {t}" for k, t in RULES]
+
+
+def write(reports_dir: Path | str = "reports", verdicts: list[Verdict] | None = None) -> list[Path]:
+    """Write reports/verdicts.{csv,md} (every claim) and reports/<paper>/verdicts.{csv,md}."""
+    root = Path(reports_dir)
+    verdicts = evaluate_all(root) if verdicts is None else verdicts
+    written = []
+    df = to_frame(verdicts)
+    df.to_csv(root / "verdicts.csv", index=False)
+    written.append(root / "verdicts.csv")
+    c = counts(verdicts)
+    md = ["# Verdicts on the papers' claims", "",
+          f"{len(verdicts)} claims: " + ", ".join(f"{n} {k}" for k, n in c.items()) + ".", "",
+          "## Rules", "", *rules_lines(), "", "## Every claim", "",
+          *verdict_table(verdicts, with_paper=True, root=root), ""]
+    (root / "verdicts.md").write_text("\n".join(md))
+    written.append(root / "verdicts.md")
+    for paper in PAPERS:
+        vs = [v for v in verdicts if v.paper == paper]
+        d = root / paper
+        d.mkdir(parents=True, exist_ok=True)
+        to_frame(vs).to_csv(d / "verdicts.csv", index=False)
+        cp = counts(vs)
+        (d / "verdicts.md").write_text("\n".join(
+            [f"Verdicts on the {paper} claims: " + ", ".join(f"{n} {k}" for k, n in cp.items()) +
+             " (rules: [verdicts.md](../verdicts.md#rules))", "", *verdict_table(vs, link_prefix="../", root=root), ""]))
+        written += [d / "verdicts.csv", d / "verdicts.md"]
+    return written

@@ -1,0 +1,307 @@
+"""The reader's view of reports/: one page per paper and the verdict head of ``reports/index.md``.
+
+One interface for every paper: :func:`paper_page` builds ``reports/<paper>/README.md`` from the
+paper's files (its own folder ``reports/<paper>/`` and the experiment folders
+``reports/<paper>_*/``) and its verdicts; :func:`index_head` is the part of ``reports/index.md``
+above the build provenance: the verdict table (one row per paper) and, per paper, the claims not
+reproduced with their one-line reasons. :func:`write_verdict_stage` runs the whole stage from the
+committed report files alone (no stored runs needed): verdicts, paper pages, index head and the
+static HTML view (:mod:`bench.report.html`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from . import verdicts as V
+
+#: paper key -> title (the same titles as the index sections)
+TITLES = {
+    "massbayes": "MassBayes (Aryal and Ting; seed 000)",
+    "ecocnb": "ECOC with naive Bayes (Park and Fuernkranz; seed 001)",
+    "eskdb": "ESKDB: Bayesian network classifiers with ensembles and smoothing (Zhang, Petitjean, Buntine; seed 002)",
+    "ande_sr": "A2DE with subsumption resolution and MI weighting (Zaidi and Webb; seed 003)",
+    "mctree": "MC-Tree, anytime Bayesian classification (Kranen et al.; seed 004)",
+}
+SHORT = {"massbayes": "MassBayes", "ecocnb": "ECOC-NB", "eskdb": "ESKDB", "ande_sr": "A2DE-SR/MI", "mctree": "MC-Tree"}
+#: files of a paper folder that are the page itself, not its content
+OWN = {"README.md", "verdicts.md", "index.md"}
+PROVENANCE = "## Provenance"
+
+
+def folders(root: Path, paper: str) -> list[Path]:
+    """The paper's folder and its experiment folders (``reports/<paper>_*``), those that exist."""
+    out = [root / paper] if (root / paper).is_dir() else []
+    exps = [p for p in root.glob(f"{paper}_*") if p.is_dir() and not p.name.startswith(".")]
+    # the paper's tables first, then its figures, then the further experiments
+    out += sorted(exps, key=lambda p: (0 if "table" in p.name or p.name.endswith("_main") else
+                                       1 if "fig" in p.name else 2, p.name))
+    return out
+
+
+def caption(md: Path) -> str:
+    """The caption of a table written by :func:`bench.report.tables.write_table` (its first
+    paragraph when that is not the table itself), shortened at a sentence end, never mid-word."""
+    try:
+        first = md.read_text().split("\n\n", 1)[0].strip()
+    except OSError:
+        return ""
+    if not first or first.startswith("|") or first.startswith("#"):
+        return first.lstrip("# ").split("\n")[0] if first.startswith("#") else ""
+    return shorten(first.replace("\n", " "), 240)
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut at the last sentence end (else word end) before ``limit``, never mid-word."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    dot, semi = cut.rfind(". "), cut.rfind("; ")
+    if dot > limit // 3:
+        return cut[:dot + 1]
+    if semi > limit // 3:
+        return cut[:semi] + " …"
+    return cut[:cut.rfind(" ")].rstrip(",;:") + " …" if " " in cut else cut
+
+
+def uncut(line: str, limit: int = 160) -> str:
+    """An index line whose error message an earlier build cut at ``limit`` characters (maybe
+    mid-word), cut again at a word end and marked with an ellipsis."""
+    m = re.match(r"^(- (?:failed|not applicable): .*? splits: )(.*)$", line)
+    if m and len(m.group(2)) == limit and not m.group(2).endswith(("…", ".")):
+        body = m.group(2)
+        return m.group(1) + body[:body.rfind(" ")].rstrip(",;:") + " …"
+    return line
+
+
+def figure_caption(png: Path) -> str:
+    """A figure's caption: its caption file when the figure has one (``<stem>.caption.md``,
+    ``<stem>_caption.md``, ``<stem>.caption.txt`` ... any ``<stem>*caption*.md/.txt`` beside it),
+    else its name."""
+    cands = [png.with_suffix(".caption.md"), png.with_name(png.stem + "_caption.md"),
+             png.with_suffix(".caption.txt"), png.with_name(png.stem + "_caption.txt")]
+    cands += sorted(p for p in png.parent.glob(f"{png.stem}*caption*") if p.suffix in (".md", ".txt"))
+    for cand in cands:
+        if cand.exists():
+            text = " ".join(ln for ln in cand.read_text().splitlines() if not ln.startswith("#"))
+            return " ".join(text.split())
+    for data in (png.with_suffix(".md"), png.with_name(png.stem + "_values.md")):  # the figure's data table
+        cap = caption(data) if data.exists() else ""
+        if cap:
+            return cap
+    return png.stem.replace("_", " ")
+
+
+def _counts_line(vs: list) -> str:
+    c = V.counts(vs)
+    return ", ".join(f"{n} {k}" for k, n in c.items())
+
+
+def paper_page(root: Path, paper: str, verdicts: list) -> str:
+    """``reports/<paper>/README.md``: verdicts, then tables and figures folder by folder."""
+    root = Path(root)
+    vs = [v for v in verdicts if v.paper == paper]
+    lines = [f"# {TITLES.get(paper, paper)}", "",
+             f"[All papers](../index.md) · [every verdict](../verdicts.md) · [rules](../verdicts.md#rules)", "",
+             "## Verdicts", "", f"{len(vs)} claims: {_counts_line(vs)}.", "",
+             *V.verdict_table(vs, link_prefix="../", root=root), ""]
+    for f in folders(root, paper):
+        rel = "" if f.name == paper else f"../{f.name}/"
+        mds = sorted((p for p in f.glob("*.md") if p.name not in OWN and "caption" not in p.name),
+                     key=lambda p: (p.stem == "missing", p.stem))
+        pngs = sorted(f.glob("*.png"))
+        if not mds and not pngs:
+            continue
+        lines += [f"## {'Tables and figures' if f.name == paper else 'Experiment ' + f.name}", ""]
+        desc = _description(f.name) if f.name != paper else ""
+        if desc:
+            lines += [desc, ""]
+        notes = [p for p in mds if p.stem.endswith("_notes")]
+        if notes:
+            lines += [f"Notes: [{notes[0].name}]({rel}{notes[0].name})", ""]
+        if mds:
+            lines += ["Tables:", ""]
+            for p in mds:
+                if p in notes:
+                    continue
+                cap = caption(p)
+                lines.append(f"- [{p.stem}]({rel}{p.name})" + (f": {cap}" if cap else ""))
+            lines.append("")
+        for p in pngs:
+            cap = figure_caption(p)
+            lines += [f"![{p.stem}]({rel}{p.name})", "", f"*{cap}*", ""]
+    return "\n".join(lines)
+
+
+def _description(experiment: str) -> str:
+    """The experiment's one-line description from conf/experiment/<name>.yaml ('' when none)."""
+    try:
+        from ..experiments import experiment_config
+
+        return " ".join(str(experiment_config(experiment).get("description") or "").split())
+    except Exception:  # an experiment folder without a config (an older one): no description
+        return ""
+
+
+def write_pages(root: Path, verdicts: list) -> list[Path]:
+    root = Path(root)
+    out = []
+    for paper in V.PAPERS:
+        d = root / paper
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "README.md").write_text(paper_page(root, paper, verdicts) + "\n")
+        out.append(d / "README.md")
+    return out
+
+
+# ---------------------------------------------------------------- index head
+def _missing_cells(root: Path, paper: str) -> tuple[str, set[str]]:
+    """(display of the missing cells, paper data sets absent here)."""
+    m = root / paper / "missing.csv"
+    if m.exists():
+        df = pd.read_csv(m, dtype=str, keep_default_na=False)
+        absent = set(df.loc[df["category"].str.startswith("dataset"), "dataset"])
+        return f"[{len(df)}]({paper}/missing.md)", absent
+    if paper == "massbayes":
+        n, filled, absent = 0, 0, set()
+        for name, col in (("table3_accuracy_long.csv", "ours"), ("table5_runtime_long.csv", "ours_s")):
+            p = root / "massbayes_table3" / name
+            if p.exists():
+                df = pd.read_csv(p)
+                pubcol = "published" if "published" in df else "published_s"
+                n += int((df[pubcol].notna() & df[col].isna()).sum())
+                filled += int((df[pubcol].notna() & df[col].notna()).sum())
+                absent |= set(df.loc[df["ours_dataset"].astype(str) == "not available", "dataset"])
+        return f"{n} of {n + filled} printed in Tables 3, 5", absent
+    return "none printed (claims only)", set()
+
+
+def _datasets_here(root: Path, paper: str, absent: set[str]) -> str:
+    from .. import published
+
+    try:
+        d = published.datasets(paper)
+    except Exception:
+        return "-"
+    names = set(d["dataset"])
+    gone = (absent & names) | set(d.loc[d["ours"] == "", "dataset"])
+    return f"{len(names) - len(gone)}/{len(names)}"
+
+
+_EXP_LINE = re.compile(r"experiment `([^`]+)`: scale (\w+), protocol ([\w.\-]+)")
+
+
+def _scales(paper: str, verdicts: list, index_text: str) -> str:
+    """The scale and protocol the paper's numbers come from, per experiment: from the index's
+    "experiments read" lines of the paper section, else from the stored-experiment sections of its
+    experiments (``<paper>_*``), else from the verdicts; grouped by (scale, protocol)."""
+    title = TITLES.get(paper, paper)
+    lines = index_text.splitlines()
+    found: dict[str, list[str]] = {}
+    for i, line in enumerate(lines):
+        if line.strip() == f"### {title}":
+            for ln in lines[i + 1:]:
+                if ln.startswith(("### ", "## ")):
+                    break
+                m = _EXP_LINE.search(ln)
+                if m:
+                    found.setdefault(f"scale {m.group(2)}, protocol {m.group(3)}", []).append(m.group(1))
+            break
+    if not found:
+        for i, line in enumerate(lines):
+            m = re.match(rf"^### ({re.escape(paper)}_\w+)\s*$", line)
+            if not m:
+                continue
+            for ln in lines[i + 1:i + 8]:
+                s = re.match(r"^- scale: (\w+); protocol ([\w.\-]+)", ln)
+                if s:
+                    found.setdefault(f"scale {s.group(1)}, protocol {s.group(2)}", []).append(m.group(1))
+                    break
+    if not found:
+        return "; ".join(sorted({v.scale for v in verdicts if v.paper == paper and v.scale})) or "-"
+    return "; ".join(f"{k} ({', '.join(sorted(set(v)))})" for k, v in found.items())
+
+
+def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
+    """The opening of ``reports/index.md``: the verdict table, then the claims not reproduced."""
+    root = Path(root)
+    head = ["# bench reports", "",
+            "| paper | reproduced | partly | not reproduced | not checkable | data sets here | cells missing | "
+            "scale and protocol | page |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    tot = {k: 0 for k in V.VERDICTS}
+    for paper in V.PAPERS:
+        vs = [v for v in verdicts if v.paper == paper]
+        c = V.counts(vs)
+        for k in tot:
+            tot[k] += c[k]
+        cells, absent = _missing_cells(root, paper)
+        head.append(f"| [{SHORT[paper]}]({paper}/README.md) | {c[V.REPRODUCED]} | {c[V.PARTLY]} | {c[V.NOT_REPRODUCED]} | "
+                    f"{c[V.NOT_CHECKABLE]} | {_datasets_here(root, paper, absent)} | {cells} | "
+                    f"{_scales(paper, verdicts, index_text).replace('|', '/')} | [{SHORT[paper]} page]({paper}/README.md) |")
+    head.append(f"| all {len(verdicts)} claims | {tot[V.REPRODUCED]} | {tot[V.PARTLY]} | {tot[V.NOT_REPRODUCED]} | "
+                f"{tot[V.NOT_CHECKABLE]} | | | | [every claim](verdicts.md) |")
+    head += ["", "One verdict per claim of the papers' running text (bench/published/claims.csv), by the rules at the "
+             "top of [verdicts.md](verdicts.md); every claim with our number, the paper's, the test and the table "
+             "it rests on: [verdicts.md](verdicts.md) ([csv](verdicts.csv)). Data sets here: the paper's data sets "
+             "we have (of those in its data set table); cells missing: published cells we could not fill (each "
+             "paper's missing.md says why). The same pages as HTML: [index.html](index.html).", "",
+             "## Claims not reproduced or partly reproduced", ""]
+    for paper in V.PAPERS:
+        bad = [v for v in verdicts if v.paper == paper and v.verdict in (V.NOT_REPRODUCED, V.PARTLY)]
+        nc = [v for v in verdicts if v.paper == paper and v.verdict == V.NOT_CHECKABLE]
+        head += [f"### {SHORT[paper]}", ""]
+        if not bad:
+            head.append("- none not reproduced" + (f" ({len(nc)} not checkable)" if nc else ""))
+        for v in bad:
+            tag = "" if v.verdict == V.NOT_REPRODUCED else " (partly)"
+            e0 = V._readable(v.evidence.split(";")[0], root)
+            ev = f" [{Path(e0).stem}]({e0})" if v.evidence else ""
+            head.append(f"- {v.claim_id}{tag}: {v.reason}.{ev}".replace("..", "."))
+        if nc:
+            reasons: dict[str, list[str]] = {}
+            for v in nc:
+                reasons.setdefault(v.reason.split(":")[0], []).append(v.claim_id)
+            head.append("- not checkable: " + "; ".join(f"{k} ({', '.join(ids)})" for k, ids in reasons.items()))
+        head.append("")
+    head += [PROVENANCE, ""]
+    return head
+
+
+def split_index(text: str) -> str:
+    """The provenance part of an index.md (everything from the provenance heading, or from the
+    'Generated' line of an index written before the verdicts), without the heading."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip() == PROVENANCE:
+            return "\n".join(lines[i + 1:]).lstrip("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("Generated "):
+            return "\n".join(lines[i:])
+    return ""
+
+
+def write_verdict_stage(root: Path | str = "reports", provenance_text: str | None = None) -> list[Path]:
+    """Verdicts, paper pages, the verdict head of index.md and the HTML view, from reports/ alone.
+
+    ``provenance_text`` is the rest of index.md (the build's provenance and sections); by default
+    the provenance part of the existing index.md is kept."""
+    from . import html
+
+    root = Path(root)
+    verdicts = V.evaluate_all(root)
+    written = V.write(root, verdicts)
+    written += write_pages(root, verdicts)
+    idx = root / "index.md"
+    if provenance_text is None:
+        provenance_text = split_index(idx.read_text()) if idx.exists() else "No build provenance yet."
+        provenance_text = "\n".join(uncut(line) for line in provenance_text.splitlines())
+    head = index_head(root, verdicts, provenance_text)
+    idx.write_text("\n".join(head) + "\n" + provenance_text.rstrip("\n") + "\n")
+    written.append(idx)
+    written += html.write_site(root)
+    return written

@@ -1,0 +1,290 @@
+"""Verdicts on the papers' claims (issue 19): the framework and the MassBayes / MC-Tree evaluators."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import types
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from bench import published
+from bench.report import verdicts as V
+from bench.report.pages import index_head, split_index, uncut, write_verdict_stage
+
+REPO = Path(__file__).resolve().parents[1]
+REPORTS = REPO / "reports"
+
+
+# ---------------------------------------------------------------- the framework
+def test_verdict_needs_a_reason_unless_reproduced():
+    V.Verdict("X1", "p", V.REPRODUCED)
+    for kind in (V.PARTLY, V.NOT_REPRODUCED, V.NOT_CHECKABLE):
+        with pytest.raises(ValueError, match="needs a reason"):
+            V.Verdict("X1", "p", kind)
+        with pytest.raises(ValueError, match="needs a reason"):
+            V.Verdict("X1", "p", kind, reason="   ")
+    with pytest.raises(ValueError, match="not one of"):
+        V.Verdict("X1", "p", "sort of")
+
+
+def test_rules_are_written_down_once():
+    keys = [k for k, _ in V.RULES]
+    assert len(keys) == len(set(keys))
+    text = " ".join(t for _, t in V.RULES)
+    for reason in (V.ABSENT, V.NOT_MEASURABLE, V.NOT_AT_SCALE):
+        assert reason in text
+    assert "Never because one comparison of many holds" in text
+
+
+def test_every_claim_id_gets_exactly_one_verdict(tmp_path):
+    # an empty reports dir: evaluators find nothing, yet every claim has its verdict
+    vs = V.evaluate_all(tmp_path)
+    ids = [v.claim_id for v in vs]
+    want = list(published.claims()["claim_id"])
+    assert len(want) == 96
+    assert sorted(ids) == sorted(want) and len(set(ids)) == len(ids)
+    for v in vs:
+        assert v.verdict in V.VERDICTS
+        assert v.verdict == V.REPRODUCED or v.reason
+
+
+def _fake_module(monkeypatch, paper: str, evaluate):
+    mod = types.ModuleType(f"bench.report.verdicts.{paper}")
+    mod.evaluate = evaluate
+    monkeypatch.setitem(sys.modules, f"bench.report.verdicts.{paper}", mod)
+
+
+def test_a_module_that_raises_degrades_to_not_checkable(monkeypatch, tmp_path):
+    def boom(reports_dir, claims):
+        raise RuntimeError("broken table")
+
+    _fake_module(monkeypatch, "mctree", boom)
+    vs = V.evaluate_paper("mctree", tmp_path)
+    assert len(vs) == len(published.claims("mctree"))
+    assert all(v.verdict == V.NOT_CHECKABLE and "evaluator failed" in v.reason and "broken table" in v.reason
+               for v in vs)
+
+
+def test_missing_duplicate_and_unknown_verdicts_are_caught(monkeypatch, tmp_path):
+    claims = published.claims("mctree")
+    first, second = claims["claim_id"].iloc[0], claims["claim_id"].iloc[1]
+
+    def partial(reports_dir, cl):
+        return [V.Verdict(first, "mctree", V.REPRODUCED), V.Verdict(second, "mctree", V.REPRODUCED),
+                V.Verdict(second, "mctree", V.NOT_REPRODUCED, reason="x"), V.Verdict("ZZ99", "mctree", V.REPRODUCED)]
+
+    _fake_module(monkeypatch, "mctree", partial)
+    vs = {v.claim_id: v for v in V.evaluate_paper("mctree", tmp_path)}
+    assert set(vs) == set(claims["claim_id"])
+    assert vs[first].verdict == V.REPRODUCED
+    assert vs[second].verdict == V.NOT_CHECKABLE and "2 verdicts" in vs[second].reason
+    rest = [v for k, v in vs.items() if k not in (first, second)]
+    assert all(v.verdict == V.NOT_CHECKABLE and "no verdict" in v.reason for v in rest)
+
+
+def test_a_missing_module_says_so(monkeypatch, tmp_path):
+    vs = V.evaluate_paper("nonexistent_paper", tmp_path, claims=published.claims("mctree").head(2))
+    assert all(v.verdict == V.NOT_CHECKABLE and "evaluator missing" in v.reason for v in vs)
+
+
+# ---------------------------------------------------------------- MassBayes on small synthetic CSVs
+def _mb_tables(root: Path, bayesnet_onebig: float, mb_time_growth: float, t_slope_runtime):
+    t3 = root / "massbayes_table3"
+    t3.mkdir(parents=True)
+    rows = []
+    algos = ["MassBayes'", "MassBayes", "A3DE", "A2DE", "A1DE", "BayesNet", "NB-KDE", "NB-Disc", "J48"]
+    base = {"MassBayes'": 50.0, "MassBayes": 3.0, "A3DE": 2.0, "A2DE": 1.5, "A1DE": 0.2, "BayesNet": 1.0,
+            "NB-KDE": 200.0, "NB-Disc": 0.1, "J48": 4.0}
+    for ds, ours_ds in (("OneBig", "onebig"), ("Letters", "letter"), ("MiniBooNE", "not available")):
+        for a in algos:
+            t = base[a] if ours_ds != "not available" else float("nan")
+            if ds == "OneBig" and a == "BayesNet":
+                t = bayesnet_onebig
+            rows.append(dict(dataset=ds, ours_dataset=ours_ds, algorithm=a, folds=10, ours_s=t, discretisation_s=0.0,
+                             published_s=base[a] * 2, **{"published/ours": 1.0}))
+    pd.DataFrame(rows).to_csv(t3 / "table5_runtime_long.csv", index=False)
+    acc = [dict(dataset=r["dataset"], ours_dataset=r["ours_dataset"], algorithm=r["algorithm"], folds=10,
+                ours=(80.0 if r["ours_dataset"] != "not available" else float("nan")), ours_se=0.3, published=80.0,
+                diff=0.0) for r in rows]
+    pd.DataFrame(acc).to_csv(t3 / "table3_accuracy_long.csv", index=False)
+    pd.DataFrame([{"row": "MassBayes", "contender": "A2DE", "ours W:L:D": "2:1:0", "datasets": 3,
+                   "published W:L:D": "6:3:1"}]).to_csv(t3 / "table4_wdl.csv", index=False)
+    f3 = root / "massbayes_fig3"
+    f3.mkdir()
+    ns = [7000, 70000, 700000]
+    r3 = []
+    for i, n in enumerate(ns):
+        r3.append(dict(algo="massbayes", N=n, size_ratio=n / 7000, train_cpu_s=1.0 * mb_time_growth ** i,
+                       time_ratio=1.0, model_bytes=1000, memory_ratio=1.0, preprocess_cpu_s=0.0, error=0.1))
+    pd.DataFrame(r3).to_csv(f3 / "fig3_scaleup.csv", index=False)
+    ft = root / "massbayes_fig4_t"
+    ft.mkdir()
+    ts = [10, 100, 1000]
+    pd.DataFrame(dict(dataset="d", t=ts, folds=10, accuracy=[70.0, 80.0, 80.1], accuracy_se=0.3,
+                      runtime_s=[t_slope_runtime(t) for t in ts], runtime_ratio=1.0)).to_csv(
+        ft / "fig4_t_d.csv", index=False)
+    fp = root / "massbayes_fig4_psi"
+    fp.mkdir()
+    psis = [100, 1000, 10000]
+    pd.DataFrame(dict(dataset="d", psi=psis, folds=10, accuracy=[70.0, 80.0, 80.2], accuracy_se=0.3,
+                      runtime_s=[0.01 * p ** 0.5 for p in psis], psi_used=psis, runtime_ratio=1.0)).to_csv(
+        fp / "fig4_psi_d.csv", index=False)
+
+
+def _mb(tmp_path, **kw) -> dict[str, V.Verdict]:
+    _mb_tables(tmp_path, **kw)
+    return {v.claim_id: v for v in V.evaluate_paper("massbayes", tmp_path)}
+
+
+def test_massbayes_verdict_kinds_on_synthetic_tables(tmp_path):
+    vs = _mb(tmp_path, bayesnet_onebig=30.0, mb_time_growth=1.0, t_slope_runtime=lambda t: 0.01 * t)
+    # MB06b: BayesNet 10x slower than MassBayes on OneBig (CoverType/MiniBooNE unchecked): reproduced
+    assert vs["MB06b"].verdict == V.REPRODUCED and "not checked" in vs["MB06b"].reason
+    # MB06a: only MiniBooNE, absent here
+    assert vs["MB06a"].verdict == V.NOT_CHECKABLE and vs["MB06a"].reason.startswith(V.ABSENT)
+    # MB09: one pair, wins > losses under the paper's test
+    assert vs["MB09"].verdict == V.REPRODUCED and "two-standard-error" in vs["MB09"].test
+    # MB10: constant time and memory
+    assert vs["MB10"].verdict == V.REPRODUCED
+    # MB13: linear in t, sub-linear (slope 0.5) in psi
+    assert vs["MB13"].verdict == V.REPRODUCED
+    # MB03: an absolute time on another machine
+    assert vs["MB03"].verdict == V.NOT_CHECKABLE and vs["MB03"].reason.startswith(V.NOT_MEASURABLE)
+    for v in vs.values():
+        assert v.evidence == "" or all((tmp_path / e).exists() for e in v.evidence.split(";")) or \
+            v.verdict == V.NOT_CHECKABLE
+
+
+def test_massbayes_failing_parts(tmp_path):
+    vs = _mb(tmp_path, bayesnet_onebig=3.0, mb_time_growth=3.0, t_slope_runtime=lambda t: 0.01 * t ** 0.3)
+    assert vs["MB06b"].verdict == V.NOT_REPRODUCED and "OneBig x1.00" in vs["MB06b"].reason
+    # time grows x9 over N x100, memory constant: one part holds, the other fails
+    assert vs["MB10"].verdict == V.PARTLY
+    # runtime slope 0.3 in t (not linear) and 0.5 in psi (sub-linear): partly
+    assert vs["MB13"].verdict == V.PARTLY and "linear in t" in vs["MB13"].reason
+
+
+# ---------------------------------------------------------------- MC-Tree on small synthetic CSVs
+def _mc_tables(root: Path, pendigits_leads, letter_svm: float):
+    d = root / "mctree_fig5"
+    d.mkdir(parents=True)
+    lead = lambda ds, ls: dict(dataset=ds, mctree="mctree_inf", **{f"lead@{b}": f"{x:+.2f}" for b, x in  # noqa: E731
+                                                                     zip((50, 100, 200, 500), ls)},
+                                max_lead_both_answer=f"{max(ls):+.2f} @ 500", first_budget_both_answer=30,
+                                verdict_gaussians="", **{f"lead@t{b}": f"{x:+.2f} (1us)" for b, x in
+                                                         zip((50, 100, 200, 500), ls)}, verdict_time="",
+                                paper_claim="")
+    pd.DataFrame([lead("pendigits", pendigits_leads), lead("letter", [10.0, 12.0, 14.0, 13.0])]).to_csv(
+        d / "mctree_fig5_lead_summary.csv", index=False)
+    pd.DataFrame([dict(dataset="pendigits", classifier="svm", ours_accuracy=97.8, ours_se=0.1, paper_accuracy=97.9),
+                  dict(dataset="pendigits", classifier="j48", ours_accuracy=96.0, ours_se=0.2, paper_accuracy=96.3),
+                  dict(dataset="letter", classifier="j48", ours_accuracy=86.7, ours_se=0.3, paper_accuracy=86.8),
+                  dict(dataset="letter", classifier="svm", ours_accuracy=letter_svm, ours_se=0.3,
+                       paper_accuracy=81.8)]).to_csv(d / "mctree_fig5_static.csv", index=False)
+
+
+def test_mctree_verdict_kinds_on_synthetic_tables(tmp_path):
+    _mc_tables(tmp_path, pendigits_leads=[3.5, 3.2, 2.0, 1.0], letter_svm=81.5)
+    vs = {v.claim_id: v for v in V.evaluate_paper("mctree", tmp_path)}
+    assert vs["MC05a"].verdict == V.REPRODUCED and vs["MC05b"].verdict == V.REPRODUCED
+    assert vs["MC08"].verdict == V.REPRODUCED  # largest lead 14 >= 0.8 * 15
+    assert vs["MC07"].verdict == V.REPRODUCED
+    assert vs["MC01"].verdict == V.NOT_CHECKABLE and vs["MC01"].reason.startswith(V.ABSENT)
+    # tables not built: not checkable with the reason
+    assert vs["MC14"].verdict == V.NOT_CHECKABLE and vs["MC14"].reason.startswith(V.NOT_AT_SCALE)
+    # MC13 (compound): constantly ahead holds; largest lead 14 against "up to 15" holds
+    assert vs["MC13"].verdict == V.REPRODUCED
+
+
+def test_mctree_not_reproduced_and_partly(tmp_path):
+    _mc_tables(tmp_path, pendigits_leads=[-1.0, -0.5, 0.1, 0.2], letter_svm=85.0)
+    vs = {v.claim_id: v for v in V.evaluate_paper("mctree", tmp_path)}
+    assert vs["MC05a"].verdict == V.NOT_REPRODUCED and "+0.20" in vs["MC05a"].reason
+    assert vs["MC07"].verdict == V.NOT_REPRODUCED
+    # behind on pendigits, but the largest lead (letter, 14) reaches "up to 15": partly
+    assert vs["MC13"].verdict == V.PARTLY and "pendigits" in vs["MC13"].reason
+
+
+# ---------------------------------------------------------------- the stage on the committed reports
+@pytest.fixture
+def reports_copy(tmp_path):
+    if not (REPORTS / "massbayes_table3").is_dir():
+        pytest.skip("no committed reports/massbayes_table3 in this checkout")
+    dst = tmp_path / "reports"
+    shutil.copytree(REPORTS, dst, ignore=shutil.ignore_patterns("*.pdf", "*.tex"))
+    return dst
+
+
+def test_stage_writes_all_claims_and_index_begins_with_the_verdict_table(reports_copy):
+    write_verdict_stage(reports_copy)
+    df = pd.read_csv(reports_copy / "verdicts.csv")
+    assert len(df) == 96 and df["claim_id"].is_unique
+    md = (reports_copy / "verdicts.md").read_text()
+    for cid in published.claims()["claim_id"]:
+        assert f"| {cid} |" in md
+    lines = [ln for ln in (reports_copy / "index.md").read_text().splitlines() if ln.strip()]
+    assert lines[0] == "# bench reports"
+    assert lines[1].startswith("| paper | reproduced | partly | not reproduced | not checkable |")
+    for paper in V.PAPERS:
+        assert any(f"]({paper}/README.md)" in ln for ln in lines[3:9])
+        assert (reports_copy / paper / "README.md").exists()
+    text = (reports_copy / "index.md").read_text()
+    assert text.index("## Claims not reproduced") < text.index("## Provenance") < text.index("Generated ")
+    # running it again keeps the provenance once (the head is replaced, not stacked)
+    write_verdict_stage(reports_copy)
+    again = (reports_copy / "index.md").read_text()
+    assert again.count("## Provenance") == 1 and again.count("\nGenerated ") == 1
+
+
+def test_split_index_and_uncut():
+    old = "# bench reports\n\nGenerated 2026 on vm.\n\n## Papers\n"
+    assert split_index(old).startswith("Generated 2026")
+    new = "# bench reports\n\n| paper |\n\n## Provenance\n\nGenerated x.\n"
+    assert split_index(new) == "Generated x.\n" or split_index(new).startswith("Generated x.")
+    msg = ("word " * 40)[:160]
+    line = f"- not applicable: a on d, 10 splits: {msg}"
+    fixed = uncut(line)
+    assert fixed.endswith(" …") and not fixed[:-2].endswith(" wor")
+    assert uncut("- tables: x") == "- tables: x"
+
+
+def test_index_head_lists_the_reason_of_each_failed_claim(tmp_path):
+    vs = [V.Verdict("MC07", "mctree", V.NOT_REPRODUCED, reason="ours +3.36 points", evidence="a/b.csv"),
+          V.Verdict("MB03", "massbayes", V.NOT_CHECKABLE, reason=f"{V.NOT_MEASURABLE}: absolute time")]
+    head = index_head(tmp_path, vs)
+    text = "\n".join(head)
+    assert "- MC07: ours +3.36 points. [b](a/b.csv)" in text
+    assert "quantity not measurable (MB03)" in text
+
+
+def test_shorten_never_cuts_mid_word():
+    import random
+
+    from bench.report.pages import shorten
+
+    rng = random.Random(0)
+    words = ["alpha", "be", "gamma;", "delta.", "epsilon", "z", "kappa,"]
+    for _ in range(200):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 60)))
+        limit = rng.randint(10, 120)
+        out = shorten(text, limit)
+        assert len(out) <= limit + 2
+        body = out.removesuffix(" …")
+        assert text.startswith(body)
+        assert body == text or text[len(body)] in " ;,:" or body.endswith(".")
+
+
+def test_verdicts_only_cli_needs_no_stored_runs(reports_copy, monkeypatch, tmp_path, capsys):
+    from bench.report.__main__ import main
+
+    monkeypatch.setenv("BENCH_RESULTS_DIR", str(tmp_path / "no_results"))
+    before = {p.name for p in reports_copy.iterdir()}
+    assert main(["--verdicts-only", "--out", str(reports_copy)]) == 0
+    assert "verdicts" in capsys.readouterr().out
+    assert (reports_copy / "verdicts.md").exists() and (reports_copy / "index.html").exists()
+    # the experiments' folders are untouched (only pages and verdict files are added)
+    assert before <= {p.name for p in reports_copy.iterdir()}
+    assert not (tmp_path / "no_results").exists()
