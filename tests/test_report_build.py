@@ -13,7 +13,7 @@ from bench.report.synthetic import FAKE_HOST, write_fake_run
 from bench.report.tables import latex_escape, to_latex
 from tests.conftest import ROOT
 
-ANDE_ALGOS = ["nb", "a1de", "a1de_s", "a1de_w", "a1de_sw", "a2de", "a2de_s", "a2de_w", "a2de_sw", "rf10"]
+ANDE_ALGOS = ["nb", "a1de", "a1de_s", "a1de_w", "a1de_sw", "a2de", "a2de_s", "a2de_w", "a2de_sw", "rf10_weka", "rf10"]
 
 
 @pytest.fixture
