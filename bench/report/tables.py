@@ -8,15 +8,40 @@ from pathlib import Path
 import pandas as pd
 
 
-def to_markdown(df: pd.DataFrame, index: bool = True) -> str:
+#: at most this many columns in one Markdown table (a wider table is split into parts, each
+#: repeating the key columns; the CSV and LaTeX files keep the whole table)
+MAX_MD_COLUMNS = 9
+
+
+def _md_table(cols: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(cols)]
+    line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
+    return [line(cols), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows]
+
+
+def to_markdown(df: pd.DataFrame, index: bool = True, max_columns: int = MAX_MD_COLUMNS) -> str:
+    """A Markdown table; one wider than ``max_columns`` is split into parts of at most
+    ``max_columns`` columns, each repeating the key columns (the index levels, or the first
+    column with ``index=False``) so that every part reads on its own."""
     frame = df.reset_index() if index else df
     cols = [str(c) for c in frame.columns]
     rows = [["" if (isinstance(v, float) and pd.isna(v)) else str(v) for v in r]
             for r in frame.itertuples(index=False)]
-    widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(cols)]
-    line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
-    out = [line(cols), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
-    out += [line(r) for r in rows]
+    if len(cols) <= max_columns:
+        return "\n".join(_md_table(cols, rows)) + "\n"
+    n_keys = min(df.index.nlevels if index else 1, max_columns - 1)
+    rest = list(range(n_keys, len(cols)))
+    step = max_columns - n_keys
+    chunks = [rest[i:i + step] for i in range(0, len(rest), step)]
+    out: list[str] = []
+    for k, chunk in enumerate(chunks, 1):
+        pick = list(range(n_keys)) + chunk
+        if out:
+            out.append("")
+        out.append(f"Part {k} of {len(chunks)}: columns {chunk[0] + 1}-{chunk[-1] + 1} of {len(cols)} "
+                   f"(with {', '.join(cols[:n_keys])})")
+        out.append("")
+        out += _md_table([cols[i] for i in pick], [[r[i] for i in pick] for r in rows])
     return "\n".join(out) + "\n"
 
 
