@@ -43,11 +43,17 @@ def test_report_draws_every_figure_and_table(stored, tmp_path):
     written = build_reports(str(stored), str(tmp_path / "reports"), ["mctree_fig5"])
     names = {p.name for p in written}
     for stem in ("mctree_fig5_sk_iris_budget", "mctree_fig5_sk_iris_time"):
-        assert f"{stem}.png" in names and f"{stem}.pdf" in names
+        assert f"{stem}.png" in names and f"{stem}.pdf" in names and f"{stem}.caption.md" in names
+    cap = (tmp_path / "reports" / "mctree_fig5" / "mctree_fig5_sk_iris_budget.caption.md").read_text()
+    assert "protocol: cv2" in cap and "stored records" in cap and "stars" not in cap   # no marks on the budget axis
     for table in ("accuracy_at_budgets", "static", "mctree_vs_bayestree", "lead_summary"):
         assert f"mctree_fig5_{table}.md" in names
     acc = pd.read_csv(tmp_path / "reports" / "mctree_fig5" / "mctree_fig5_accuracy_at_budgets.csv")
-    assert {"mctree_inf", "bayestree", "anytime_nn"} <= set(acc.columns)
+    # the paper's names (config mctree_inf is MC-Tree with delta = inf), not config names
+    assert {"MC-Tree (delta=inf)", "Bayes tree", "anytime NN"} <= set(acc.columns)
+    assert not {"mctree_inf", "bayestree", "anytime_nn"} & set(acc.columns)
+    static = (tmp_path / "reports" / "mctree_fig5" / "mctree_fig5_static.md").read_text()
+    assert "| SVM" in static and "| svm" not in static
 
 
 def test_lead_is_the_fold_paired_difference(stored):
