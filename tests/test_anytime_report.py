@@ -80,7 +80,7 @@ def test_sweep_without_static_classifiers(tmp_path):
         assert not run_job(algo, "sk_iris", CV2, 0, "mctree_fig4_alpha", str(root), progress=False).failed
     written = build_reports(str(root), str(tmp_path / "reports"), ["mctree_fig4_alpha"])
     acc = pd.read_csv(tmp_path / "reports" / "mctree_fig4_alpha" / "mctree_fig4_alpha_accuracy_at_budgets.csv")
-    assert {"mctree (alpha=0.0)", "mctree (alpha=1.0)"} <= set(acc.columns)
+    assert {"MC-Tree[alpha=0.0]", "MC-Tree[alpha=1.0]"} <= set(acc.columns)
     assert any(p.name == "mctree_fig4_alpha_sk_iris_budget.pdf" for p in written)
 
 

@@ -48,11 +48,15 @@ class Caption:
     @classmethod
     def of_plan(cls, what: str, plan: dict | None, records=None, data: str = "", notes: str = "") -> "Caption":
         """A caption whose protocol and scale come from an experiment's run plan; ``records`` is a
-        count or a DataFrame of records (its length is used)."""
+        count or a DataFrame of the records plotted (its length is used, and the protocols its
+        records name win over the plan's)."""
         plan = plan or {}
         n = len(records) if isinstance(records, pd.DataFrame) else records
+        protocol = str(plan.get("protocol") or "")
+        if isinstance(records, pd.DataFrame) and "protocol" in records and records["protocol"].notna().any():
+            protocol = ", ".join(sorted(records["protocol"].dropna().astype(str).unique()))
         exp = plan.get("experiment")
-        return cls(what, data or (f"experiment {exp}" if exp else ""), str(plan.get("protocol") or ""),
+        return cls(what, data or (f"experiment {exp}" if exp else ""), protocol,
                    str(plan.get("scale") or ""), None if n is None else int(n), notes)
 
     def markdown(self, name: str) -> str:

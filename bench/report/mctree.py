@@ -141,7 +141,7 @@ def _static_name(algo: str) -> str | None:
 
 
 def _plot(name: str, ds: str, summ: pd.DataFrame, static: pd.DataFrame, full: pd.DataFrame, paper: dict,
-          xaxis: str, out: Path, plan: dict, show: dict | None = None, n_records: int | None = None) -> list[Path]:
+          xaxis: str, out: Path, plan: dict, show: dict | None = None, records=None) -> list[Path]:
     """One figure, two panels: the whole accuracy range and a zoom on the upper range where the
     static classifiers and the paper's reference levels lie. ``show`` maps config (variant) labels
     to the names in the legend."""
@@ -204,7 +204,8 @@ def _plot(name: str, ds: str, summ: pd.DataFrame, static: pd.DataFrame, full: pd
     # a footnote names only the marks this plot has
     marks = (["stars: full model"] if stars else []) + (["diamonds: static classifiers' time per query"]
                                                          if diamonds else [])
-    fig.text(0.01, 0.01, f"scale {plan.get('scale', 'ad hoc')}, protocol {plan.get('protocol', '?')}"
+    cap = Caption.of_plan("", {**plan, "experiment": name}, records)
+    fig.text(0.01, 0.01, f"scale {plan.get('scale', 'ad hoc')}, protocol {cap.protocol or '?'}"
              + (f"; {', '.join(marks)}" if marks else ""), fontsize=6, color="0.4")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     what = (f"{name}, {ds}: accuracy (%) of each anytime classifier, mean over the folds with a band of one standard "
@@ -218,7 +219,7 @@ def _plot(name: str, ds: str, summ: pd.DataFrame, static: pd.DataFrame, full: pd
         what += "; dotted lines: the paper's static SVM / C4.5 accuracies printed in its text"
     if marks:
         what += "; " + ", ".join(marks)
-    cap = Caption.of_plan(what, {**plan, "experiment": name}, n_records, data=ds,
+    cap = Caption.of_plan(what, {**plan, "experiment": name}, records, data=ds,
                           notes=STANDINS.get(ds, "").capitalize() + ("." if ds in STANDINS else ""))
     return save(fig, out / f"{name}_{ds}_{xaxis}", cap)
 
@@ -463,7 +464,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
     # config (variant) label -> the name shown in legends and tables
     show = unique_display(sorted(set(ok["variant"]) | set(static["algo"])), DISPLAY_NAMES["mctree"])
     for ds in datasets:
-        n_ds = int((ok["dataset"] == ds).sum())
+        n_ds = ok[ok["dataset"] == ds]
         written += _plot(name, ds, summ, static, full, paper, "budget", out, plan, show, n_ds)
         if not summ.empty and summ.loc[summ["dataset"] == ds, "seconds"].notna().any():
             written += _plot(name, ds, summ, static, full, paper, "time", out, plan, show, n_ds)
