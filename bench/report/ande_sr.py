@@ -261,7 +261,7 @@ def _per_dataset(exp, measure: str, name: str, datasets: list[str], paper_name: 
     recs = exp.records[exp.records["status"] == "ok"]
     ratio = float((recs["n_test"] / recs["n_train"]).mean()) if not recs.empty else 1.0
     algos = [a for a in ALGOS.values() if a in sv.columns]
-    rows = []
+    rows, marked = [], set()
     for ds in [d for d in datasets if d in sv.index.get_level_values("dataset")]:
         g = sv.xs(ds, level="dataset")
         row = {"dataset": paper_name.get(ds, ds)}
@@ -275,14 +275,20 @@ def _per_dataset(exp, measure: str, name: str, datasets: list[str], paper_name: 
                 t = corrected_resampled_ttest(g[a].to_numpy(), g[base].to_numpy(), ratio)
                 if t.p < ALPHA:
                     cell += " v" if t.statistic < 0 else " *"
+                    marked.add("v" if t.statistic < 0 else "*")
             row[label[a]] = cell
         rows.append(row)
     if not rows:
         return []
-    cap = (f"{name} per dataset: mean ± standard error over splits. Marks (Weka Experimenter style, corrected "
-           f"resampled t-test of Nadeau and Bengio, p < {ALPHA}, test/train ratio {ratio:.2f}): v = significantly "
-           f"lower than {BASELINE}, * = significantly higher than {BASELINE}"
-           + ("" if base in sv.columns else f" ({BASELINE} not run: no marks)"))
+    # the caption describes only the marks the table has
+    legend = [text for m, text in (("v", f"v = significantly lower than {BASELINE}"),
+                                   ("*", f"* = significantly higher than {BASELINE}")) if m in marked]
+    test = (f"corrected resampled t-test of Nadeau and Bengio against {BASELINE}, p < {ALPHA}, test/train ratio "
+            f"{ratio:.2f}")
+    cap = (f"{name} per dataset: mean ± standard error over splits. "
+           + (f"Marks (Weka Experimenter style, {test}): " + ", ".join(legend) if legend
+              else f"No difference from {BASELINE} is significant ({test})" if base in sv.columns
+              else f"{BASELINE} not run: no tests against it"))
     return write_table(pd.DataFrame(rows), out / f"per_dataset_{measure}", caption=cap, index=False)
 
 

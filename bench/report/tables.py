@@ -31,7 +31,8 @@ def to_markdown(df: pd.DataFrame, index: bool = True, max_columns: int = MAX_MD_
         return "\n".join(_md_table(cols, rows)) + "\n"
     n_keys = min(df.index.nlevels if index else 1, max_columns - 1)
     rest = list(range(n_keys, len(cols)))
-    step = max_columns - n_keys
+    n_parts = -(-len(rest) // (max_columns - n_keys))
+    step = -(-len(rest) // n_parts)                    # balanced parts: 9 columns give 5 + 4, not 8 + 1
     chunks = [rest[i:i + step] for i in range(0, len(rest), step)]
     out: list[str] = []
     for k, chunk in enumerate(chunks, 1):
