@@ -147,6 +147,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
                    + ".")
             res.files += write_table(m, out / f"table{number}_wdl_{flabel}_{subset}", caption=cap)
         res.files += write_table(long_display(long), out / f"table{number}_wdl_{flabel}_long", index=False,
+                                 key_columns=4,
                                  caption=f"Table {number} ({pub_measure}): every cell, ours beside published; "
                                          f"win share = wins / (wins + losses); diff = ours - published")
         if long["ours"].eq("").all():

@@ -127,7 +127,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
         long = wdl_vs_published(pub, vals, amap, {"RMSE": "rmse", "error rate": "error"}, {ALL: None}, TEST, ALPHA,
                                 algo_reasons=reasons)
         disp = long_display(long)
-        res.files += write_table(disp, out / f"table{number}_wdl", index=False,
+        res.files += write_table(disp, out / f"table{number}_wdl", index=False, key_columns=4,
                                  caption=f"Table {number}: win-draw-loss, row vs column (a win = lower value), ours "
                                          f"beside published; significance: one-tailed binomial sign test p <= {ALPHA} "
                                          f"(published significance recomputed from the published counts)")

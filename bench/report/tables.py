@@ -19,17 +19,20 @@ def _md_table(cols: list[str], rows: list[list[str]]) -> list[str]:
     return [line(cols), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows]
 
 
-def to_markdown(df: pd.DataFrame, index: bool = True, max_columns: int = MAX_MD_COLUMNS) -> str:
+def to_markdown(df: pd.DataFrame, index: bool = True, max_columns: int = MAX_MD_COLUMNS,
+                key_columns: int | None = None) -> str:
     """A Markdown table; one wider than ``max_columns`` is split into parts of at most
-    ``max_columns`` columns, each repeating the key columns (the index levels, or the first
-    column with ``index=False``) so that every part reads on its own."""
+    ``max_columns`` columns, each repeating the key columns (the first ``key_columns``; by
+    default the index levels, or the first column with ``index=False``) so that every part reads
+    on its own."""
     frame = df.reset_index() if index else df
     cols = [str(c) for c in frame.columns]
     rows = [["" if (isinstance(v, float) and pd.isna(v)) else str(v) for v in r]
             for r in frame.itertuples(index=False)]
     if len(cols) <= max_columns:
         return "\n".join(_md_table(cols, rows)) + "\n"
-    n_keys = min(df.index.nlevels if index else 1, max_columns - 1)
+    n_keys = key_columns if key_columns is not None else (df.index.nlevels if index else 1)
+    n_keys = max(1, min(n_keys, max_columns - 1))
     rest = list(range(n_keys, len(cols)))
     n_parts = -(-len(rest) // (max_columns - n_keys))
     step = -(-len(rest) // n_parts)                    # balanced parts: 9 columns give 5 + 4, not 8 + 1
@@ -74,11 +77,14 @@ def to_latex(df: pd.DataFrame, caption: str = "", index: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_table(df: pd.DataFrame, path_stem: Path, caption: str = "", index: bool = True) -> list[Path]:
-    """Write ``<stem>.md``, ``<stem>.tex`` and ``<stem>.csv``; return their paths."""
+def write_table(df: pd.DataFrame, path_stem: Path, caption: str = "", index: bool = True,
+                key_columns: int | None = None) -> list[Path]:
+    """Write ``<stem>.md`` (split into parts when wider than :data:`MAX_MD_COLUMNS`, each part
+    repeating the first ``key_columns``, see :func:`to_markdown`), ``<stem>.tex`` and ``<stem>.csv``
+    (both whole); return their paths."""
     path_stem.parent.mkdir(parents=True, exist_ok=True)
     md = path_stem.with_suffix(".md")
-    md.write_text((f"{caption}\n\n" if caption else "") + to_markdown(df, index=index))
+    md.write_text((f"{caption}\n\n" if caption else "") + to_markdown(df, index=index, key_columns=key_columns))
     tex = path_stem.with_suffix(".tex")
     tex.write_text(to_latex(df, caption, index=index))
     csv = path_stem.with_suffix(".csv")
