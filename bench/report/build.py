@@ -229,23 +229,25 @@ def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path) -> tuple[
         return [], []
     written: list[Path] = []
     notes: list[str] = []
+    shown = dict(zip(s["algo"], s["learner"]))   # config (variant) label -> the paper's name, for readers
     s.to_csv(out / "summary_long.csv", index=False)
     written.append(out / "summary_long.csv")
     for metric in ("error", "rmse"):
-        piv = s.pivot_table(index="dataset", columns="learner", values=metric, aggfunc="first")
-        se = s.pivot_table(index="dataset", columns="learner", values=f"{metric}_se", aggfunc="first")
+        piv = s.pivot_table(index="dataset", columns="algo", values=metric, aggfunc="first")
+        se = s.pivot_table(index="dataset", columns="algo", values=f"{metric}_se", aggfunc="first")
         cells = piv.copy().astype(object)
         for c in piv.columns:
             cells[c] = [_pm(m, e) if pd.notna(m) else "" for m, e in zip(piv[c], se[c])]
-        written += write_table(cells, out / f"summary_{metric}",
+        written += write_table(cells, out / f"summary_{metric}", labels=shown,
                                caption=f"{name}: {metric} (mean ± standard error over splits)")
         if piv.shape[1] >= 2 and piv.shape[0] >= 2:
-            files, n = friedman_report(piv, out / f"summary_{metric}", f"{name}: {metric}",
+            files, n = friedman_report(piv, out / f"summary_{metric}", f"{name}: {metric}", labels=shown,
                                        plan=plan, n_records=int(s["splits"].sum()))
             written += files
             notes += n
-    t = s.pivot_table(index="dataset", columns="learner", values="train_s", aggfunc="first").round(4)
-    written += write_table(t, out / "summary_train_time", caption=f"{name}: training CPU seconds per split (mean)")
+    t = s.pivot_table(index="dataset", columns="algo", values="train_s", aggfunc="first").round(4)
+    written += write_table(t, out / "summary_train_time", labels=shown,
+                           caption=f"{name}: training CPU seconds per split (mean)")
     return written, notes
 
 

@@ -252,12 +252,13 @@ def lines(series: dict[str, pd.Series], xlabel: str, ylabel: str, stem: Path, ti
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for name, s in series.items():
         st = (styles or {}).get(name, {})
-        x = list(range(len(s))) if s.index.dtype == object else s.index.to_numpy()
+        named = not pd.api.types.is_numeric_dtype(s.index)     # learner names (object or str dtype)
+        x = list(range(len(s))) if named else s.index.to_numpy()
         err = (yerr or {}).get(name)
         ax.errorbar(x, s.to_numpy(dtype=float), yerr=None if err is None else err.reindex(s.index).to_numpy(),
                     marker=st.get("marker", "o"), linestyle=st.get("linestyle", "-"), color=st.get("color"),
                     label=name, capsize=2)
-        if s.index.dtype == object:
+        if named:
             ax.set_xticks(x)
             ax.set_xticklabels(list(s.index), rotation=30, ha="right")
     ax.set_xlabel(xlabel)

@@ -38,8 +38,9 @@ def display_name(algo: str, names: dict[str, str] | None) -> str:
     algo = str(algo)
     if not names:
         return algo
-    base, sep, rest = algo.partition("[")
-    return names.get(base, base) + sep + rest
+    cut = min([i for i in (algo.find("["), algo.find(" (")) if i >= 0], default=len(algo))
+    base, rest = algo[:cut], algo[cut:]
+    return names.get(base, base) + rest
 
 
 def unique_display(algos, names: dict[str, str] | None) -> dict[str, str]:
@@ -53,10 +54,15 @@ def unique_display(algos, names: dict[str, str] | None) -> dict[str, str]:
     return {a: (s if count[s] == 1 or s == a else f"{s} ({a})") for a, s in shown.items()}
 
 
-def variant_labels(df: pd.DataFrame, names: dict[str, str] | None = None, keys: str = "all") -> pd.Series:
+def variant_labels(df: pd.DataFrame, names: dict[str, str] | None = None, keys: str = "all",
+                   style: str = "brackets") -> pd.Series:
     """A label per record: the algorithm name (its display name with ``names``), plus the
     parameters that differ when one name was run with several configurations, e.g.
-    ``massbayes[psi=500]``. ``keys="estimator"`` looks only at the estimator's parameters."""
+    ``massbayes[psi=500]``. ``keys="estimator"`` looks only at the estimator's parameters;
+    ``style="parens"`` spells the parameters ``mctree (alpha=0.0, delta=1)``, the MC-Tree
+    report's spelling, which its stored tables and the claim evaluators read."""
+    if style not in ("brackets", "parens"):
+        raise ValueError(f"style must be 'brackets' or 'parens', got {style!r}")
     labels = pd.Series(df["algo"].astype(str).values, index=df.index)
     if "algo_hash" in df and "algo_config" in df:
         for algo, g in df.groupby("algo"):
@@ -71,7 +77,8 @@ def variant_labels(df: pd.DataFrame, names: dict[str, str] | None = None, keys: 
                 continue
             for h in hashes:
                 parts = [f"{k.split('.')[-1]}={flat[h].get(k)}" for k in varying]
-                labels[g.index[g["algo_hash"] == h]] = f"{algo}[{','.join(parts)}]"
+                labels[g.index[g["algo_hash"] == h]] = (f"{algo}[{','.join(parts)}]" if style == "brackets"
+                                                        else f"{algo} ({', '.join(parts)})")
     if names:
         labels = labels.map(unique_display(labels.unique(), names))
     return labels

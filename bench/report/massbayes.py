@@ -18,7 +18,7 @@ import pandas as pd
 
 from .build import PAPER_REPORTS
 from .figures import Caption, save
-from .labels import DISPLAY_NAMES
+from .labels import DISPLAY_NAMES, display_name
 from .tables import write_table
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "published" / "massbayes"
@@ -216,7 +216,6 @@ def report_fig3(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
     if ok.empty:
         return []
     n_records = len(ok)
-    ok["algo"] = ok["algo"].map(lambda a: DISPLAY_NAMES["massbayes"].get(a, a))
     ok["train_s"] = ok["times.fit_cpu_s"].astype(float)
     ok["n"] = ok["n_train"].astype(int)
     if "extra.build_cpu_s" in ok:  # MassBayes: also its tree growing alone, without the sampling pass
@@ -240,14 +239,15 @@ def report_fig3(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                          "preprocess_cpu_s": round(float(r.get("times.preprocess_fit_cpu_s") or 0), 4),
                          "error": round(float(r["metrics.error"]), 4)})
     t = pd.DataFrame(rows)
-    written = write_table(t, out / "fig3_scaleup", index=False,
+    shown = {a: display_name(a, DISPLAY_NAMES["massbayes"]) for a in t["algo"].unique()} if len(t) else {}
+    written = write_table(t, out / "fig3_scaleup", index=False, labels=shown,
                           caption=f"Fig. 3 data: training CPU seconds (without data generation and, for "
                                   f"discretising learners, without the discretisation fitted on the first chunk) "
                                   f"and pickled model size, as ratios to N = {base_n}")
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
     for ax, col, title in ((axes[0], "time_ratio", "training time ratio"), (axes[1], "memory_ratio", "model size ratio")):
         for algo, g in t.groupby("algo"):
-            ax.plot(g["size_ratio"], g[col], marker="o", label=algo)
+            ax.plot(g["size_ratio"], g[col], marker="o", label=shown.get(algo, algo))
         xs = np.array([1, t["size_ratio"].max()])
         ax.plot(xs, xs, color="grey", ls=":", label="linear")
         ax.set_xscale("log")

@@ -75,9 +75,9 @@ def published_static_levels() -> dict:
 
 def _variant_labels(ok: pd.DataFrame) -> pd.Series:
     """A label per record: the algorithm name, plus the estimator settings that differ between
-    its configurations in this experiment (a sweep), e.g. ``mctree[delta=2]`` (the one labeller,
+    its configurations in this experiment (a sweep), e.g. ``mctree (delta=2)`` (the one labeller,
     :func:`bench.report.labels.variant_labels`; config names: displayed through :data:`DISPLAY_NAMES`)."""
-    return variant_labels(ok, keys="estimator")
+    return variant_labels(ok, keys="estimator", style="parens")
 
 
 def _curves(ok: pd.DataFrame) -> pd.DataFrame:
@@ -398,8 +398,8 @@ def _lead_pairs(variants: set) -> list[tuple[str, str]]:
         return []
     pairs = []
     for m in mcs:
-        suffix = m[m.index("["):] if "[" in m else ""
-        algo = m.split("[")[0]
+        suffix = m[m.index(" "):] if " " in m else ""
+        algo = m.split(" ")[0]
         tail = algo[len("mctree_inf"):] if algo.startswith("mctree_inf_") else ""
         match = [b for b in bts if b == "bayestree" + suffix] or [b for b in bts if tail and b == "bayestree" + tail] \
             or [b for b in bts if b == "bayestree"]
@@ -476,8 +476,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
             fpiv = full.pivot_table(index="dataset", columns="variant", values="accuracy").round(2)
             fpiv.index = pd.MultiIndex.from_tuples([(d, "full model") for d in fpiv.index], names=piv.index.names)
             piv = pd.concat([piv, fpiv]).sort_index(level=0, sort_remaining=False)
-        piv = piv.rename(columns=show)
-        written += write_table(piv, out / f"{name}_accuracy_at_budgets",
+        written += write_table(piv, out / f"{name}_accuracy_at_budgets", labels=show,
                                caption=f"{name}: accuracy (%) after each budget, mean over folds; 'full model' = "
                                        f"every kernel (every training object for anytime NN)")
 
@@ -486,12 +485,12 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
         for r in static.itertuples():
             pname = _static_name(r.algo)
             pub = paper.get((r.dataset.lower(), pname)) if pname else None
-            rows.append({"dataset": r.dataset, "classifier": show.get(r.algo, r.algo),
-                         "ours_accuracy": round(r.accuracy, 2),
+            rows.append({"dataset": r.dataset, "classifier": r.algo, "ours_accuracy": round(r.accuracy, 2),
                          "ours_se": round(r.accuracy_se, 2), "paper_accuracy": pub if pub is not None else "",
                          "paper_classifier": f"Weka {pname}" if pub is not None else "",
                          "seconds_per_query": f"{r.seconds_per_query:.2e}"})
         written += write_table(pd.DataFrame(rows).set_index(["dataset", "classifier"]), out / f"{name}_static",
+                               labels=show,
                                caption=f"{name}: static classifiers (horizontal lines), ours beside the paper's Weka "
                                        f"levels where printed; the tree is {', '.join(sorted(set(static['algo']) & set(STATIC_TREES))) or '-'}")
 
@@ -515,17 +514,14 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
             tab["lead"] = [f"{m:+.2f} ± {s:.2f}" if b else f"({m:+.2f}: one answers with the prior)"
                            for m, s, b in zip(tab["lead_points"], tab["lead_se"], tab["both_answer"])]
             tab["folds ahead"] = [f"{a}/{n}" for a, n in zip(tab["folds_mctree_ahead"], tab["folds"])]
-            tab["mctree"] = tab["mctree"].map(lambda v: show.get(v, v))
             written += write_table(tab.set_index(["dataset", "mctree", "budget"])[["lead", "folds ahead"]],
-                                   out / f"{name}_mctree_vs_bayestree",
+                                   out / f"{name}_mctree_vs_bayestree", labels=show,
                                    caption=f"{name}: MC-Tree minus Bayes tree accuracy in points at equal Gaussians "
                                            f"(mean ± s.e. over folds, fold-paired); in brackets where one of them "
                                            f"has not read its root entries yet and answers with the class prior")
             summary = _lead_summary(lead, tlead)
-            summary.insert(2, "mctree_config", summary["mctree"])
-            summary["mctree"] = summary["mctree"].map(lambda v: show.get(v, v))
-            written += write_table(summary.drop(columns="mctree_config").set_index(["dataset", "mctree"]),
-                                   out / f"{name}_lead_summary",
+            written += write_table(summary.set_index(["dataset", "mctree"]), out / f"{name}_lead_summary",
+                                   labels=show,
                                    caption=f"{name}: MC-Tree's lead over the Bayes tree (accuracy points, fold-paired "
                                            f"mean), only at budgets where both have answered from their trees (read "
                                            f"their root entries; before that a classifier answers with the class "
@@ -537,13 +533,12 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                                            f"say whether its '%' are points or relative.")
             if not tlead.empty:
                 tt = tlead.copy()
-                tt["mctree"] = tt["mctree"].map(lambda v: show.get(v, v))
                 tt["lead"] = [f"{m:+.2f} ± {s:.2f}" if b else "(one answers with the prior)"
                               for m, s, b in zip(tt["lead_points"], tt["lead_se"], tt["both_answer"])]
                 tt["microseconds"] = (tt["seconds"] * 1e6).round(1)
                 written += write_table(tt.set_index(["dataset", "mctree", "microseconds"])[["ref_budget", "lead",
                                                                                             "folds"]],
-                                       out / f"{name}_mctree_vs_bayestree_time",
+                                       out / f"{name}_mctree_vs_bayestree_time", labels=show,
                                        caption=f"{name}: MC-Tree minus Bayes tree accuracy in points at equal "
                                                f"wall-clock time per query: the time the Bayes tree needs for "
                                                f"ref_budget Gaussians (mean over folds; each classifier's "
@@ -570,8 +565,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                  "roughly.")
     if not curves.empty:
         fa = _first_answer(curves)
-        fa["variant"] = fa["variant"].map(lambda v: show.get(v, v))
-        written += write_table(fa.set_index(["dataset", "variant"]), out / f"{name}_first_answer",
+        written += write_table(fa.set_index(["dataset", "variant"]), out / f"{name}_first_answer", labels=show,
                                caption=f"{name}: the first answer from the tree (the root entries read): its cost "
                                        f"in budget units and its accuracy, beside the prior-only accuracy before it")
     if pairs and not lead.empty:
@@ -579,10 +573,11 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                   ""]
         for r in summary.itertuples(index=False):
             d = dict(zip(summary.columns, r))
-            what = HYPOTHESES.get(str(d["mctree_config"]).split("[")[0], "")
+            what = HYPOTHESES.get(str(d["mctree"]).split(" ")[0], "")
             at = "/".join(str(d[f"lead@{b}"]) for b in LEAD_BUDGETS)
             tat = "/".join(str(d[f"lead@t{b}"]) for b in LEAD_BUDGETS)
-            notes.append(f"- {d['dataset']}, {d['mctree']}{' (' + what + ')' if what else ''}: lead at "
+            shown_name = show.get(d["mctree"], d["mctree"])
+            notes.append(f"- {d['dataset']}, {shown_name}{' (' + what + ')' if what else ''}: lead at "
                          f"50/100/200/500 Gaussians {at}; largest {d['max_lead_both_answer']}; at equal time (when the "
                          f"Bayes tree has read 50/100/200/500 Gaussians) {tat}; "
                          f"verdict (Gaussians): {d['verdict_gaussians']}; "

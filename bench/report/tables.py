@@ -77,16 +77,31 @@ def to_latex(df: pd.DataFrame, caption: str = "", index: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
+def shown(df: pd.DataFrame, labels: dict[str, str] | None) -> pd.DataFrame:
+    """``df`` as a reader sees it: column names, index entries and cells that are exactly a key of
+    ``labels`` (config names) replaced by its value (the paper's name); nothing else changes."""
+    if not labels:
+        return df
+    get = lambda v: labels.get(v, v) if isinstance(v, str) else v  # noqa: E731
+    out = df.rename(columns=get).rename(index=get)
+    for c in out.columns:
+        if not pd.api.types.is_numeric_dtype(out[c]):
+            out[c] = out[c].map(get)
+    return out
+
+
 def write_table(df: pd.DataFrame, path_stem: Path, caption: str = "", index: bool = True,
-                key_columns: int | None = None) -> list[Path]:
+                key_columns: int | None = None, labels: dict[str, str] | None = None) -> list[Path]:
     """Write ``<stem>.md`` (split into parts when wider than :data:`MAX_MD_COLUMNS`, each part
     repeating the first ``key_columns``, see :func:`to_markdown`), ``<stem>.tex`` and ``<stem>.csv``
-    (both whole); return their paths."""
+    (both whole); return their paths. ``labels`` (config name -> the paper's name) applies to the
+    Markdown and LaTeX files only: the CSV keeps the config names, for programs that read it."""
     path_stem.parent.mkdir(parents=True, exist_ok=True)
+    view = shown(df, labels)
     md = path_stem.with_suffix(".md")
-    md.write_text((f"{caption}\n\n" if caption else "") + to_markdown(df, index=index, key_columns=key_columns))
+    md.write_text((f"{caption}\n\n" if caption else "") + to_markdown(view, index=index, key_columns=key_columns))
     tex = path_stem.with_suffix(".tex")
-    tex.write_text(to_latex(df, caption, index=index))
+    tex.write_text(to_latex(view, caption, index=index))
     csv = path_stem.with_suffix(".csv")
     df.to_csv(csv, index=index)
     return [md, tex, csv]
