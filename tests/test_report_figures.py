@@ -159,3 +159,13 @@ def test_no_config_name_in_any_figure_or_rank_table(built):
                 assert not _has(body, name), f"config name {name} in {p.name}"
     wil = (out / "eskdb_main" / "summary_error_wilcoxon.md").read_text()
     assert "0.0000" not in wil
+
+
+def test_csv_keeps_config_names_for_programs_markdown_shows_the_papers(built):
+    out, written, texts = built
+    csv = pd.read_csv(out / "eskdb_main" / "summary_error.csv")
+    assert {"eskdb_hdp", "nb_disc", "xgb_tuned"} <= set(csv.columns)
+    md = (out / "eskdb_main" / "summary_error.md").read_text()
+    assert "ESKDB_HDP" in md and "XGBoost_tuned" in md and not _has(md, "eskdb_hdp")
+    long = pd.read_csv(out / "eskdb_main" / "summary_long.csv")
+    assert dict(zip(long["algo"], long["learner"]))["eskdb_hdp"] == "ESKDB_HDP"

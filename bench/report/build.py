@@ -5,7 +5,9 @@ reports/index.md.
   ``python -m bench.report``, whether or not their experiments ran: they write what the stored
   records allow and list every missing cell with its reason.
 * Every stored experiment also gets the generic summary (mean and standard error over splits
-  per dataset and algorithm) and a rank analysis (Friedman, Nemenyi CD, Wilcoxon).
+  per dataset and algorithm) and a rank analysis (Friedman, Nemenyi CD, Wilcoxon); readers see the
+  algorithms by the names of the experiment's paper (:data:`bench.report.labels.DISPLAY_NAMES`),
+  the CSV files keep the config names.
 * ``reports/index.md`` lists what was regenerated, at which scale, from how many stored records,
   on which machine, and the missing cells by reason.
 
