@@ -195,7 +195,8 @@ def synthetic_plots(out: Path) -> list[Path]:
         fig, n = dataset_figure(ds, max_rows=7000)
         cap = Caption(f"the reconstructed synthetic dataset {name} (Table 2 of the paper): its first {n} of "
                       f"{ds.n_instances} rows, numeric attributes two by two, one colour per class, to check that "
-                      f"it looks like the paper's ring, curve and wave", data=f"{name} (bench/data/synthetic_massbayes.py)",
+                      f"it looks like the paper's ring, curve and wave",
+                      data=f"{name} (bench/data/synthetic_massbayes.py)",
                       protocol="none (the data, not a learner)", scale="independent of the scale")
         files += save(fig, out / f"synthetic_{name}", cap)
     return files
