@@ -169,3 +169,15 @@ def test_csv_keeps_config_names_for_programs_markdown_shows_the_papers(built):
     assert "ESKDB_HDP" in md and "XGBoost_tuned" in md and not _has(md, "eskdb_hdp")
     long = pd.read_csv(out / "eskdb_main" / "summary_long.csv")
     assert dict(zip(long["algo"], long["learner"]))["eskdb_hdp"] == "ESKDB_HDP"
+
+
+def test_every_figure_goes_through_the_one_saver():
+    """No module of bench/ but bench/report/figures.py writes a figure itself (so none lacks its caption)."""
+    from pathlib import Path
+
+    import bench
+
+    root = Path(bench.__file__).parent
+    writers = [p.relative_to(root).as_posix() for p in root.rglob("*.py")
+               if ".savefig(" in p.read_text() and p.relative_to(root).as_posix() != "report/figures.py"]
+    assert writers == []
