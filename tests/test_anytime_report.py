@@ -43,11 +43,19 @@ def test_report_draws_every_figure_and_table(stored, tmp_path):
     written = build_reports(str(stored), str(tmp_path / "reports"), ["mctree_fig5"])
     names = {p.name for p in written}
     for stem in ("mctree_fig5_sk_iris_budget", "mctree_fig5_sk_iris_time"):
-        assert f"{stem}.png" in names and f"{stem}.pdf" in names
+        assert f"{stem}.png" in names and f"{stem}.pdf" in names and f"{stem}.caption.md" in names
+    cap = (tmp_path / "reports" / "mctree_fig5" / "mctree_fig5_sk_iris_budget.caption.md").read_text()
+    assert "protocol: cv2" in cap and "stored records" in cap and "stars" not in cap   # no marks on the budget axis
     for table in ("accuracy_at_budgets", "static", "mctree_vs_bayestree", "lead_summary"):
         assert f"mctree_fig5_{table}.md" in names
     acc = pd.read_csv(tmp_path / "reports" / "mctree_fig5" / "mctree_fig5_accuracy_at_budgets.csv")
-    assert {"mctree_inf", "bayestree", "anytime_nn"} <= set(acc.columns)
+    assert {"mctree_inf", "bayestree", "anytime_nn"} <= set(acc.columns)          # the CSV keeps config names
+    # readers see the paper's names (config mctree_inf is MC-Tree with delta = inf)
+    md = (tmp_path / "reports" / "mctree_fig5" / "mctree_fig5_accuracy_at_budgets.md").read_text()
+    assert all(n in md for n in ("MC-Tree (delta=inf)", "Bayes tree", "anytime NN"))
+    assert not any(n in md for n in ("mctree_inf", "bayestree", "anytime_nn"))
+    static = (tmp_path / "reports" / "mctree_fig5" / "mctree_fig5_static.md").read_text()
+    assert "| SVM" in static and "| svm" not in static
 
 
 def test_lead_is_the_fold_paired_difference(stored):
@@ -74,7 +82,9 @@ def test_sweep_without_static_classifiers(tmp_path):
         assert not run_job(algo, "sk_iris", CV2, 0, "mctree_fig4_alpha", str(root), progress=False).failed
     written = build_reports(str(root), str(tmp_path / "reports"), ["mctree_fig4_alpha"])
     acc = pd.read_csv(tmp_path / "reports" / "mctree_fig4_alpha" / "mctree_fig4_alpha_accuracy_at_budgets.csv")
-    assert {"mctree (alpha=0.0)", "mctree (alpha=1.0)"} <= set(acc.columns)
+    assert {"mctree (alpha=0.0)", "mctree (alpha=1.0)"} <= set(acc.columns)     # the CSV keeps config names
+    md = (tmp_path / "reports" / "mctree_fig4_alpha" / "mctree_fig4_alpha_accuracy_at_budgets.md").read_text()
+    assert "MC-Tree (alpha=0.0)" in md and "mctree (alpha" not in md              # readers see the paper's
     assert any(p.name == "mctree_fig4_alpha_sk_iris_budget.pdf" for p in written)
 
 

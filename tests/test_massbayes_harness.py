@@ -71,8 +71,10 @@ def test_scaleup_driver_records_and_figure(conf, tmp_path):
     out.mkdir()
     files = report_fig3(df, plan, out)
     assert (out / "fig3_scaleup.png").exists() and (out / "fig3_scaleup.pdf").exists()
+    assert "records: 4 stored records" in (out / "fig3_scaleup.caption.md").read_text()
     t = pd.read_csv(out / "fig3_scaleup.csv")
-    assert set(t["algo"]) == {"gnb", "mb_small", "mb_small (trees only)"}
+    assert set(t["algo"]) == {"gnb", "mb_small", "mb_small (trees only)"}   # the CSV keeps config names
+    assert "| NB-Gaussian" in (out / "fig3_scaleup.md").read_text()          # readers see the name
     ratio = t[t["algo"] == "mb_small"]["memory_ratio"].tolist()
     assert ratio[0] == 1.0 and abs(ratio[1] - 1) < 0.02  # psi fixed: the same size, up to the tree shapes
     assert any(str(f).endswith(".md") for f in files)

@@ -54,6 +54,9 @@ def test_every_table_and_figure_is_written(full_run):
     for stem in ("fig1_bias_variance", "fig2_01loss", "fig3_rmse", "fig4_time"):
         assert f"{stem}.png" in names and f"{stem}.pdf" in names and f"{stem}_values.csv" in names
         assert (out / f"{stem}.png").stat().st_size > 10000
+        cap = (out / f"{stem}.caption.md").read_text()      # what, data, protocol, scale, records
+        assert "normalised" in cap.lower() and "protocol: cv5x2" in cap and "scale: medium" in cap
+        assert f"{len(SMALL + MEDIUM + LARGE) * len(QUALITY) * 10} stored records" in cap
     assert "conclusions.md" in names and "per_dataset_error.md" in names and "bias_variance_per_dataset.md" in names
     assert "\\textbf{" in (out / "table4_wdl_01loss_all.tex").read_text()
 

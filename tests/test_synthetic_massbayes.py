@@ -83,7 +83,8 @@ def test_plot_draws_the_informative_pairs(tmp_path):
     ds = load("ringcurve_wave_trigaussian")
     assert informative_columns(ds) == [0, 1, 2, 3, 4, 5]
     paths = plot_dataset(ds, tmp_path / "rcwt", max_rows=500)
-    assert [p.suffix for p in paths] == [".png", ".pdf"] and all(p.stat().st_size > 1000 for p in paths)
+    assert [p.name for p in paths] == ["rcwt.png", "rcwt.pdf", "rcwt.caption.md"]
+    assert all(p.stat().st_size > 1000 for p in paths[:2]) and "first 500 of" in paths[2].read_text()
     import numpy as np
     from bench.data.dataset import Dataset
 

@@ -2,7 +2,7 @@
 
 ``python -m bench.data plot NAME [--rows 7000] [--out reports/data]`` draws the numeric attributes
 that are not constant, two by two (x1 against x2, x3 against x4, ...; at most ``max_panels``
-panels), one colour per class, and writes ``<out>/<NAME>.png`` and ``.pdf``. The MassBayes report
+panels), one colour per class, and writes ``<out>/<NAME>.png``, ``.pdf`` and ``.caption.md``. The MassBayes report
 uses it to show that its reconstructed synthetic sets look like a ring, a curve and a wave.
 """
 
@@ -31,8 +31,19 @@ def informative_columns(ds: Dataset) -> list[int]:
 
 def plot_dataset(ds: Dataset, stem: Path | str, max_rows: int | None = 7000, max_panels: int = 3,
                  title: str | None = None) -> list[Path]:
-    """Write ``stem.png`` and ``stem.pdf``: the first ``max_rows`` rows, informative numeric
+    """Write ``stem.png``, ``stem.pdf`` and ``stem.caption.md`` (through the reports' one figure
+    saver, :func:`bench.report.figures.save`): the first ``max_rows`` rows, informative numeric
     attributes in pairs. Returns the paths."""
+    from ..report.figures import Caption, save
+
+    fig, n = dataset_figure(ds, max_rows, max_panels, title)
+    cap = Caption(f"{ds.name}: its first {n} of {ds.n_instances} rows, numeric attributes two by two, one colour "
+                  f"per class", data=ds.name, protocol="none (the data, not a learner)", scale="not applicable")
+    return save(fig, Path(stem), cap)
+
+
+def dataset_figure(ds: Dataset, max_rows: int | None = 7000, max_panels: int = 3, title: str | None = None):
+    """The figure of :func:`plot_dataset`, not saved: (figure, rows drawn)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -57,10 +68,4 @@ def plot_dataset(ds: Dataset, stem: Path | str, max_rows: int | None = 7000, max
     fig.suptitle(title or f"{ds.name}: {n} of {ds.n_instances} rows, {ds.n_classes} classes"
                  + (f"; {dropped} constant or nominal attributes not shown" if dropped else ""))
     fig.tight_layout()
-    stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    paths = [stem.with_suffix(".png"), stem.with_suffix(".pdf")]
-    fig.savefig(paths[0], dpi=100)
-    fig.savefig(paths[1])
-    plt.close(fig)
-    return paths
+    return fig, n

@@ -35,9 +35,10 @@ from .. import published
 from ..stats.biasvar import bias_variance_table
 from ..stats.pairwise import SIZE_LABELS
 from ..stats.ttests import corrected_resampled_ttest, paired_5x2cv_ttest
-from .compare import fmt, long_display, wdl_matrix_display, wdl_vs_published
+from .compare import fmt, fmt_p, long_display, wdl_matrix_display, wdl_vs_published
 from .context import PaperResult, ReportContext
-from .figures import normalised_bars
+from .figures import Caption, normalised_bars
+from .labels import DISPLAY_NAMES
 from .ranking import friedman_report
 from .registry import PAPER_MODULES
 from .tables import write_table
@@ -52,6 +53,8 @@ TITLE = "Fast and Effective Single Pass Bayesian Learning (Zaidi and Webb; seed 
 ALGOS = {"NB": "nb", "A1DE": "a1de", "A1DE-S": "a1de_s", "A1DE-W": "a1de_w", "A1DE-SW": "a1de_sw",
          "A2DE": "a2de", "A2DE-S": "a2de_s", "A2DE-W": "a2de_w", "A2DE-SW": "a2de_sw", "RF10": "rf10_weka",
          "RF10-sklearn": "rf10"}
+#: config name -> the paper's name, for every table, legend and generic summary of this paper
+DISPLAY_NAMES[PAPER] = {oa: pa for pa, oa in ALGOS.items()}
 BASELINE = "NB"
 SUBSETS = ("all", "large", "medium", "small")
 
@@ -126,7 +129,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     mapped = [d for d in pds["ours"] if d]
     coll = _collections(pds)
     paper_name = dict(zip(pds["ours"], pds["dataset"]))
-    label = {oa: pa for pa, oa in ALGOS.items()}
+    label = DISPLAY_NAMES[PAPER]
 
     # every (paper dataset, algorithm) cell that has no complete stored run
     for r in pds.itertuples():
@@ -160,6 +163,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
                    + ".")
             res.files += write_table(m, out / f"table{number}_wdl_{flabel}_{subset}", caption=cap)
         res.files += write_table(long_display(long), out / f"table{number}_wdl_{flabel}_long", index=False,
+                                 key_columns=4,
                                  caption=f"Table {number} ({pub_measure}): every cell, ours beside published; "
                                          f"win share = wins / (wins + losses); diff = ours - published")
         if long["ours"].eq("").all():
@@ -174,14 +178,15 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
                                          "paper's RF10 cell")
 
     # Figures 1-4
-    res.files += _figures(vals, coll, out, res, label)
+    res.files += _figures(vals, coll, out, res, label, exp)
 
     # rank analysis beyond the paper
     for m, name in (("error", "0-1 loss"), ("rmse", "RMSE")):
         v = vals.get(m, pd.DataFrame())
         if v is not None and not v.empty:
             files, notes = friedman_report(v, out / f"ranks_{m}", f"{TITLE.split(' (')[0]}: {name}",
-                                           labels=label)
+                                           labels=label, plan={**exp.plan, "experiment": EXPERIMENT},
+                                           n_records=exp.n_records)
             res.files += files
             res.notes += notes
 
@@ -279,7 +284,7 @@ def _per_dataset(exp, measure: str, name: str, datasets: list[str], paper_name: 
     recs = exp.records[exp.records["status"] == "ok"]
     ratio = float((recs["n_test"] / recs["n_train"]).mean()) if not recs.empty else 1.0
     algos = [a for a in ALGOS.values() if a in sv.columns]
-    rows = []
+    rows, marked = [], set()
     for ds in [d for d in datasets if d in sv.index.get_level_values("dataset")]:
         g = sv.xs(ds, level="dataset")
         row = {"dataset": paper_name.get(ds, ds)}
@@ -293,14 +298,20 @@ def _per_dataset(exp, measure: str, name: str, datasets: list[str], paper_name: 
                 t = corrected_resampled_ttest(g[a].to_numpy(), g[base].to_numpy(), ratio)
                 if t.p < ALPHA:
                     cell += " v" if t.statistic < 0 else " *"
+                    marked.add("v" if t.statistic < 0 else "*")
             row[label[a]] = cell
         rows.append(row)
     if not rows:
         return []
-    cap = (f"{name} per dataset: mean ± standard error over splits. Marks (Weka Experimenter style, corrected "
-           f"resampled t-test of Nadeau and Bengio, p < {ALPHA}, test/train ratio {ratio:.2f}): v = significantly "
-           f"lower than {BASELINE}, * = significantly higher than {BASELINE}"
-           + ("" if base in sv.columns else f" ({BASELINE} not run: no marks)"))
+    # the caption describes only the marks the table has
+    legend = [text for m, text in (("v", f"v = significantly lower than {BASELINE}"),
+                                   ("*", f"* = significantly higher than {BASELINE}")) if m in marked]
+    test = (f"corrected resampled t-test of Nadeau and Bengio against {BASELINE}, p < {ALPHA}, test/train ratio "
+            f"{ratio:.2f}")
+    cap = (f"{name} per dataset: mean ± standard error over splits. "
+           + (f"Marks (Weka Experimenter style, {test}): " + ", ".join(legend) if legend
+              else f"No difference from {BASELINE} is significant ({test})" if base in sv.columns
+              else f"{BASELINE} not run: no tests against it"))
     return write_table(pd.DataFrame(rows), out / f"per_dataset_{measure}", caption=cap, index=False)
 
 
@@ -331,11 +342,11 @@ def _paired_tests(exp, datasets: list[str], paper_name: dict, out: Path) -> list
             t = corrected_resampled_ttest(g[a].to_numpy(), g[b].to_numpy(), ratio)
             row = {"pair": f"{a_name} vs {b_name}", "dataset": paper_name.get(ds, ds),
                    "mean difference": fmt(float((g[a] - g[b]).mean()), 4),
-                   "corrected t": fmt(t.statistic, 3), "p (corrected t)": fmt(t.p, 4)}
+                   "corrected t": fmt(t.statistic, 3), "p (corrected t)": fmt_p(t.p)}
             if five_by_two and len(g) == 10:
                 d = (g[a] - g[b]).to_numpy().reshape(5, 2)   # index order: repeat, fold
                 f = paired_5x2cv_ttest(d)
-                row.update({"5x2cv t": fmt(f.statistic, 3), "p (5x2cv t)": fmt(f.p, 4)})
+                row.update({"5x2cv t": fmt(f.statistic, 3), "p (5x2cv t)": fmt_p(f.p)})
             rows.append(row)
     if not rows:
         return []
@@ -359,7 +370,7 @@ def _bias_variance_values(bv: pd.DataFrame, paper_name: dict, label: dict, out: 
 
 
 # ---------------------------------------------------------------- figures
-def _figures(vals: dict, coll: dict, out: Path, res: PaperResult, label: dict) -> list[Path]:
+def _figures(vals: dict, coll: dict, out: Path, res: PaperResult, label: dict, exp=None) -> list[Path]:
     files = []
     base = ALGOS[BASELINE]
     algos = [a for a in ALGOS.values() if a != base]
@@ -385,9 +396,15 @@ def _figures(vals: dict, coll: dict, out: Path, res: PaperResult, label: dict) -
         if not others:
             res.add_missing(item, "", "", "no algorithm besides NB has complete runs")
             continue
+        what = (f"{item}: {title.lower()}: per collection of datasets (the paper's size categories), each "
+                f"learner's value divided by NB's on the same dataset, averaged over the datasets, with bars of "
+                f"one standard error over the datasets; the dashed line at 1 is NB")
+        plan = {**(exp.plan if exp is not None else {}), "experiment": EXPERIMENT}
+        cap = Caption.of_plan(what, plan, exp.n_records if exp is not None else None,
+                              notes="The paper does not say how it normalised or what its error bars are.")
         paths, summary = normalised_bars(frames, base, others, grp, out / stem,
                                          ylabel="ratio to NB (mean ± s.e. over datasets)",
-                                         title=title, labels=label)
+                                         title=title, labels=label, caption=cap)
         files += paths
         summary["algo"] = summary["algo"].map(lambda a: label.get(a, a))
         for c in ("mean", "se"):

@@ -5,7 +5,9 @@ reports/index.md.
   ``python -m bench.report``, whether or not their experiments ran: they write what the stored
   records allow and list every missing cell with its reason.
 * Every stored experiment also gets the generic summary (mean and standard error over splits
-  per dataset and algorithm) and a rank analysis (Friedman, Nemenyi CD, Wilcoxon).
+  per dataset and algorithm) and a rank analysis (Friedman, Nemenyi CD, Wilcoxon); readers see the
+  algorithms by the names of the experiment's paper (:data:`bench.report.labels.DISPLAY_NAMES`),
+  the CSV files keep the config names.
 * ``reports/index.md`` lists what was regenerated, at which scale, from how many stored records,
   on which machine, and the missing cells by reason.
 
@@ -44,6 +46,8 @@ import pandas as pd
 from ..provenance import provenance
 from .context import PaperResult, ReportContext, status_counts
 from .ranking import friedman_report
+from .labels import names_for
+from .labels import variant_labels as _variant_labels
 from .registry import PAPER_MODULES, PAPER_REPORTS
 from .pages import shorten, uncut
 from .tables import write_table
@@ -53,8 +57,8 @@ __all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summa
 #: failed / not-applicable (algorithm, dataset) pairs listed in the index per experiment
 MAX_LISTED = 12
 #: modules of bench/report/ that are the framework, not paper reports
-FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "perf", "ranking", "registry", "synthetic", "verdicts",
-             "tables", "pages", "html"}
+FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "html", "labels", "pages", "perf", "ranking",
+             "registry", "synthetic", "tables", "verdicts"}
 
 #: paper key -> title, for the index
 PAPER_TITLES = {
@@ -189,44 +193,24 @@ def load_paper_reports() -> dict[str, Callable]:
     return PAPER_REPORTS
 
 
-def _flat(d, prefix=""):
-    out = {}
-    for k, v in (d or {}).items():
-        if isinstance(v, dict):
-            out.update(_flat(v, f"{prefix}{k}."))
-        else:
-            out[f"{prefix}{k}"] = v
-    return out
+def variant_labels(df: pd.DataFrame, names: dict[str, str] | None = None) -> pd.Series:
+    """A label per record (see :func:`bench.report.labels.variant_labels`, the one labeller):
+    the algorithm name, plus the parameters that differ when one name was run with several
+    configurations, e.g. ``massbayes[psi=500]``; with ``names`` the paper's name for it."""
+    return _variant_labels(df, names)
 
 
-def variant_labels(df: pd.DataFrame) -> pd.Series:
-    """A label per record: the algorithm name, plus the parameters that differ when one
-    name was run with several configurations (a swept parameter), e.g. ``massbayes[psi=500]``."""
-    labels = df["algo"].astype(str).copy()
-    if "algo_hash" not in df or "algo_config" not in df:
-        return labels
-    for algo, g in df.groupby("algo"):
-        hashes = g["algo_hash"].unique()
-        if len(hashes) < 2:
-            continue
-        flat = {h: _flat(g.loc[g["algo_hash"] == h, "algo_config"].iloc[0]) for h in hashes}
-        keys = sorted({k for f in flat.values() for k in f})
-        varying = [k for k in keys if len({repr(f.get(k)) for f in flat.values()}) > 1]
-        for h in hashes:
-            parts = [f"{k.split('.')[-1]}={flat[h].get(k)}" for k in varying]
-            labels[g.index[g["algo_hash"] == h]] = f"{algo}[{','.join(parts)}]"
-    return labels
-
-
-def summarise(df: pd.DataFrame) -> pd.DataFrame:
-    """Mean and standard error over splits per (dataset, algorithm variant, protocol)."""
+def summarise(df: pd.DataFrame, names: dict[str, str] | None = None) -> pd.DataFrame:
+    """Mean and standard error over splits per (dataset, algorithm variant, protocol); ``algo`` is
+    the config (variant) label, ``learner`` its display name (the paper's, with ``names``)."""
     ok = df[df["status"] == "ok"].copy()
     if ok.empty:
         return pd.DataFrame()
+    ok["learner"] = variant_labels(ok, names)
     ok["algo"] = variant_labels(ok)
     rows = []
     for (ds, algo, prot), g in ok.groupby(["dataset", "algo", "protocol"], sort=True):
-        row = {"dataset": ds, "algo": algo, "protocol": prot, "splits": len(g)}
+        row = {"dataset": ds, "algo": algo, "learner": g["learner"].iloc[0], "protocol": prot, "splits": len(g)}
         for col, label in (("metrics.error", "error"), ("metrics.rmse", "rmse"),
                            ("metrics.log_loss", "log_loss"), ("times.train_cpu_s", "train_s"),
                            ("times.test_cpu_s", "test_s")):
@@ -243,11 +227,12 @@ def _pm(m, se, digits=4):
 
 
 def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path) -> tuple[list[Path], list[str]]:
-    s = summarise(df)
+    s = summarise(df, names_for(name, plan))
     if s.empty:
         return [], []
     written: list[Path] = []
     notes: list[str] = []
+    shown = dict(zip(s["algo"], s["learner"]))   # config (variant) label -> the paper's name, for readers
     s.to_csv(out / "summary_long.csv", index=False)
     written.append(out / "summary_long.csv")
     for metric in ("error", "rmse"):
@@ -256,19 +241,21 @@ def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path) -> tuple[
         cells = piv.copy().astype(object)
         for c in piv.columns:
             cells[c] = [_pm(m, e) if pd.notna(m) else "" for m, e in zip(piv[c], se[c])]
-        written += write_table(cells, out / f"summary_{metric}",
+        written += write_table(cells, out / f"summary_{metric}", labels=shown,
                                caption=f"{name}: {metric} (mean ± standard error over splits)")
         if piv.shape[1] >= 2 and piv.shape[0] >= 2:
-            files, n = friedman_report(piv, out / f"summary_{metric}", f"{name}: {metric}")
+            files, n = friedman_report(piv, out / f"summary_{metric}", f"{name}: {metric}", labels=shown,
+                                       plan=plan, n_records=int(s["splits"].sum()))
             written += files
             notes += n
     t = s.pivot_table(index="dataset", columns="algo", values="train_s", aggfunc="first").round(4)
-    written += write_table(t, out / "summary_train_time", caption=f"{name}: training CPU seconds per split (mean)")
+    written += write_table(t, out / "summary_train_time", labels=shown,
+                           caption=f"{name}: training CPU seconds per split (mean)")
     return written, notes
 
 
 def _links(files: list[Path], out_root: Path, suffixes=(".md",)) -> str:
-    picked = [f for f in files if f.suffix in suffixes]
+    picked = [f for f in files if f.suffix in suffixes and not f.name.endswith(".caption.md")]
     return ", ".join(f"[{f.stem}]({f.relative_to(out_root).as_posix()})" for f in picked) or "none"
 
 

@@ -30,6 +30,22 @@ def fmt(v, digits: int = 4) -> str:
     return s.lstrip("-") if float(s) == 0 else s
 
 
+#: p-values below this are printed as "< 1e-4" (never as 0.0000)
+P_FLOOR = 1e-4
+
+
+def fmt_p(p, prefix: bool = False) -> str:
+    """A p-value for a table cell or a caption, the one formatter every report uses: ``< 1e-4``
+    below :data:`P_FLOOR`, else four decimals (``0.0123``); ``prefix`` gives ``p < 1e-4`` /
+    ``p = 0.0123``. '' for NaN/None."""
+    if p is None or (isinstance(p, float) and not np.isfinite(p)):
+        return ""
+    p = float(p)
+    if p < P_FLOOR:
+        return "p < 1e-4" if prefix else "< 1e-4"
+    return f"p = {p:.4f}" if prefix else f"{p:.4f}"
+
+
 def beside_published(published: pd.DataFrame, ours: pd.DataFrame, keys: list[str] = KEYS,
                      reasons: pd.DataFrame | None = None) -> pd.DataFrame:
     """Outer join of ``published`` (keys + ``published``, optional ``printed``, ``published_pm``)
@@ -195,7 +211,7 @@ def long_display(long: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     """The long WDL comparison without the object columns, numbers formatted."""
     df = long.drop(columns=[c for c in long.columns if c.startswith("_")]).copy()
     for c in ("published_p", "ours_p"):
-        df[c] = df[c].map(lambda v: fmt(v, 4))
+        df[c] = df[c].map(fmt_p)
     for c in ("published_win_share", "ours_win_share", "diff_win_share"):
         df[c] = df[c].map(lambda v: fmt(v, digits))
     none = df["ours"] == ""

@@ -43,6 +43,7 @@ from .. import published
 from ..stats.collect import base_algo, variant_params
 from .compare import fmt
 from .context import PaperResult, ReportContext
+from .labels import DISPLAY_NAMES
 from .registry import PAPER_MODULES
 from .tables import write_table
 
@@ -62,6 +63,11 @@ ALMOST_AS_FAST = 1.5
 ROLES = {"NB": "nb", "ECOC-NB": "ecocnb", "ECOC-straightforward": "ecoc_sf"}
 CODE_LENGTH_PARAM = "code_length"
 CODE_LENGTHS = (15, 31, 63, 127, 255, 511, 1023)
+#: config name -> the paper's name (generic summaries of the ECOC-NB experiments): NB, "ECOC-NB <bits>",
+#: "ECOC-straightforward <bits>", one config per estimator (normal, kernel, disc) and code length
+DISPLAY_NAMES[PAPER] = {**{f"nb_{e}_text": "NB" for e in ("normal", "kernel", "disc")},
+                        **{f"{ROLES[r]}_{e}_b{n}": f"{r} {n}" for r in ("ECOC-NB", "ECOC-straightforward")
+                           for e in ("normal", "kernel", "disc") for n in CODE_LENGTHS}}
 
 
 # ---------------------------------------------------------------- Table 1: diversity

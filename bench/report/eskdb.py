@@ -44,7 +44,8 @@ from .. import published
 from ..stats.collect import variant_params
 from .compare import beside_published, display_beside, long_display, wdl_vs_published
 from .context import PaperResult, ReportContext
-from .figures import lines, plt, save, scatter_vs
+from .figures import Caption, lines, plt, save, scatter_vs
+from .labels import DISPLAY_NAMES
 from .registry import PAPER_MODULES
 from .tables import write_table
 
@@ -80,6 +81,12 @@ FIX_VARIANTS = {"NB": "nb_disc", "NB (KDB-0, the ESKDB code's NB)": "kdb0",
                 "SKDB + missing slot + ties": "skdb_slot_weka", "SKDB + slot + ties + LOO rule (paper config)": "skdb",
                 "ESKDB_M bench before": "eskdb_m_bench", "ESKDB_M (paper config)": "eskdb_m",
                 "ESKDB_HDP (paper config)": "eskdb_hdp"}
+#: config name -> the paper's name (tables, legends, generic summaries); ablation names for the
+#: ablation-only configs, KDB with another k as KDB-k (never "KDB"), the fix variants as in the fix table
+DISPLAY_NAMES[PAPER] = {**{a: n for n, a in FIX_VARIANTS.items()}, "kdb3": "KDB-3",
+                        **{a: n for n, a in KDB_VARIANTS.items()},
+                        **{a: n for n, names in ABLATION.items() for a in names},
+                        **{a: n for n, names in ALGOS.items() for a in names}}
 
 
 def selected_k_table(exp, amap: dict[str, str], out: Path) -> list[Path]:
@@ -145,7 +152,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
         long = wdl_vs_published(pub, vals, amap, {"RMSE": "rmse", "error rate": "error"}, {ALL: None}, TEST, ALPHA,
                                 algo_reasons=reasons)
         disp = long_display(long)
-        res.files += write_table(disp, out / f"table{number}_wdl", index=False,
+        res.files += write_table(disp, out / f"table{number}_wdl", index=False, key_columns=4,
                                  caption=f"Table {number}: win-draw-loss, row vs column (a win = lower value), ours "
                                          f"beside published; significance: one-tailed binomial sign test p <= {ALPHA} "
                                          f"(published significance recomputed from the published counts)")
@@ -416,6 +423,12 @@ def _figures(ctx, exp, vals, amap, label, out: Path, res: PaperResult) -> list[P
     return files
 
 
+def _caption(exp, what: str, notes: str = "") -> Caption:
+    """A figure caption for experiment ``exp``: its protocol, scale and stored records."""
+    return Caption.of_plan(what, {**exp.plan, "experiment": exp.name}, exp.n_records,
+                           data=f"experiment {exp.name}, the paper's datasets run here", notes=notes)
+
+
 def _missing_fig(res: PaperResult, item: str, exp, algos: list[str], names: list[str]) -> bool:
     """Record why a figure cannot be drawn; True when it cannot."""
     bad = [(n, exp.algo_reason(a)) for n, a in zip(names, algos) if exp.algo_reason(a)]
@@ -451,9 +464,13 @@ def _fig1(exp, vals, amap, out, res) -> list[Path]:
     styles = {k: {"color": "tab:blue" if "RMSE" in k else "tab:red", "linestyle": "-" if "ours" in k else "--",
                   "marker": "o" if "ours" in k else "s"} for k in series}
     extra = [a for a in have if a.endswith("*")]
+    cap = _caption(exp, f"Fig. 1: average RMSE (blue) and error rate (red) of each classifier over the {len(common)} "
+                        f"datasets where all of them have complete runs (ours: solid, circles), beside the "
+                        f"paper's Table 9 averages over its 72 datasets (dashed, squares)",
+                   notes=f"{', '.join(extra)}: another k of KDB, ours only, not in the paper." if extra else "")
     return lines(series, "classifier" + (f" ({', '.join(extra)}: not in the paper)" if extra else ""),
                  "average over datasets", out / "fig1_average_rmse_error",
-                 title="Fig. 1: average RMSE and error rate", styles=styles)
+                 title="Fig. 1: average RMSE and error rate", styles=styles, caption=cap)
 
 
 def _scatter_pair(exp, vals, xa, ya, xname, yname, stem, item, out, res) -> list[Path]:
@@ -466,7 +483,11 @@ def _scatter_pair(exp, vals, xa, ya, xname, yname, stem, item, out, res) -> list
                    note=f"{xname} better above the diagonal", ax=ax)
     fig.suptitle(f"{item}: {xname} vs {yname}, per dataset")
     fig.tight_layout()
-    return save(fig, out / stem)
+    n = len(pd.concat([vals["rmse"][xa], vals["rmse"][ya]], axis=1).dropna())
+    cap = _caption(exp, f"{item}: RMSE (left) and error rate (right) of {xname} (x) against {yname} (y), one point "
+                        f"per dataset ({n} datasets with both), square axes with equal limits and the diagonal "
+                        f"y = x; points above the diagonal are datasets where {xname} has the lower value")
+    return save(fig, out / stem, cap)
 
 
 def _param_series(exp, base: str, param: str) -> dict:
@@ -499,8 +520,11 @@ def _fig6(exp, out, res) -> list[Path]:
         series[f"{name} ({len(common)} datasets)"] = s
         errs[f"{name} ({len(common)} datasets)"] = pd.Series(
             [v.loc[common, a].std(ddof=1) / np.sqrt(len(common)) for a in algos], index=s.index)
+    cap = _caption(exp, "Fig. 6: average RMSE and error rate of ESKDB_M over the datasets where every ensemble size "
+                        "has a complete run, against the ensemble size, with bars of one standard error over the "
+                        "datasets")
     return lines(series, "ensemble size", "average over datasets (± s.e.)", out / "fig6_ensemble_size",
-                 title="Fig. 6: ESKDB_M as the ensemble grows", yerr=errs)
+                 title="Fig. 6: ESKDB_M as the ensemble grows", yerr=errs, caption=cap)
 
 
 def _fig7(exp, out, res) -> list[Path]:
@@ -542,7 +566,10 @@ def _fig7(exp, out, res) -> list[Path]:
     ax.set_ylabel(f"average RMSE over {len(v)} datasets (y axis zoomed)")
     ax.set_title("Fig. 7: HDP tying strategies and priors")
     ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=len(priors))
-    return save(fig, out / "fig7_hdp_tying")
+    cap = _caption(exp, f"Fig. 7: average RMSE of ESKDB_HDP over the {len(v)} datasets where every variant has a "
+                        f"complete run, per tying strategy (x) and prior (bars), each bar labelled with its value; "
+                        f"the y axis is zoomed on the bars (it does not start at 0)")
+    return save(fig, out / "fig7_hdp_tying", cap)
 
 
 def _fig8(exp, vals, amap, out, res) -> list[Path]:
@@ -555,7 +582,10 @@ def _fig8(exp, vals, amap, out, res) -> list[Path]:
                    Path(), title=other, note="ESKDB_HDP better above the diagonal (as in the paper)", ax=ax)
     fig.suptitle("Fig. 8: ESKDB_HDP vs XGBoost on RMSE, per dataset")
     fig.tight_layout()
-    return save(fig, out / "fig8_scatter_xgb")
+    cap = _caption(exp, "Fig. 8: RMSE of ESKDB_HDP (x) against XGBoost_default (left) and XGBoost_tuned (right), one "
+                        "point per dataset, square axes with equal limits and the diagonal y = x; points above it "
+                        "are datasets where ESKDB_HDP has the lower RMSE")
+    return save(fig, out / "fig8_scatter_xgb", cap)
 
 
 PAPER_MODULES[PAPER] = build

@@ -6,10 +6,16 @@
 * :func:`cd_diagram` - Demsar's critical-difference diagram of average ranks;
 * :func:`scatter_vs` - one learner against another per dataset (ESKDB paper Figs 3-5, 8);
 * :func:`lines` - a measure against a parameter or a list of learners (ESKDB paper Figs 1, 6).
+
+Every figure of the reports is written by :func:`save`, the one figure saver: PNG, PDF and a
+caption file ``<stem>.caption.md`` (:class:`Caption`: what is plotted, the data, the protocol,
+the scale and the number of stored records it rests on). Legends and axis labels use the papers'
+algorithm names (:mod:`bench.report.labels`), never config names.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -22,15 +28,76 @@ import pandas as pd  # noqa: E402
 DPI = 150
 
 
-def save(fig, stem: Path) -> list[Path]:
-    """Write ``<stem>.png`` and ``<stem>.pdf`` and close the figure."""
+@dataclass
+class Caption:
+    """What a figure shows, written beside it as ``<stem>.caption.md`` by :func:`save`.
+
+    ``what``: what is plotted (axes, marks, what a line or bar is); ``data``: the datasets (or
+    dataset) and experiment; ``protocol`` and ``scale``: of the runs plotted; ``records``: the
+    number of stored records (splits) behind it (None when it is not drawn from stored runs);
+    ``notes``: anything else a reader needs (stand-ins, published reference values).
+    """
+
+    what: str
+    data: str = ""
+    protocol: str = ""
+    scale: str = ""
+    records: int | None = None
+    notes: str = ""
+
+    @classmethod
+    def of_plan(cls, what: str, plan: dict | None, records=None, data: str = "", notes: str = "") -> "Caption":
+        """A caption whose protocol and scale come from an experiment's run plan; ``records`` is a
+        count or a DataFrame of the records plotted (its length is used, and the protocols its
+        records name win over the plan's)."""
+        plan = plan or {}
+        n = len(records) if isinstance(records, pd.DataFrame) else records
+        protocol = str(plan.get("protocol") or "")
+        if isinstance(records, pd.DataFrame) and "protocol" in records and records["protocol"].notna().any():
+            protocol = ", ".join(sorted(records["protocol"].dropna().astype(str).unique()))
+        exp = plan.get("experiment")
+        return cls(what, data or (f"experiment {exp}" if exp else ""), protocol,
+                   str(plan.get("scale") or ""), None if n is None else int(n), notes)
+
+    def markdown(self, name: str) -> str:
+        rows = [f"**{name}**: {self.what.strip()}", ""]
+        rows.append(f"- data: {self.data or 'not stated'}")
+        rows.append(f"- protocol: {self.protocol or 'not stated'}")
+        rows.append(f"- scale: {self.scale or 'not stated'}")
+        rows.append("- records: " + ("not drawn from stored runs" if self.records is None
+                                     else f"{self.records} stored records (splits)"))
+        if self.notes:
+            rows.append(f"- notes: {self.notes.strip()}")
+        return "\n".join(rows) + "\n"
+
+
+def caption_path(stem: Path) -> Path:
+    """``<stem>.caption.md``."""
+    stem = Path(stem)
+    return stem.with_name(stem.name + ".caption.md")
+
+
+def save(fig, stem: Path, caption: Caption) -> list[Path]:
+    """Write ``<stem>.png``, ``<stem>.pdf`` and ``<stem>.caption.md`` and close the figure; the
+    one figure saver of the reports (a figure without a caption is an error)."""
+    if not isinstance(caption, Caption):
+        plt.close(fig)
+        raise TypeError(f"save({Path(stem).name}): caption must be a bench.report.figures.Caption "
+                        f"(what is plotted, data, protocol, scale, records), got {type(caption).__name__}")
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
-    paths = [stem.with_suffix(".png"), stem.with_suffix(".pdf")]
+    paths = [stem.with_suffix(".png"), stem.with_suffix(".pdf"), caption_path(stem)]
     fig.savefig(paths[0], dpi=DPI, bbox_inches="tight")
     fig.savefig(paths[1], bbox_inches="tight", metadata={"CreationDate": None})
     plt.close(fig)
+    paths[2].write_text(caption.markdown(stem.name))
     return paths
+
+
+def _need(caption: Caption | None, stem: Path) -> Caption:
+    if caption is None:
+        raise TypeError(f"figure {Path(stem).name}: a Caption is required (what, data, protocol, scale, records)")
+    return caption
 
 
 def normalised_summary(values: pd.DataFrame, baseline: str, algos: list[str],
@@ -57,10 +124,12 @@ def normalised_summary(values: pd.DataFrame, baseline: str, algos: list[str],
 
 def normalised_bars(panels: list[tuple[str, pd.DataFrame]], baseline: str, algos: list[str],
                     groups: dict[str, list[str] | None], stem: Path, ylabel: str, title: str = "",
-                    labels: dict[str, str] | None = None) -> tuple[list[Path], pd.DataFrame]:
+                    labels: dict[str, str] | None = None,
+                    caption: Caption | None = None) -> tuple[list[Path], pd.DataFrame]:
     """Grouped bars of value / baseline (one panel per measure, one group per dataset collection,
     one bar per learner in legend order) with standard-error bars; a dashed line at 1 marks the
-    baseline. Returns the written paths and the plotted numbers."""
+    baseline. Returns the written paths and the plotted numbers. ``caption`` (required) says
+    what, data, protocol, scale and records; the number of datasets per group is added to it."""
     labels = labels or {}
     summaries = []
     panel_width = max(4.0, 1.0 + 0.24 * len(algos) * len(groups))
@@ -93,11 +162,16 @@ def normalised_bars(panels: list[tuple[str, pd.DataFrame]], baseline: str, algos
     if title:
         fig.suptitle(title)
     fig.tight_layout()
-    return save(fig, stem), pd.concat(summaries, ignore_index=True)
+    summary = pd.concat(summaries, ignore_index=True)
+    cap = _need(caption, stem)
+    per_group = ", ".join(f"{g} {int(summary.loc[summary['group'] == g, 'n'].max() or 0)}" for g in groups)
+    cap = Caption(cap.what, cap.data, cap.protocol, cap.scale, cap.records,
+                  (cap.notes + " " if cap.notes else "") + f"Datasets per group (n): {per_group}.")
+    return save(fig, stem, cap), summary
 
 
 def cd_diagram(average_ranks: dict[str, float], cd: float, n_datasets: int, stem: Path, title: str = "",
-               cliques: list[tuple[int, ...]] | None = None) -> list[Path]:
+               cliques: list[tuple[int, ...]] | None = None, caption: Caption | None = None) -> list[Path]:
     """Demsar's critical-difference diagram: the rank axis (1 = best, on the left), each learner
     joined to its average rank, thick bars over groups not significantly different, and the CD."""
     from ..stats.ranks import nemenyi_cliques
@@ -138,13 +212,14 @@ def cd_diagram(average_ranks: dict[str, float], cd: float, n_datasets: int, stem
         ax.hlines(y, r[list(g)].min() - 0.03, r[list(g)].max() + 0.03, color="black", linewidth=3)
     ax.set_title((title + "\n" if title else "") + f"Nemenyi test, {n_datasets} datasets, {k} learners",
                  fontsize=10)
-    return save(fig, stem)
+    return save(fig, stem, _need(caption, stem))
 
 
 def scatter_vs(x: pd.Series, y: pd.Series, xlabel: str, ylabel: str, stem: Path, title: str = "",
-               note: str = "", ax=None) -> list[Path]:
+               note: str = "", ax=None, caption: Caption | None = None) -> list[Path]:
     """Per-dataset scatter of two learners with the diagonal; points above it favour x when lower is
-    better (the ESKDB paper: "wins above the diagonal")."""
+    better (the ESKDB paper: "wins above the diagonal"). The axes are square with equal limits
+    (the same range on x and y, from the values of both), so the diagonal is at 45 degrees."""
     own = ax is None
     if own:
         fig, ax = plt.subplots(figsize=(4.6, 4.6))
@@ -163,24 +238,27 @@ def scatter_vs(x: pd.Series, y: pd.Series, xlabel: str, ylabel: str, stem: Path,
     ax.set_ylabel(ylabel)
     ax.set_title(title + (f"\n{note}" if note else ""), fontsize=10)
     ax.set_aspect("equal")
+    ax.set_box_aspect(1)
     ax.grid(alpha=0.3)
     if own:
-        return save(fig, stem)
+        return save(fig, stem, _need(caption, stem))
     return []
 
 
 def lines(series: dict[str, pd.Series], xlabel: str, ylabel: str, stem: Path, title: str = "",
-          styles: dict[str, dict] | None = None, yerr: dict[str, pd.Series] | None = None) -> list[Path]:
+          styles: dict[str, dict] | None = None, yerr: dict[str, pd.Series] | None = None,
+          caption: Caption | None = None) -> list[Path]:
     """One line per series over a shared x (numbers or learner names), with optional error bars."""
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for name, s in series.items():
         st = (styles or {}).get(name, {})
-        x = list(range(len(s))) if s.index.dtype == object else s.index.to_numpy()
+        named = not pd.api.types.is_numeric_dtype(s.index)     # learner names (object or str dtype)
+        x = list(range(len(s))) if named else s.index.to_numpy()
         err = (yerr or {}).get(name)
         ax.errorbar(x, s.to_numpy(dtype=float), yerr=None if err is None else err.reindex(s.index).to_numpy(),
                     marker=st.get("marker", "o"), linestyle=st.get("linestyle", "-"), color=st.get("color"),
                     label=name, capsize=2)
-        if s.index.dtype == object:
+        if named:
             ax.set_xticks(x)
             ax.set_xticklabels(list(s.index), rotation=30, ha="right")
     ax.set_xlabel(xlabel)
@@ -190,4 +268,4 @@ def lines(series: dict[str, pd.Series], xlabel: str, ylabel: str, stem: Path, ti
     ax.grid(alpha=0.3)
     ax.legend(frameon=False)
     fig.tight_layout()
-    return save(fig, stem)
+    return save(fig, stem, _need(caption, stem))

@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 
 from .build import PAPER_REPORTS
+from .figures import Caption, save
+from .labels import DISPLAY_NAMES, display_name
 from .tables import write_table
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "published" / "massbayes"
@@ -24,6 +26,9 @@ PUBLISHED = Path(__file__).resolve().parents[1] / "published" / "massbayes"
 #: paper name -> our algorithm config name
 ALGOS = {"MassBayes'": "massbayes_prime", "MassBayes": "massbayes", "A3DE": "a3de", "A2DE": "a2de",
          "A1DE": "a1de_weka", "BayesNet": "bayesnet_k2", "NB-KDE": "nb_kde", "NB-Disc": "nb_disc", "J48": "j48"}
+#: config name -> the paper's name (tables, legends, generic summaries); gnb (Gaussian NB, Fig. 3 only) is
+#: not in the paper's tables
+DISPLAY_NAMES["massbayes"] = {**{v: k for k, v in ALGOS.items()}, "gnb": "NB-Gaussian"}
 #: paper name -> our dataset names, in order of preference (the first one stored is used)
 DATASETS = {"CoverType": ["covtype_numeric", "covtype_head20k_numeric"], "MiniBooNE": ["miniboone"],
             "OneBig": ["onebig"], "Shuttle": ["shuttle_notime", "shuttle"], "Wave": ["wave"], "RingCurve": ["ringcurve"],
@@ -182,11 +187,18 @@ def synthetic_plots(out: Path) -> list[Path]:
     """Scatter plots of the reconstructed synthetic sets (first 7000 rows), to check that they look
     like a ring, a curve and a wave (bench/data/synthetic_massbayes.py has the definitions)."""
     from ..data import load
-    from ..data.plot import plot_dataset
+    from ..data.plot import dataset_figure
 
     files = []
     for name in SYNTHETIC:
-        files += plot_dataset(load(name), out / f"synthetic_{name}", max_rows=7000)
+        ds = load(name)
+        fig, n = dataset_figure(ds, max_rows=7000)
+        cap = Caption(f"the reconstructed synthetic dataset {name} (Table 2 of the paper): its first {n} of "
+                      f"{ds.n_instances} rows, numeric attributes two by two, one colour per class, to check that "
+                      f"it looks like the paper's ring, curve and wave",
+                      data=f"{name} (bench/data/synthetic_massbayes.py)",
+                      protocol="none (the data, not a learner)", scale="independent of the scale")
+        files += save(fig, out / f"synthetic_{name}", cap)
     return files
 
 
@@ -195,13 +207,6 @@ def report_table3(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
 
 
 # ---------------------------------------------------------------- Fig. 3
-def _save(fig, stem: Path) -> list[Path]:
-    paths = [stem.with_suffix(".png"), stem.with_suffix(".pdf")]
-    fig.savefig(paths[0], dpi=120)
-    fig.savefig(paths[1])
-    return paths
-
-
 def report_fig3(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
     import matplotlib
 
@@ -211,6 +216,7 @@ def report_fig3(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
     ok = _ok(df)
     if ok.empty:
         return []
+    n_records = len(ok)
     ok["train_s"] = ok["times.fit_cpu_s"].astype(float)
     ok["n"] = ok["n_train"].astype(int)
     if "extra.build_cpu_s" in ok:  # MassBayes: also its tree growing alone, without the sampling pass
@@ -234,14 +240,15 @@ def report_fig3(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                          "preprocess_cpu_s": round(float(r.get("times.preprocess_fit_cpu_s") or 0), 4),
                          "error": round(float(r["metrics.error"]), 4)})
     t = pd.DataFrame(rows)
-    written = write_table(t, out / "fig3_scaleup", index=False,
+    shown = {a: display_name(a, DISPLAY_NAMES["massbayes"]) for a in t["algo"].unique()} if len(t) else {}
+    written = write_table(t, out / "fig3_scaleup", index=False, labels=shown,
                           caption=f"Fig. 3 data: training CPU seconds (without data generation and, for "
                                   f"discretising learners, without the discretisation fitted on the first chunk) "
                                   f"and pickled model size, as ratios to N = {base_n}")
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2))
     for ax, col, title in ((axes[0], "time_ratio", "training time ratio"), (axes[1], "memory_ratio", "model size ratio")):
         for algo, g in t.groupby("algo"):
-            ax.plot(g["size_ratio"], g[col], marker="o", label=algo)
+            ax.plot(g["size_ratio"], g[col], marker="o", label=shown.get(algo, algo))
         xs = np.array([1, t["size_ratio"].max()])
         ax.plot(xs, xs, color="grey", ls=":", label="linear")
         ax.set_xscale("log")
@@ -252,8 +259,11 @@ def report_fig3(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
     axes[0].legend(fontsize=8)
     fig.suptitle("Scale-up on RingCurve-Wave-TriGaussian (48-d), cf. MassBayes Fig. 3")
     fig.tight_layout()
-    written += _save(fig, out / "fig3_scaleup")
-    plt.close(fig)
+    cap = Caption.of_plan(f"Fig. 3: training time (left) and pickled model size (right) of each learner as a ratio to "
+                          f"its value at N = {base_n}, against the training size ratio, log-log; the dotted line is "
+                          f"linear growth. '(trees only)': MassBayes' tree growing without its sampling pass",
+                          plan, n_records, data="RingCurve-Wave-TriGaussian (48-d), growing training sizes")
+    written += save(fig, out / "fig3_scaleup", cap)
     return written
 
 
@@ -323,8 +333,13 @@ def report_fig4(param: str, base: int):
                 axes[0].legend(fontsize=8)
             fig.suptitle(f"MassBayes on {ds}: effect of {param} (cf. Fig. 4)")
             fig.tight_layout()
-            written += _save(fig, out / f"fig4_{param}_{ds}")
-            plt.close(fig)
+            cap = Caption.of_plan(
+                f"Fig. 4: MassBayes on {ds} as {param} varies, the other parameters at their defaults: accuracy (%, "
+                f"left; mean over the folds with bars of one standard error) and total runtime as a ratio to "
+                f"{param} = {base} (right)" + ("; red crosses: the paper's accuracies on the full CoverType at psi = "
+                                               "5000, 20000, 50000" if param == "psi" else ""),
+                plan, len(g), data=ds, notes=note.strip())
+            written += save(fig, out / f"fig4_{param}_{ds}", cap)
             if param == "psi":
                 written += psi_claims(t, ds, out)
         return written

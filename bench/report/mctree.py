@@ -24,6 +24,8 @@ import numpy as np
 import pandas as pd
 
 from .build import PAPER_REPORTS
+from .figures import Caption, save
+from .labels import DISPLAY_NAMES, unique_display, variant_labels
 from .tables import write_table
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "published" / "mctree"
@@ -46,6 +48,14 @@ STANDINS = {"covtype_head20k_numeric": "the first 20,000 rows of Covertype (10 n
                                        "here"}
 
 
+#: config name -> the paper's name in legends and tables (the hypothesis variants say what they change)
+DISPLAY_NAMES["mctree"] = {
+    "mctree": "MC-Tree", "mctree_inf": "MC-Tree (delta=inf)", "mctree_inf_cf": "MC-Tree (CF variances)",
+    "mctree_inf_leafpage": "MC-Tree (page-sized leaves)", "mctree_inf_root": "MC-Tree (Def. 3 at the root)",
+    "bayestree": "Bayes tree", "bayestree_cf": "Bayes tree (CF variances)", "bayestree_kclass": "Bayes tree (k-class)",
+    "anytime_nn": "anytime NN", "svm": "SVM", "j48": "C4.5 (J48)", "tree_placeholder": "C4.5 stand-in (sklearn tree)"}
+
+
 def published_claims() -> pd.DataFrame:
     return pd.read_csv(PUBLISHED / "claims.csv", dtype=str)
 
@@ -65,17 +75,9 @@ def published_static_levels() -> dict:
 
 def _variant_labels(ok: pd.DataFrame) -> pd.Series:
     """A label per record: the algorithm name, plus the estimator settings that differ between
-    its configurations in this experiment (a sweep)."""
-    labels = pd.Series(ok["algo"].astype(str).values, index=ok.index)
-    for algo, g in ok.groupby("algo"):
-        confs = {h: (c.get("estimator") or {}) for h, c in zip(g["algo_hash"], g["algo_config"])}
-        if len(confs) < 2:
-            continue
-        keys = sorted({k for c in confs.values() for k in c})
-        varying = [k for k in keys if len({str(c.get(k)) for c in confs.values()}) > 1]
-        for idx, h in zip(g.index, g["algo_hash"]):
-            labels[idx] = f"{algo} (" + ", ".join(f"{k}={confs[h].get(k)}" for k in varying) + ")"
-    return labels
+    its configurations in this experiment (a sweep), e.g. ``mctree (delta=2)`` (the one labeller,
+    :func:`bench.report.labels.variant_labels`; config names: displayed through :data:`DISPLAY_NAMES`)."""
+    return variant_labels(ok, keys="estimator", style="parens")
 
 
 def _curves(ok: pd.DataFrame) -> pd.DataFrame:
@@ -139,9 +141,11 @@ def _static_name(algo: str) -> str | None:
 
 
 def _plot(name: str, ds: str, summ: pd.DataFrame, static: pd.DataFrame, full: pd.DataFrame, paper: dict,
-          xaxis: str, out: Path, plan: dict) -> list[Path]:
+          xaxis: str, out: Path, plan: dict, show: dict | None = None, records=None) -> list[Path]:
     """One figure, two panels: the whole accuracy range and a zoom on the upper range where the
-    static classifiers and the paper's reference levels lie."""
+    static classifiers and the paper's reference levels lie. ``show`` maps config (variant) labels
+    to the names in the legend."""
+    show = show or {}
     import matplotlib
 
     matplotlib.use("Agg")
@@ -157,6 +161,7 @@ def _plot(name: str, ds: str, summ: pd.DataFrame, static: pd.DataFrame, full: pd
     fulls = full[full["dataset"] == ds]
     top_curve = float(s["accuracy"].max()) if len(s) else 100.0
     zoom_lo = max(0.0, min(levels + [top_curve]) - 10.0)
+    stars = diamonds = False
     for panel, ax in enumerate(axes):
         for i, var in enumerate(variants):
             c = s[s["variant"] == var].sort_values("budget")
@@ -164,19 +169,21 @@ def _plot(name: str, ds: str, summ: pd.DataFrame, static: pd.DataFrame, full: pd
             keep = ((x > 0) & np.isfinite(x)).to_numpy()
             col = colours[i % len(colours)]
             f = fulls[fulls["variant"] == var]
-            label = var + (f" (full model {f['accuracy'].iloc[0]:.1f}%)" if len(f) else "")
+            label = show.get(var, var) + (f" (full model {f['accuracy'].iloc[0]:.1f}%)" if len(f) else "")
             ax.plot(x[keep], c["accuracy"][keep], marker=".", color=col, label=label)
             ax.fill_between(x[keep], (c["accuracy"] - c["accuracy_se"])[keep],
                             (c["accuracy"] + c["accuracy_se"])[keep], color=col, alpha=0.15, linewidth=0)
             if xaxis == "time" and len(f) and f["seconds_per_query"].iloc[0] > 0:
                 ax.plot([f["seconds_per_query"].iloc[0]], [f["accuracy"].iloc[0]], marker="*", markersize=10,
                         color=col, linestyle="none")
+                stars = True
         for j, r in enumerate(st.itertuples()):
             col = colours[(len(variants) + j) % len(colours)]
             ax.axhline(r.accuracy, color=col, linestyle="--", linewidth=1.2,
-                       label=f"{r.algo} (static, ours) {r.accuracy:.1f}%")
+                       label=f"{show.get(r.algo, r.algo)} (static, ours) {r.accuracy:.1f}%")
             if xaxis == "time" and r.seconds_per_query > 0:
                 ax.plot([r.seconds_per_query], [r.accuracy], marker="D", color=col, linestyle="none")
+                diamonds = True
         for palgo, val in refs:
             ax.axhline(val, color="0.35", linestyle=":", linewidth=1.2)
             if panel == 1:
@@ -194,18 +201,27 @@ def _plot(name: str, ds: str, summ: pd.DataFrame, static: pd.DataFrame, full: pd
             ax.set_ylim(zoom_lo, 100.5)
             ax.set_title("zoom on the upper range", fontsize=9)
             ax.legend(fontsize=7, loc="lower right")
-    fig.text(0.01, 0.01, f"scale {plan.get('scale', 'ad hoc')}, protocol {plan.get('protocol', '?')}; "
-             "stars: full model (time axis), diamonds: static classifiers' time per query", fontsize=6,
-             color="0.4")
+    # a footnote names only the marks this plot has
+    marks = (["stars: full model"] if stars else []) + (["diamonds: static classifiers' time per query"]
+                                                         if diamonds else [])
+    cap = Caption.of_plan("", {**plan, "experiment": name}, records)
+    fig.text(0.01, 0.01, f"scale {plan.get('scale', 'ad hoc')}, protocol {cap.protocol or '?'}"
+             + (f"; {', '.join(marks)}" if marks else ""), fontsize=6, color="0.4")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
-    stem = out / f"{name}_{ds}_{xaxis}"
-    paths = []
-    for ext in ("png", "pdf"):
-        p = stem.with_suffix(f".{ext}")
-        fig.savefig(p, dpi=130)
-        paths.append(p)
-    plt.close(fig)
-    return paths
+    what = (f"{name}, {ds}: accuracy (%) of each anytime classifier, mean over the folds with a band of one standard "
+            f"error, against " + ("the budget (Gaussians evaluated per query; training objects compared for anytime "
+                                  "NN), log axis" if xaxis == "budget" else
+                                  "the mean wall-clock seconds per query at which each budget's state was reached, "
+                                  "log axis") + "; left: the whole range, right: a zoom on the upper range")
+    if len(st):
+        what += "; dashed lines: our static classifiers"
+    if refs:
+        what += "; dotted lines: the paper's static SVM / C4.5 accuracies printed in its text"
+    if marks:
+        what += "; " + ", ".join(marks)
+    cap = Caption.of_plan(what, {**plan, "experiment": name}, records, data=ds,
+                          notes=STANDINS.get(ds, "").capitalize() + ("." if ds in STANDINS else ""))
+    return save(fig, out / f"{name}_{ds}_{xaxis}", cap)
 
 
 def _lead_table(curves: pd.DataFrame, ours: str, other: str) -> pd.DataFrame:
@@ -332,7 +348,7 @@ def _first_answer(curves: pd.DataFrame) -> pd.DataFrame:
 def _delta_of(label: str) -> float | None:
     import re
 
-    m = re.search(r"delta=([^,)]+)", label)
+    m = re.search(r"delta=([^,)\]]+)", label)
     if not m:
         return None
     v = m.group(1).strip().strip("'")
@@ -445,10 +461,13 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
     summ = _summary(curves) if not curves.empty else pd.DataFrame(
         columns=["dataset", "variant", "budget", "accuracy", "accuracy_se", "seconds"])
     datasets = sorted(set(curves["dataset"]) if not curves.empty else set(static["dataset"]))
+    # config (variant) label -> the name shown in legends and tables
+    show = unique_display(sorted(set(ok["variant"]) | set(static["algo"])), DISPLAY_NAMES["mctree"])
     for ds in datasets:
-        written += _plot(name, ds, summ, static, full, paper, "budget", out, plan)
+        n_ds = ok[ok["dataset"] == ds]
+        written += _plot(name, ds, summ, static, full, paper, "budget", out, plan, show, n_ds)
         if not summ.empty and summ.loc[summ["dataset"] == ds, "seconds"].notna().any():
-            written += _plot(name, ds, summ, static, full, paper, "time", out, plan)
+            written += _plot(name, ds, summ, static, full, paper, "time", out, plan, show, n_ds)
 
     if not summ.empty:
         sel = summ[summ["budget"].isin(TABLE_BUDGETS)]
@@ -457,7 +476,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
             fpiv = full.pivot_table(index="dataset", columns="variant", values="accuracy").round(2)
             fpiv.index = pd.MultiIndex.from_tuples([(d, "full model") for d in fpiv.index], names=piv.index.names)
             piv = pd.concat([piv, fpiv]).sort_index(level=0, sort_remaining=False)
-        written += write_table(piv, out / f"{name}_accuracy_at_budgets",
+        written += write_table(piv, out / f"{name}_accuracy_at_budgets", labels=show,
                                caption=f"{name}: accuracy (%) after each budget, mean over folds; 'full model' = "
                                        f"every kernel (every training object for anytime NN)")
 
@@ -471,6 +490,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                          "paper_classifier": f"Weka {pname}" if pub is not None else "",
                          "seconds_per_query": f"{r.seconds_per_query:.2e}"})
         written += write_table(pd.DataFrame(rows).set_index(["dataset", "classifier"]), out / f"{name}_static",
+                               labels=show,
                                caption=f"{name}: static classifiers (horizontal lines), ours beside the paper's Weka "
                                        f"levels where printed; the tree is {', '.join(sorted(set(static['algo']) & set(STATIC_TREES))) or '-'}")
 
@@ -495,12 +515,13 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                            for m, s, b in zip(tab["lead_points"], tab["lead_se"], tab["both_answer"])]
             tab["folds ahead"] = [f"{a}/{n}" for a, n in zip(tab["folds_mctree_ahead"], tab["folds"])]
             written += write_table(tab.set_index(["dataset", "mctree", "budget"])[["lead", "folds ahead"]],
-                                   out / f"{name}_mctree_vs_bayestree",
+                                   out / f"{name}_mctree_vs_bayestree", labels=show,
                                    caption=f"{name}: MC-Tree minus Bayes tree accuracy in points at equal Gaussians "
                                            f"(mean ± s.e. over folds, fold-paired); in brackets where one of them "
                                            f"has not read its root entries yet and answers with the class prior")
             summary = _lead_summary(lead, tlead)
             written += write_table(summary.set_index(["dataset", "mctree"]), out / f"{name}_lead_summary",
+                                   labels=show,
                                    caption=f"{name}: MC-Tree's lead over the Bayes tree (accuracy points, fold-paired "
                                            f"mean), only at budgets where both have answered from their trees (read "
                                            f"their root entries; before that a classifier answers with the class "
@@ -517,7 +538,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                 tt["microseconds"] = (tt["seconds"] * 1e6).round(1)
                 written += write_table(tt.set_index(["dataset", "mctree", "microseconds"])[["ref_budget", "lead",
                                                                                             "folds"]],
-                                       out / f"{name}_mctree_vs_bayestree_time",
+                                       out / f"{name}_mctree_vs_bayestree_time", labels=show,
                                        caption=f"{name}: MC-Tree minus Bayes tree accuracy in points at equal "
                                                f"wall-clock time per query: the time the Bayes tree needs for "
                                                f"ref_budget Gaussians (mean over folds; each classifier's "
@@ -544,7 +565,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                  "roughly.")
     if not curves.empty:
         fa = _first_answer(curves)
-        written += write_table(fa.set_index(["dataset", "variant"]), out / f"{name}_first_answer",
+        written += write_table(fa.set_index(["dataset", "variant"]), out / f"{name}_first_answer", labels=show,
                                caption=f"{name}: the first answer from the tree (the root entries read): its cost "
                                        f"in budget units and its accuracy, beside the prior-only accuracy before it")
     if pairs and not lead.empty:
@@ -555,7 +576,8 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
             what = HYPOTHESES.get(str(d["mctree"]).split(" ")[0], "")
             at = "/".join(str(d[f"lead@{b}"]) for b in LEAD_BUDGETS)
             tat = "/".join(str(d[f"lead@t{b}"]) for b in LEAD_BUDGETS)
-            notes.append(f"- {d['dataset']}, {d['mctree']}{' (' + what + ')' if what else ''}: lead at "
+            shown_name = show.get(d["mctree"], d["mctree"])
+            notes.append(f"- {d['dataset']}, {shown_name}{' (' + what + ')' if what else ''}: lead at "
                          f"50/100/200/500 Gaussians {at}; largest {d['max_lead_both_answer']}; at equal time (when the "
                          f"Bayes tree has read 50/100/200/500 Gaussians) {tat}; "
                          f"verdict (Gaussians): {d['verdict_gaussians']}; "
@@ -586,7 +608,8 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                 r = s_ds[s_ds["budget"] == b]
                 if len(r) > 1:
                     top = r.sort_values("accuracy", ascending=False)
-                    parts.append(f"{b}: " + " > ".join(f"{v} {a:.2f}" for v, a in zip(top["variant"], top["accuracy"])))
+                    parts.append(f"{b}: " + " > ".join(f"{show.get(v, v)} {a:.2f}"
+                                                      for v, a in zip(top["variant"], top["accuracy"])))
             if parts:
                 notes.append(f"- {ds}: " + "; ".join(parts))
     notes.append("- Paper reference lines: the static Weka SVM / C4.5 accuracies printed in the text "

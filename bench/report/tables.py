@@ -8,15 +8,44 @@ from pathlib import Path
 import pandas as pd
 
 
-def to_markdown(df: pd.DataFrame, index: bool = True) -> str:
+#: at most this many columns in one Markdown table (a wider table is split into parts, each
+#: repeating the key columns; the CSV and LaTeX files keep the whole table)
+MAX_MD_COLUMNS = 9
+
+
+def _md_table(cols: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(cols)]
+    line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
+    return [line(cols), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows]
+
+
+def to_markdown(df: pd.DataFrame, index: bool = True, max_columns: int = MAX_MD_COLUMNS,
+                key_columns: int | None = None) -> str:
+    """A Markdown table; one wider than ``max_columns`` is split into parts of at most
+    ``max_columns`` columns, each repeating the key columns (the first ``key_columns``; by
+    default the index levels, or the first column with ``index=False``) so that every part reads
+    on its own."""
     frame = df.reset_index() if index else df
     cols = [str(c) for c in frame.columns]
     rows = [["" if (isinstance(v, float) and pd.isna(v)) else str(v) for v in r]
             for r in frame.itertuples(index=False)]
-    widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(cols)]
-    line = lambda cells: "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths)) + " |"  # noqa: E731
-    out = [line(cols), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
-    out += [line(r) for r in rows]
+    if len(cols) <= max_columns:
+        return "\n".join(_md_table(cols, rows)) + "\n"
+    n_keys = key_columns if key_columns is not None else (df.index.nlevels if index else 1)
+    n_keys = max(1, min(n_keys, max_columns - 1))
+    rest = list(range(n_keys, len(cols)))
+    n_parts = -(-len(rest) // (max_columns - n_keys))
+    step = -(-len(rest) // n_parts)                    # balanced parts: 9 columns give 5 + 4, not 8 + 1
+    chunks = [rest[i:i + step] for i in range(0, len(rest), step)]
+    out: list[str] = []
+    for k, chunk in enumerate(chunks, 1):
+        pick = list(range(n_keys)) + chunk
+        if out:
+            out.append("")
+        out.append(f"Part {k} of {len(chunks)}: columns {chunk[0] + 1}-{chunk[-1] + 1} of {len(cols)} "
+                   f"(with {', '.join(cols[:n_keys])})")
+        out.append("")
+        out += _md_table([cols[i] for i in pick], [[r[i] for i in pick] for r in rows])
     return "\n".join(out) + "\n"
 
 
@@ -48,13 +77,31 @@ def to_latex(df: pd.DataFrame, caption: str = "", index: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_table(df: pd.DataFrame, path_stem: Path, caption: str = "", index: bool = True) -> list[Path]:
-    """Write ``<stem>.md``, ``<stem>.tex`` and ``<stem>.csv``; return their paths."""
+def shown(df: pd.DataFrame, labels: dict[str, str] | None) -> pd.DataFrame:
+    """``df`` as a reader sees it: column names, index entries and cells that are exactly a key of
+    ``labels`` (config names) replaced by its value (the paper's name); nothing else changes."""
+    if not labels:
+        return df
+    get = lambda v: labels.get(v, v) if isinstance(v, str) else v  # noqa: E731
+    out = df.rename(columns=get).rename(index=get)
+    for c in out.columns:
+        if not pd.api.types.is_numeric_dtype(out[c]):
+            out[c] = out[c].map(get)
+    return out
+
+
+def write_table(df: pd.DataFrame, path_stem: Path, caption: str = "", index: bool = True,
+                key_columns: int | None = None, labels: dict[str, str] | None = None) -> list[Path]:
+    """Write ``<stem>.md`` (split into parts when wider than :data:`MAX_MD_COLUMNS`, each part
+    repeating the first ``key_columns``, see :func:`to_markdown`), ``<stem>.tex`` and ``<stem>.csv``
+    (both whole); return their paths. ``labels`` (config name -> the paper's name) applies to the
+    Markdown and LaTeX files only: the CSV keeps the config names, for programs that read it."""
     path_stem.parent.mkdir(parents=True, exist_ok=True)
+    view = shown(df, labels)
     md = path_stem.with_suffix(".md")
-    md.write_text((f"{caption}\n\n" if caption else "") + to_markdown(df, index=index))
+    md.write_text((f"{caption}\n\n" if caption else "") + to_markdown(view, index=index, key_columns=key_columns))
     tex = path_stem.with_suffix(".tex")
-    tex.write_text(to_latex(df, caption, index=index))
+    tex.write_text(to_latex(view, caption, index=index))
     csv = path_stem.with_suffix(".csv")
     df.to_csv(csv, index=index)
     return [md, tex, csv]
