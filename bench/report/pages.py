@@ -259,8 +259,7 @@ def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
             head.append("- none not reproduced" + (f" ({len(nc)} not checkable)" if nc else ""))
         for v in bad:
             tag = "" if v.verdict == V.NOT_REPRODUCED else " (partly)"
-            e0 = V._readable(v.evidence.split(";")[0], root)
-            ev = f" [{Path(e0).stem}]({e0})" if v.evidence else ""
+            ev = f" {V.evidence_link(v.evidence.split(';')[0], '', root)}" if v.evidence else ""
             head.append(f"- {v.claim_id}{tag}: {v.reason}.{ev}".replace("..", "."))
         if nc:
             reasons: dict[str, list[str]] = {}

@@ -255,6 +255,16 @@ def _readable(e: str, root: Path | None) -> str:
     return e
 
 
+def evidence_link(e: str, link_prefix: str = "", root: Path | None = None) -> str:
+    """A Markdown link to an evidence file inside reports/; a file of the repository outside reports/
+    (``../conf/...``: a config the claim is about) is named as a repository path, not linked, so the
+    reports stay self-contained (the HTML view links only inside reports/)."""
+    e = e.strip()
+    if e.startswith("../"):
+        return f"`{e[3:]}`"
+    return f"[{Path(e).stem}]({link_prefix}{_readable(e, root)})"
+
+
 def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bool = False,
                   root: Path | None = None) -> list[str]:
     """Markdown lines of a verdict table; ``link_prefix`` is prepended to evidence paths (relative
@@ -264,8 +274,7 @@ def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bo
                                                  "evidence", "the claim (paper's words)"]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for v in verdicts:
-        ev = ", ".join(f"[{Path(e).stem}]({link_prefix}{_readable(e, root)})" for e in str(v.evidence).split(";")
-                       if e.strip()) \
+        ev = ", ".join(evidence_link(e, link_prefix, root) for e in str(v.evidence).split(";") if e.strip()) \
             if v.evidence else ""
         cells = ([v.paper] if with_paper else []) + [v.claim_id, f"**{v.verdict}**" if v.verdict == REPRODUCED
                                                      else v.verdict, v.reason, v.ours, v.published, v.test, ev,
