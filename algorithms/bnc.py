@@ -1,6 +1,6 @@
 """Bayesian network classifiers with the class as a parent of every attribute:
 TAN, KDB-k, SKDB and KDF, on the count engine of :mod:`algorithms._counts` and
-the smoothing of :mod:`algorithms.hdp` (seed 002, Zhang, Petitjean and Buntine,
+the smoothing of :mod:`algorithms.hdp` (Zhang, Petitjean and Buntine 2020,
 "Bayesian network classifiers using ensembles and smoothing", Sects. 2.1-2.4, 4.1).
 
 Learners
@@ -32,13 +32,13 @@ Learners
   this differs from Petal's ``kdbSelective``.
 * :class:`KDF` (Duan and Wang 2017): one KDB per attribute, with that attribute first;
   the class posteriors of the members are averaged. The member order and parents
-  follow the ESKDB code's ``learnStructureKDBForest`` (which produced seed 002's KDF
+  follow the ESKDB code's ``learnStructureKDBForest`` (which produced Zhang et al. 2020's KDF
   numbers): after the root, the next attribute maximises ``sum_i I(Y; X_j | X_i)`` over
   the attributes already placed; an attribute's first parent is the earlier attribute
   with the highest ``I(X_u; X_p | Y)`` and the others are that parent's own ancestors
   (parent, grand-parent, ...), up to k.
 
-Parameter estimation (seed 002 Sects. 2.4 and 4.1)
+Parameter estimation (Zhang et al. 2020 Sects. 2.4 and 4.1)
 --------------------------------------------------
 Every family (attribute ``X`` with parents ``Pa_1..Pa_k``) is a probability tree with
 the class as first level, as in Petitjean et al. (2018): node ``(y, pa_1..pa_d)`` at
@@ -46,12 +46,12 @@ depth ``d`` holds the counts ``#(X, y, pa_1..pa_d)``.
 
 * ``smoothing="m_estimate"``: ``P(x | node) = (#(x, node) + M/|X|) / (#(node) + M)``
   (base rate ``1/|X|``) and ``P(y) = (#y + M/C) / (N + M)``. With ``backoff=True``
-  (seed 002 Sect. 4.1: "when the leaf node has no data, back off the probability
+  (Zhang et al. 2020 Sect. 4.1: "when the leaf node has no data, back off the probability
   estimates to its nearest non-empty ancestor") the estimate comes from the deepest
   node on the instance's path that has training data for that class; the root
   (``P(x)`` over all classes) is used only for a class without training data. This is
   the estimate and query of :func:`algorithms.hdp.m_estimate_family`.
-  ``m``: seed 002 Sect. 2.4 says M "is usually set to 1" with base rate ``b = 1/C``;
+  ``m``: Zhang et al. 2020 Sect. 2.4 says M "is usually set to 1" with base rate ``b = 1/C``;
   its Table 2 prints ``M = 1/C``. The ESKDB code uses M = 1 (``SUtils.m_MEsti = 1.0``
   in ``MEsti(n, N, k) = (n + M/k) / (N + M)``), i.e. a class count receives the
   pseudo-count ``M b = 1/C`` that Table 2 names; the configs use ``m=1.0``.
@@ -62,7 +62,7 @@ depth ``d`` holds the counts ``#(X, y, pa_1..pa_d)``.
   ``(#y + alpha) / (N + alpha C)``. With ``backoff=False`` this is Weka's
   ``SimpleEstimator -A alpha`` (an unseen parent configuration gets ``1/|X|``).
 * ``smoothing="hdp"``: the HDP estimates of :mod:`algorithms.hdp` (collapsed Gibbs
-  sampler over table counts, seed 002 Sects. 2.5 and 3.3) on the same trees, with the
+  sampler over table counts, Zhang et al. 2020 Sects. 2.5 and 3.3) on the same trees, with the
   settings of ``hdp_settings`` (a dict of :class:`algorithms.hdp.HDPSettings` fields:
   1000 iterations, burn-in 100, LEVEL tying, Gamma(2, 1) prior by default); the class
   prior is the M-estimate; queries back off to the deepest existing node. SKDB's
@@ -72,7 +72,7 @@ depth ``d`` holds the counts ``#(X, y, pa_1..pa_d)``.
 Data
 ----
 Nominal attributes only (numeric columns raise an error that says to discretise them;
-the configs run the MDL discretiser first). ``missing="value"`` (default; seed 002
+the configs run the MDL discretiser first). ``missing="value"`` (default; Zhang et al. 2020
 Sect. 4.1: "A missing value is treated as a separate attribute value") gives an
 attribute one more value where missing values can occur (``missing_slot="observed"``:
 seen missing in the training data, or declared); complete attributes keep ``|X|``
@@ -323,7 +323,7 @@ def weka_sort(values) -> np.ndarray:
 def descending_order(values, tie_order: str = "stable") -> np.ndarray:
     """Indices of ``values`` from largest to smallest.
 
-    ``tie_order="stable"``: equal values keep the lower index first (bench's rule).
+    ``tie_order="stable"``: equal values keep the lower index first (this implementation's rule).
     ``tie_order="weka"``: the ESKDB code's ``SUtils.sort``, i.e. Weka 3.6's ascending
     ``Utils.sort`` read backwards; as that quicksort mostly leaves equal values in index
     order, the higher index then tends to come first among equal values (not always: the
@@ -833,7 +833,7 @@ def _normalise_and_score(post, r, yr, all_classes, loss):
 @njit(cache=True)
 def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, root_total, a, b, backoff,
                    all_classes, post, loss):
-    """SKDB pass 3 for one attribute over a block of training rows (seed 002 Sect. 2.1;
+    """SKDB pass 3 for one attribute over a block of training rows (Zhang et al. 2020 Sect. 2.1;
     Martinez et al. 2016): multiply each model's LOO posterior by this attribute's
     estimate with the row's own counts subtracted, normalise, and add the squared error.
 
@@ -1040,8 +1040,8 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
 
     def _slot_mask(self, X) -> np.ndarray:
         """Columns that get a missing-value slot (``missing="value"``): ``missing_slot="observed"``
-        those with a missing value in the first training chunk, ``"always"`` every column (bench's
-        earlier rule), a list of indices (or a boolean mask) = those declared plus the observed."""
+        those with a missing value in the first training chunk, ``"always"`` every column (this
+        implementation's earlier rule), a list of indices (or a boolean mask) = those declared plus the observed."""
         d = X.shape[1]
         observed = np.isnan(X).any(axis=0) if X.shape[0] else np.zeros(d, dtype=bool)
         ms = getattr(self, "missing_slot", "observed")
@@ -1181,7 +1181,7 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
             for key, tbl in self._families.items():
                 model["levels"][key] = tbl.levels()
         self._model = model
-        self.bench_extra_ = {**getattr(self, "_extra", {}),
+        self.diagnostics_ = {**getattr(self, "_extra", {}),
                              "n_families": len(self._families),
                              "family_cells": int(sum(t.keys.size for t in self._families.values()))}
 
@@ -1289,18 +1289,18 @@ _COMMON_DOC = """
     alpha : float, default=1.0
         Pseudo-count per value for ``smoothing="laplace"`` (Weka's ``-A``).
     backoff : bool, default=True
-        Back off to the nearest non-empty ancestor (seed 002 Sect. 4.1); False uses the
+        Back off to the nearest non-empty ancestor (Zhang et al. 2020 Sect. 4.1); False uses the
         leaf, ``1/|X|`` when it is empty (Weka's SimpleEstimator). Ignored by HDP.
     hdp_settings : dict or None, default=None
         Fields of :class:`algorithms.hdp.HDPSettings` for ``smoothing="hdp"``.
     missing : {"value", "mode"}, default="value"
-        A missing value as a value of its own (seed 002) or replaced by the column's
+        A missing value as a value of its own (Zhang et al. 2020) or replaced by the column's
         training mode (Weka's BayesNet).
     missing_slot : {"observed", "always"} or list of column indices, default="observed"
         With ``missing="value"``, which columns get the extra value: ``"observed"`` only
         those with a missing value in the (first) training data, so that complete columns
         keep ``|X|`` values and the M-estimate's base rate ``1/|X|`` of the ESKDB code;
-        ``"always"`` every column (bench's earlier rule: base rate ``1/(|X| + 1)`` even on
+        ``"always"`` every column (this implementation's earlier rule: base rate ``1/(|X| + 1)`` even on
         complete data); a list (or boolean mask) declares columns that may have missing
         values, in addition to the observed ones. A missing value in a column without a
         slot (only possible at prediction or in a later ``partial_fit`` chunk) is coded 0,
@@ -1397,8 +1397,8 @@ class KDB(_BNCBase):
         order are not used.
     tie_order : {"stable", "weka"}, default="stable"
         How equal MI (attribute order) and equal CMI (parent choice and back-off order)
-        are ordered: ``"stable"`` = the lower index (earlier position) first, bench's
-        rule; ``"weka"`` = the ESKDB code's ``SUtils.sort``, Weka 3.6's unstable quicksort
+        are ordered: ``"stable"`` = the lower index (earlier position) first, this
+        implementation's rule; ``"weka"`` = the ESKDB code's ``SUtils.sort``, Weka 3.6's unstable quicksort
         read backwards (the higher index tends to come first), which changes
         probabilities on some data (seen up to 0.04), rarely predictions. The paper's
         configs use ``"weka"``. See :func:`descending_order`.
@@ -1447,7 +1447,7 @@ class KDB(_BNCBase):
 # =========================================================================== SKDB
 class SKDB(_BNCBase):
     """Selective KDB (Martinez, Webb, Chen and Zaidi 2016, JMLR 17(44)), the base learner
-    of ESKDB (seed 002 Sect. 2.1 and Algorithm 1 line 6).
+    of ESKDB (Zhang et al. 2020 Sect. 2.1 and Algorithm 1 line 6).
 
     Pass 1: MI and CMI; the KDB structure for ``max_k`` on ``order`` (given, or by MI).
     Pass 2: every family's counts with its ``max_k`` parents.
@@ -1462,12 +1462,12 @@ class SKDB(_BNCBase):
     k = 0..max_k (inner), a model replaces the best only when strictly better (the ESKDB
     code's order; Petal scans k outer). n* = 0 leaves the class prior alone (k* = 0).
 
-    ``loo_rule="exact"`` (bench's rule): the LOO estimates are exactly those of the final
+    ``loo_rule="exact"`` (this implementation's rule): the LOO estimates are exactly those of the final
     model refitted without the row: the node is the deepest one on the row's path with
     data for the class once the row is removed, the M-estimate (or Laplace) of that node,
     the root when the class has no other row.
     ``loo_rule="authors"`` (the ESKDB code's and Petal's ``updateClassDistributionloocv``,
-    which produced seed 002's SKDB and ESKDB numbers; the paper's configs use it): model d
+    which produced Zhang et al. 2020's SKDB and ESKDB numbers; the paper's configs use it): model d
     takes the LOO estimate of depth d without per-class back-off, the walk down the path
     stops before a node holding fewer than 2 rows with the row's value of the attribute
     (all classes, the row included), the next model then takes the shallower node's
@@ -1478,7 +1478,7 @@ class SKDB(_BNCBase):
     Parameters
     ----------
     max_k : int, default=5
-        Maximum number of parents (seed 002 Table 2: maxK = 5).
+        Maximum number of parents (Zhang et al. 2020 Table 2: maxK = 5).
     order : sequence of int or None, default=None
         Attribute order (ESKDB passes its MI-sampled order, Algorithm 3); None = by
         decreasing MI. Attributes absent from the order are never used.
@@ -1500,7 +1500,7 @@ class SKDB(_BNCBase):
     loo_rmse_ : (max_k + 1, d') LOO RMSE of model (k, first u + 1 attributes)
     loo_rmse_prior_ : float, LOO RMSE of the class prior alone
     information_ : PairInformation (MI, CMI of pass 1)
-    bench_extra_ : dict with k*, n*
+    diagnostics_ : dict with k*, n*
     """
 
     def __init__(self, max_k=5, order=None, loo_loss="true_class", loo_rule="exact", tie_order="stable",

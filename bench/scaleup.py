@@ -25,7 +25,7 @@ Time spent generating (or slicing) the data is measured and left out of the trai
 Each (algorithm, N) is one record in the normal store: experiment = the experiment name,
 protocol ``scaleup``, fold = the index of the factor, with ``times.fit_*`` (training
 without data generation), ``times.preprocess_fit_*``, ``model_bytes`` (pickled model),
-the test metrics and the estimator's ``bench_extra_``. Finished records are reused.
+the test metrics and the estimator's ``diagnostics_``. Finished records are reused.
 
 ``python -m bench.scaleup NAME --scale medium`` runs one experiment (``python -m
 bench.experiments run NAME`` delegates here).
@@ -289,7 +289,7 @@ def _evaluate(algo_cfg, aname, ahash, experiment, dataset, info, protocol_cfg, c
             "_predictions": {"test_index": np.arange(yte.size, dtype=np.int64), "y_true": yte.astype(np.int32),
                              "proba": full.astype(np.float32)},
         })
-        extra = getattr(est, "bench_extra_", None)
+        extra = getattr(est, "diagnostics_", None)
         if isinstance(extra, dict):
             rec["extra"] = extra
     except _Skip as exc:
