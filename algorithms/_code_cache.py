@@ -13,7 +13,6 @@ by :func:`set_cache_dir` (a harness sets its own cache there), else the user cac
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 from pathlib import Path
@@ -25,6 +24,7 @@ BCH_CODES = {15: (5, 7), 31: (6, 15), 63: (7, 31), 127: (8, 63), 255: (9, 127), 
 BCH_FIELD_DEGREE = {n: int(math.log2(n + 1)) for n in BCH_CODES}   # codes of length 2^mu - 1 over GF(2^mu)
 
 _cache_dir_setting: Path | None = None
+_BOOKS: dict[int, np.ndarray] = {}   # length -> codebook, per process
 
 
 def set_cache_dir(path) -> None:
@@ -46,15 +46,19 @@ def bch_codebook(length: int, cache_dir: str | os.PathLike | None = None) -> np.
 
     Built by ``galois.BCH(length, m)`` (its generator matrix times every message, in GF(2) with
     galois) and kept in ``cache_dir`` (default: :func:`current_cache_dir`) as ``bch_<length>_<m>.npy``.
-    The codebook does not depend on the folder; it is memoised per process."""
+    The codebook does not depend on the folder: it is memoised per process by length
+    alone (a later call with another folder gets the same array)."""
     if length not in BCH_CODES:
         raise ValueError(f"no BCH code of length {length}; the paper's lengths are {sorted(BCH_CODES)}")
-    folder = Path(cache_dir).expanduser() if cache_dir is not None else current_cache_dir()
-    return _codebook(int(length), folder)
+    length = int(length)
+    book = _BOOKS.get(length)
+    if book is None:
+        folder = Path(cache_dir).expanduser() if cache_dir is not None else current_cache_dir()
+        book = _BOOKS[length] = _load_or_build(length, folder)
+    return book
 
 
-@functools.lru_cache(maxsize=None)
-def _codebook(length: int, folder: Path) -> np.ndarray:
+def _load_or_build(length: int, folder: Path) -> np.ndarray:
     m, dist = BCH_CODES[length]
     path = folder / f"bch_{length}_{m}.npy"
     book = None

@@ -62,8 +62,8 @@ Estimators (per numeric attribute; nominal attributes always use counts)
   Weka's kernel mass of the cell ``[x - p/2, x + p/2]`` (with its 1% early stop and 1e-75 floor),
   ``"density"`` the density itself.
 * discrete (Table 4): nominal attributes (``categorical_features``, e.g. after
-  :class:`SparseEqualFrequencyDiscretizer`) use counts with the Laplace correction of Sect.
-  4.3.1: ``Pr(a_j | C_b^+) = (sum_i |a_j and c_i| + 1) / (sum_i |c_i| + |A_j|)``, where
+  :class:`algorithms.discretize.SparseEqualFrequencyDiscretizer`) use counts with the Laplace
+  correction of Sect. 4.3.1: ``Pr(a_j | C_b^+) = (sum_i |a_j and c_i| + 1) / (sum_i |c_i| + |A_j|)``, where
   ``|c_i|`` counts the instances of class ``c_i`` with ``A_j`` observed.
 * ``numeric="multinomial"`` / ``"bernoulli"``: the usual text event models (word counts, and
   boolean word presence), Laplace-smoothed (``alpha``): not what the paper ran (see below), but
@@ -129,7 +129,7 @@ import math
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin, OneToOneFeatureMixin, TransformerMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -137,6 +137,8 @@ from . import _ecoc_kernels as K
 from ._counts import class_codes, infer_n_values
 from ._base import NotApplicableError, PredictFromLogJointMixin
 from ._code_cache import BCH_CODES, BCH_FIELD_DEGREE, _min_weight, bch_codebook  # noqa: F401 (re-exported)
+from ._sparse import _csr_parts, as_csr
+from .discretize import SparseEqualFrequencyDiscretizer  # noqa: F401 (re-exported: configs name algorithms.ecoc.SparseEqualFrequencyDiscretizer)
 
 # --------------------------------------------------------------------------- code matrices
 #: Sect. 5.1: "The code generation process is aborted after 100,000 iterations."
@@ -331,21 +333,6 @@ def make_code_matrix(code, n_classes: int, code_length=None, rng=None, max_tries
 
 # --------------------------------------------------------------------------- input
 NUMERIC = ("normal", "normal_weka", "kernel", "multinomial", "bernoulli")
-
-
-def as_csr(X) -> sp.csr_matrix:
-    """CSR float64 in canonical form (sorted, summed duplicates); dense input keeps NaN and drops zeros."""
-    Xc = X.tocsr() if sp.issparse(X) else sp.csr_matrix(X)
-    if Xc.dtype != np.float64:
-        Xc = Xc.astype(np.float64)
-    if not Xc.has_canonical_format:
-        Xc = Xc.copy()
-        Xc.sum_duplicates()
-    return Xc
-
-
-def _csr_parts(Xc):
-    return (Xc.indptr.astype(np.int64, copy=False), Xc.indices.astype(np.int64, copy=False), Xc.data)
 
 
 def _columns(Xc, cols, d):
@@ -1271,100 +1258,4 @@ class StraightforwardECOC(_ECOCMixin, ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         tags.input_tags.sparse = self.base == "onepass"
-        return tags
-
-
-# --------------------------------------------------------------------------- sparse discretisation
-class SparseEqualFrequencyDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """Weka 3.6's unsupervised ``Discretize -F -B n_bins`` (as
-    :class:`algorithms.discretize.EqualFrequencyDiscretizer`, whose cut-point rule it calls) on CSR
-    input: a column's values are its stored entries plus the zeros that are not stored (Park and Fuernkranz 2014
-    Table 4: "each numerical attribute into a 10-valued discrete attribute using equal-frequency
-    discretization"). The bin codes are relabelled so that the bin holding 0 is code 0, which keeps
-    the output as sparse as the input (naive Bayes does not depend on the labels of nominal values).
-    Dense input gives dense output (the same codes). NaN stays NaN; nominal columns pass through.
-
-    Attributes: ``cut_points_`` (per column, None for nominal ones), ``zero_bin_`` (the bin of 0
-    before relabelling), ``n_categories_out_`` and ``categorical_features_out_`` (all True) for the
-    steps after it.
-    """
-
-    def __init__(self, n_bins=10, categorical_features=None, n_categories=None):
-        self.n_bins = n_bins
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
-
-    def fit(self, X, y=None):
-        from .discretize import _check_n_bins, _equal_frequency_kernel
-
-        _check_n_bins(self.n_bins)
-        X = validate_data(self, X, accept_sparse=("csr", "csc", "coo"), dtype=np.float64,
-                          ensure_all_finite="allow-nan")
-        Xc = as_csr(X)
-        t, d = Xc.shape
-        nominal = np.zeros(d, dtype=bool) if self.categorical_features is None else \
-            np.asarray(self.categorical_features, dtype=bool)
-        if nominal.shape != (d,):
-            raise ValueError(f"categorical_features has {nominal.size} entries for {d} columns")
-        ip, ix, dt = _csr_parts(Xc)
-        keep = ~np.isnan(dt)
-        stored = np.bincount(ix, minlength=d)
-        cols = np.concatenate([ix[keep], np.arange(d)])
-        vals = np.concatenate([dt[keep], np.zeros(d)])
-        cnt = np.concatenate([np.ones(keep.sum()), (t - stored).astype(np.float64)])[:, None]
-        order = np.lexsort((vals, cols))
-        cols, vals, cnt = cols[order], vals[order], np.ascontiguousarray(cnt[order])
-        oc, ov, ocnt = np.empty_like(cols), np.empty_like(vals), np.empty_like(cnt)
-        u = K.merge_sorted_grid(cols, vals, cnt, oc, ov, ocnt)
-        pos = ocnt[:u, 0] > 0
-        oc, ov, ow = oc[:u][pos], ov[:u][pos], ocnt[:u, 0][pos]
-        bounds = np.searchsorted(oc, np.arange(d + 1))
-        self.cut_points_, zero_bin = [], np.zeros(d, dtype=np.int64)
-        for j in range(d):
-            if nominal[j]:
-                self.cut_points_.append(None)
-                continue
-            lo, hi = bounds[j], bounds[j + 1]
-            cuts = _equal_frequency_kernel(ov[lo:hi], ow[lo:hi], int(self.n_bins)) if hi > lo else np.empty(0)
-            self.cut_points_.append(np.asarray(cuts, dtype=np.float64))
-            zero_bin[j] = np.searchsorted(cuts, 0.0, side="left")
-        self.zero_bin_ = zero_bin
-        ncat = np.zeros(d, dtype=np.int64)
-        if nominal.any():
-            declared = None if self.n_categories is None else np.asarray(self.n_categories, dtype=np.int64)
-            seen = infer_n_values(Xc[:, np.flatnonzero(nominal)].toarray())
-            ncat[nominal] = np.where((declared[nominal] if declared is not None else 0) > 0,
-                                     declared[nominal] if declared is not None else 0, np.maximum(seen, 1))
-        for j in np.flatnonzero(~nominal):
-            ncat[j] = self.cut_points_[j].size + 1
-        self.n_categories_out_ = ncat
-        self.categorical_features_out_ = np.ones(d, dtype=bool)
-        return self
-
-    def transform(self, X):
-        check_is_fitted(self, "cut_points_")
-        dense = not sp.issparse(X)
-        X = validate_data(self, X, reset=False, accept_sparse=("csr", "csc", "coo"), dtype=np.float64,
-                          ensure_all_finite="allow-nan")
-        Xc = as_csr(X)
-        d = Xc.shape[1]
-        numeric = np.array([c is not None for c in self.cut_points_])
-        sizes = np.array([0 if c is None else c.size for c in self.cut_points_], dtype=np.int64)
-        offsets = np.zeros(d + 1, dtype=np.int64)
-        np.cumsum(sizes, out=offsets[1:])
-        cuts = np.concatenate([c for c in self.cut_points_ if c is not None] or [np.empty(0)])
-        ix = Xc.indices.astype(np.int64)
-        out = np.empty_like(Xc.data)
-        K.bin_codes_csr(ix, Xc.data, cuts, offsets, self.zero_bin_, out)
-        data = np.where(numeric[ix], out, Xc.data)                   # nominal columns pass through
-        res = sp.csr_matrix((data, Xc.indices.copy(), Xc.indptr.copy()), shape=Xc.shape)   # never alter X
-        res.eliminate_zeros()
-        if dense:
-            return res.toarray()
-        return res
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
         return tags
