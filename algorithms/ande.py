@@ -80,9 +80,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import NotApplicableError, PredictFromLogJointMixin
+from ._base import NotApplicableError, PredictFromLogJointMixin, logsumexp_rows
 from ._counts import (BLOCK_ROWS, AllSubsetCounts, Smoothing, class_codes, encode, encode_classes,
-                      infer_n_values, validation_dtype)
+                      validation_dtype)
+from ._nominal import declared_values
 
 TINY = 1e-150
 BIG = 1e150
@@ -569,29 +570,6 @@ class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
         if int(self.min_parent_count) < 0:
             raise ValueError(f"min_parent_count must be >= 0, got {self.min_parent_count!r}")
 
-    def _declared_values(self, X) -> np.ndarray:
-        d = X.shape[1]
-        cat = None if self.categorical_features is None else np.asarray(self.categorical_features, dtype=bool)
-        if cat is not None and cat.shape != (d,):
-            raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
-        if self.n_categories is not None:
-            nc = np.asarray(self.n_categories, dtype=np.int64)
-            if nc.shape != (d,):
-                raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
-            numeric = (nc <= 0) if cat is None else (~cat | (nc <= 0))
-        else:
-            nc = None
-            numeric = np.zeros(d, dtype=bool) if cat is None else ~cat
-        if numeric.any():
-            cols = np.flatnonzero(numeric)
-            raise ValueError(
-                f"{type(self).__name__} needs nominal attributes, but columns {cols[:10].tolist()}"
-                f"{' ...' if cols.size > 10 else ''} are numeric; discretise them first (e.g. the MDL "
-                f"discretiser as a preprocess step: algorithms.discretize.MDLDiscretizer)")
-        if nc is None:
-            nc = np.maximum(infer_n_values(X), 1)
-        return nc
-
     def _encode(self, X, what: str = "X"):
         """Integer codes of ``X``; ``missing="error"`` refuses missing values as Weka's WAODE does."""
         if self.missing == "error":
@@ -640,7 +618,7 @@ class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError(f"{type(self).__name__} needs at least 2 classes to learn from; got 1 class "
                                  f"({labels[0].tolist()!r})" if labels.size else "no training rows")
             self.classes_ = labels
-            declared = self._declared_values(X)
+            declared = declared_values(self, X)
             self.n_values_ = declared + (1 if self.missing == "value" else 0)
             self._declared_ = declared
             max_order = min(self.n + 1, X.shape[1])
@@ -759,7 +737,7 @@ class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
 
     def predict_log_proba(self, X):
         lj = self.predict_log_joint(X)
-        return lj - _logsumexp_rows(lj)
+        return lj - logsumexp_rows(lj)
 
     def predict_proba(self, X):
         return np.exp(self.predict_log_proba(X))
@@ -770,9 +748,3 @@ class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
         tags.input_tags.categorical = True
         tags.input_tags.positive_only = True  # nominal codes 0..k-1
         return tags
-
-
-def _logsumexp_rows(a: np.ndarray) -> np.ndarray:
-    hi = np.max(a, axis=1, keepdims=True)
-    hi = np.where(np.isfinite(hi), hi, 0.0)
-    return hi + np.log(np.sum(np.exp(a - hi), axis=1, keepdims=True))

@@ -106,12 +106,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import PredictFromLogJointMixin
+from ._base import PredictFromLogJointMixin, logsumexp_rows
 from ._bnc_kernels import (_family_log_prob, _information_kernel, _loo_attribute, _loo_attribute_authors, _loo_prior,
                            _sum_runs_kernel, _walk_tree, _weka_sort_kernel, _weka_tan_scores)
 from . import hdp as H
 from ._counts import (BLOCK_ROWS, AllSubsetCounts, CountTableTooLarge, class_codes, code_dtype, encode,
-                      encode_classes, infer_n_values)
+                      encode_classes)
+from ._nominal import declared_values
 
 SMOOTHINGS = ("m_estimate", "laplace", "hdp")
 MISSING_MODES = ("value", "mode")
@@ -592,29 +593,6 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
         return (self.class_counts_ + a0) / (self.class_counts_.sum() + b0)
 
     # ------------------------------------------------------------------ data
-    def _declared_values(self, X) -> np.ndarray:
-        d = X.shape[1]
-        cat = None if self.categorical_features is None else np.asarray(self.categorical_features, dtype=bool)
-        if cat is not None and cat.shape != (d,):
-            raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
-        if self.n_categories is not None:
-            nc = np.asarray(self.n_categories, dtype=np.int64)
-            if nc.shape != (d,):
-                raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
-            numeric = (nc <= 0) if cat is None else (~cat | (nc <= 0))
-        else:
-            nc = None
-            numeric = np.zeros(d, dtype=bool) if cat is None else ~cat
-        if numeric.any():
-            cols = np.flatnonzero(numeric)
-            raise ValueError(
-                f"{type(self).__name__} needs nominal attributes, but columns {cols[:10].tolist()}"
-                f"{' ...' if cols.size > 10 else ''} are numeric; discretise them first (e.g. the MDL "
-                f"discretiser as a preprocess step: algorithms.discretize.MDLDiscretizer)")
-        if nc is None:
-            nc = np.maximum(infer_n_values(X), 1)
-        return nc
-
     def _slot_mask(self, X) -> np.ndarray:
         """Columns that get a missing-value slot (``missing="value"``): ``missing_slot="observed"``
         those with a missing value in the first training chunk, ``"always"`` every column (this
@@ -695,7 +673,7 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError(f"{type(self).__name__} needs at least 2 classes to learn from; got "
                                  + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
             self.classes_ = labels
-            declared = self._declared_values(X)
+            declared = declared_values(self, X)
             self._declared_ = declared
             self.missing_slot_ = self._slot_mask(X) if self.missing == "value" else np.zeros(declared.size, bool)
             self.n_values_ = declared + self.missing_slot_.astype(np.int64)
@@ -793,7 +771,7 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
             acc = np.zeros((chunk.shape[0], C))
             for member in self._members:
                 lj = self._member_log_joint(member, chunk)
-                acc += np.exp(lj - _logsumexp_rows(lj))
+                acc += np.exp(lj - logsumexp_rows(lj))
             out[lo:lo + CHUNK_ROWS] = acc / len(self._members)
         return out
 
@@ -828,7 +806,7 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
 
     def predict_log_proba(self, X):
         lj = self.predict_log_joint(X)
-        return lj - _logsumexp_rows(lj)
+        return lj - logsumexp_rows(lj)
 
     def predict_proba(self, X):
         return np.exp(self.predict_log_proba(X))
@@ -849,12 +827,6 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
 
     def _parents_list(self, member: dict) -> list:
         return [member.get(a) for a in range(self.n_values_.size)]
-
-
-def _logsumexp_rows(a: np.ndarray) -> np.ndarray:
-    hi = np.max(a, axis=1, keepdims=True) if a.shape[1] else np.zeros((a.shape[0], 1))
-    hi = np.where(np.isfinite(hi), hi, 0.0)
-    return hi + np.log(np.sum(np.exp(a - hi), axis=1, keepdims=True))
 
 
 _COMMON_DOC = """

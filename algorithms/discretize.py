@@ -74,7 +74,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _ecoc_kernels as EK
-from ._counts import infer_n_values
+from ._nominal import nominal_mask, nominal_value_counts
 from ._sparse import _csr_parts, as_csr
 
 LN2 = math.log(2.0)  # Weka's ContingencyTables.log2 / Utils.log2 constant (Math.log(2))
@@ -540,51 +540,13 @@ class _Discretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         tags.input_tags.allow_nan = True
         return tags
 
-    # -------------------------------------------------------------- helpers
-    def _nominal_mask(self, n_features: int) -> np.ndarray:
-        cf = self.categorical_features
-        if cf is None:
-            return np.zeros(n_features, dtype=bool)
-        cf = np.asarray(cf)
-        if cf.dtype == bool:
-            if cf.shape != (n_features,):
-                raise ValueError(f"categorical_features has {cf.size} entries but X has {n_features} columns")
-            return cf.copy()
-        if cf.size and not np.issubdtype(cf.dtype, np.integer):
-            raise ValueError("categorical_features must be a boolean mask or integer column indices")
-        mask = np.zeros(n_features, dtype=bool)
-        if cf.size:
-            if cf.min() < -n_features or cf.max() >= n_features:
-                raise ValueError(f"categorical_features index out of range for {n_features} columns")
-            mask[cf] = True
-        return mask
-
-    def _nominal_value_counts(self, X: np.ndarray, nominal: np.ndarray) -> np.ndarray:
-        """Number of values per nominal column: the declared ``n_categories`` when given
-        (> 0), otherwise the largest training code + 1."""
-        d = X.shape[1]
-        declared = None
-        if self.n_categories is not None:
-            declared = np.asarray(self.n_categories, dtype=np.int64)
-            if declared.shape != (d,):
-                raise ValueError(f"n_categories has {declared.size} entries but X has {d} columns")
-        out = np.zeros(d, dtype=np.int64)
-        for j in np.flatnonzero(nominal):
-            col = X[:, j]
-            seen = col[~np.isnan(col)]
-            if seen.size and (np.any(seen < 0) or np.any(seen != np.floor(seen))):
-                raise ValueError(f"nominal column {j} holds values that are not category codes 0, 1, 2, ...")
-            from_data = int(seen.max()) + 1 if seen.size else 1
-            out[j] = declared[j] if declared is not None and declared[j] > 0 else from_data
-        return out
-
     def _fit_columns(self, X, cut_fn):
         n, d = X.shape
-        nominal = self._nominal_mask(d)
+        nominal = nominal_mask(self.categorical_features, d)
         self.nominal_features_in_ = nominal
         self.cut_points_ = [None if nominal[j] else np.asarray(cut_fn(X[:, j]), dtype=np.float64)
                             for j in range(d)]
-        ncat = self._nominal_value_counts(X, nominal)
+        ncat = nominal_value_counts(X, nominal, self.n_categories)
         for j in range(d):
             if not nominal[j]:
                 ncat[j] = self.cut_points_[j].size + 1
@@ -756,10 +718,7 @@ class SparseEqualFrequencyDiscretizer(OneToOneFeatureMixin, TransformerMixin, Ba
                           ensure_all_finite="allow-nan")
         Xc = as_csr(X)
         t, d = Xc.shape
-        nominal = np.zeros(d, dtype=bool) if self.categorical_features is None else \
-            np.asarray(self.categorical_features, dtype=bool)
-        if nominal.shape != (d,):
-            raise ValueError(f"categorical_features has {nominal.size} entries for {d} columns")
+        nominal = nominal_mask(self.categorical_features, d)
         ip, ix, dt = _csr_parts(Xc)
         keep = ~np.isnan(dt)
         stored = np.bincount(ix, minlength=d)
@@ -785,10 +744,7 @@ class SparseEqualFrequencyDiscretizer(OneToOneFeatureMixin, TransformerMixin, Ba
         self.zero_bin_ = zero_bin
         ncat = np.zeros(d, dtype=np.int64)
         if nominal.any():
-            declared = None if self.n_categories is None else np.asarray(self.n_categories, dtype=np.int64)
-            seen = infer_n_values(Xc[:, np.flatnonzero(nominal)].toarray())
-            ncat[nominal] = np.where((declared[nominal] if declared is not None else 0) > 0,
-                                     declared[nominal] if declared is not None else 0, np.maximum(seen, 1))
+            ncat = nominal_value_counts(Xc, nominal, self.n_categories)
         for j in np.flatnonzero(~nominal):
             ncat[j] = self.cut_points_[j].size + 1
         self.n_categories_out_ = ncat

@@ -105,6 +105,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._base import PredictFromProbaMixin
 from ._counts import encode
+from ._nominal import nominal_mask, nominal_value_counts
 from .discretize import (_bin_codes_kernel, _candidate_kernel, _mdl_boundaries_kernel, class_counts_by_value,
                          midpoints, xlogx_table)
 
@@ -458,37 +459,6 @@ class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
 
             HDPSettings(n_iterations=self.n_iterations, burn_in=self.burn_in, tying=self.tying, prior=self.prior)
 
-    def _nominal_mask(self, d: int) -> np.ndarray:
-        if self.categorical_features is None:
-            return np.zeros(d, dtype=bool)
-        cat = np.asarray(self.categorical_features)
-        if cat.dtype != bool:
-            mask = np.zeros(d, dtype=bool)
-            mask[cat.astype(np.int64)] = True
-            return mask
-        if cat.shape != (d,):
-            raise ValueError(f"categorical_features has {cat.size} entries but X has {d} columns")
-        return cat.copy()
-
-    def _nominal_values(self, X: np.ndarray, nominal: np.ndarray) -> np.ndarray:
-        """Values per nominal column: the declared ``n_categories`` (> 0), else max code + 1
-        (as :class:`algorithms.discretize.MDLDiscretizer` reports them)."""
-        d = X.shape[1]
-        declared = None
-        if self.n_categories is not None:
-            declared = np.asarray(self.n_categories, dtype=np.int64)
-            if declared.shape != (d,):
-                raise ValueError(f"n_categories has {declared.size} entries but X has {d} columns")
-        out = np.zeros(d, dtype=np.int64)
-        for j in np.flatnonzero(nominal):
-            col = X[:, j]
-            seen = col[~np.isnan(col)]
-            if seen.size and (np.any(seen < 0) or np.any(seen != np.floor(seen))):
-                raise ValueError(f"nominal column {j} holds values that are not category codes 0, 1, 2, ...")
-            from_data = int(seen.max()) + 1 if seen.size else 1
-            out[j] = declared[j] if declared is not None and declared[j] > 0 else from_data
-        return out
-
     # ------------------------------------------------------------------ SKDB members
     def _skdb_factory(self):
         """A function building one member's SKDB from the seed of its HDP sampler (Zhang et al. 2020
@@ -523,13 +493,13 @@ class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         n_classes = self.classes_.size
         X = np.ascontiguousarray(X)
         d = X.shape[1]
-        nominal = self._nominal_mask(d)
+        nominal = nominal_mask(self.categorical_features, d)
         numeric = np.flatnonzero(~nominal)
         self.nominal_ = nominal
         # missing-value slot where the training data have missing values (the same columns for
         # every member: a missing numeric value stays missing after any discretisation)
         self.missing_slot_ = np.ones(d, dtype=bool) if self.missing_slot == "always" else np.isnan(X).any(axis=0)
-        spec = {"missing_slot": self.missing_slot_.astype(np.int64), "numeric": numeric, "nominal_values": self._nominal_values(X, nominal), "n_classes": n_classes,
+        spec = {"missing_slot": self.missing_slot_.astype(np.int64), "numeric": numeric, "nominal_values": nominal_value_counts(X, nominal, self.n_categories), "n_classes": n_classes,
                 "random_order": bool(self.random_order), "zero_mi": self.zero_mi,
                 "max_table_bytes": self.max_table_bytes,
                 "cut_point_count": self.cut_point_count, "make_skdb": self._skdb_factory(),
