@@ -192,9 +192,7 @@ def experiment_settings(name: str, scale: str) -> dict:
 def run_experiment(name: str, scale: str, results_dir: str | None = None, rerun: bool = False,
                    threads: int | None = 1) -> int:
     """Run every (algorithm, size) of a scale-up experiment that is not stored yet."""
-    from omegaconf import OmegaConf
-
-    from .data.registry import conf_dir
+    from .algo_config import load_algo_config
     from .experiments import _write_plan, results_root
 
     limit_threads(threads)
@@ -220,7 +218,7 @@ def run_experiment(name: str, scale: str, results_dir: str | None = None, rerun:
         meta_ds = Dataset(dataset, first_X, first_y, [str(c) for c in classes],
                           [f"x{j + 1}" for j in range(first_X.shape[1])], np.zeros(first_X.shape[1], bool))
         for algo in st["algos"]:
-            algo_cfg = OmegaConf.to_container(OmegaConf.load(conf_dir() / "algo" / f"{algo}.yaml"), resolve=True)
+            algo_cfg = load_algo_config(algo)   # with its defaults list, as Hydra composes it
             aname, ahash = algo_identity(algo_cfg)
             _warm_up(algo_cfg, chunks, seed, meta_ds, classes)
             key = RunKey(name, dataset, aname, ahash, PROTOCOL, int(seed))
