@@ -27,6 +27,18 @@ class PredictFromLogJointMixin:
         return self.classes_[np.argmax(joint, axis=1)]
 
 
+class ProbaFromLogJointMixin:
+    """``predict_log_proba`` and ``predict_proba`` from ``predict_log_joint``, each row normalised
+    by :func:`logsumexp_rows`."""
+
+    def predict_log_proba(self, X):
+        lj = self.predict_log_joint(X)
+        return lj - logsumexp_rows(lj)
+
+    def predict_proba(self, X):
+        return np.exp(self.predict_log_proba(X))
+
+
 def logsumexp_rows(a: np.ndarray) -> np.ndarray:
     """``log(sum(exp(a), axis=1))`` as a column (keepdims), shifted by each row's finite maximum.
 

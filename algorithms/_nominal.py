@@ -9,7 +9,8 @@ declared number of values, 0 or less for numeric columns).
   (:mod:`algorithms.random_tree`);
 - :func:`nominal_mask` and :func:`nominal_value_counts`: the discretisers
   (:mod:`algorithms.discretize`) and ESKDB;
-- :func:`declared_values`: the learners that need every attribute nominal (AnDE, the KDB family).
+- :func:`declared_values`: the learners that need every attribute nominal (AnDE, the KDB family);
+- :func:`nominal_columns_values`: naive Bayes and ECOC-NB.
 """
 
 from __future__ import annotations
@@ -62,6 +63,32 @@ def nominal_value_counts(X: np.ndarray, nominal: np.ndarray, n_categories) -> np
         from_data = int(seen.max()) + 1 if seen.size else 1
         out[j] = declared[j] if declared is not None and declared[j] > 0 else from_data
     return out
+
+
+def nominal_columns_values(categorical_features, n_categories, X) -> tuple[np.ndarray, np.ndarray]:
+    """(boolean mask of the nominal columns, number of values of each nominal column) for naive
+    Bayes and ECOC-NB: the declared ``n_categories``, where every nominal column must declare > 0
+    values, else the largest code + 1 (at least 1). ``X`` dense or sparse (an unstored entry is
+    code 0)."""
+    d = X.shape[1]
+    cat = np.zeros(d, dtype=bool) if categorical_features is None else np.asarray(categorical_features, dtype=bool)
+    if cat.shape != (d,):
+        raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
+    nom = np.flatnonzero(cat)
+    if n_categories is not None:
+        nc = np.asarray(n_categories, dtype=np.int64)
+        if nc.shape != (d,):
+            raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
+        n_values = nc[nom]
+        bad = nom[n_values <= 0]
+        if bad.size:
+            raise ValueError(f"nominal columns {bad.tolist()} declare no values in n_categories")
+    elif nom.size:
+        part = X if nom.size == d else X[:, nom]
+        n_values = np.maximum(infer_n_values(part.toarray() if sp.issparse(part) else part), 1)
+    else:
+        n_values = np.zeros(0, np.int64)
+    return cat, n_values
 
 
 def declared_values(est, X) -> np.ndarray:

@@ -80,7 +80,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import NotApplicableError, PredictFromLogJointMixin, logsumexp_rows
+from ._base import NotApplicableError, PredictFromLogJointMixin, ProbaFromLogJointMixin
 from ._counts import (BLOCK_ROWS, AllSubsetCounts, Smoothing, class_codes, encode, encode_classes,
                       validation_dtype)
 from ._nominal import declared_values
@@ -476,7 +476,7 @@ class MissingValuesRefused(NotApplicableError):
     """``missing="error"`` met a missing value, as Weka 3.6 WAODE does ("Cannot handle missing values")."""
 
 
-class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
+class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, BaseEstimator):
     """Averaged n-Dependence Estimators with optional subsumption resolution and MI weighting.
 
     Parameters
@@ -734,13 +734,6 @@ class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
         and ``n_kept`` = attributes left after missing values and subsumption resolution."""
         _, level, kept = self._run(X)
         return {"level": level, "n_kept": kept}
-
-    def predict_log_proba(self, X):
-        lj = self.predict_log_joint(X)
-        return lj - logsumexp_rows(lj)
-
-    def predict_proba(self, X):
-        return np.exp(self.predict_log_proba(X))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -134,7 +134,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _ecoc_kernels as K
-from ._counts import class_codes, infer_n_values
+from ._counts import class_codes
+from ._nominal import nominal_columns_values
 from ._base import NotApplicableError, PredictFromLogJointMixin
 from ._code_cache import BCH_CODES, BCH_FIELD_DEGREE, _min_weight, bch_codebook  # noqa: F401 (re-exported)
 from ._sparse import _csr_parts, as_csr
@@ -937,24 +938,7 @@ class _OnePassNB(ClassifierMixin, BaseEstimator):
             raise ValueError(f"{type(self).__name__} needs at least 2 classes to learn from; got "
                              + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
         self.classes_ = labels
-        d = Xc.shape[1]
-        cat = np.zeros(d, dtype=bool) if self.categorical_features is None else \
-            np.asarray(self.categorical_features, dtype=bool)
-        if cat.shape != (d,):
-            raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
-        nom = np.flatnonzero(cat)
-        if self.n_categories is not None:
-            nc = np.asarray(self.n_categories, dtype=np.int64)
-            if nc.shape != (d,):
-                raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
-            n_values = nc[nom]
-            bad = nom[n_values <= 0]
-            if bad.size:
-                raise ValueError(f"nominal columns {bad.tolist()} declare no values in n_categories")
-        else:
-            part = Xc[:, nom]
-            n_values = np.maximum(infer_n_values(part.toarray() if sp.issparse(part) else part), 1) \
-                if nom.size else np.zeros(0, np.int64)
+        cat, n_values = nominal_columns_values(self.categorical_features, self.n_categories, Xc)
         self.nominal_ = cat
         self.statistics_ = NBStatistics(cat, n_values, labels.size, self.numeric)
 

@@ -64,7 +64,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _weka_normal as wn
-from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, infer_n_values, validation_dtype
+from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, validation_dtype
+from ._nominal import nominal_columns_values
 from ._base import PredictFromLogJointMixin
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
@@ -373,22 +374,9 @@ class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
                                  + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
             self.classes_ = labels
             C = labels.size
-            cat = np.zeros(d, dtype=bool) if self.categorical_features is None else \
-                np.asarray(self.categorical_features, dtype=bool)
-            if cat.shape != (d,):
-                raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
+            cat, declared = nominal_columns_values(self.categorical_features, self.n_categories, X)
             self.nominal_ = cat
             nom = np.flatnonzero(cat)
-            if self.n_categories is not None:
-                nc = np.asarray(self.n_categories, dtype=np.int64)
-                if nc.shape != (d,):
-                    raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
-                declared = nc[nom]
-                bad = nom[declared <= 0]
-                if bad.size:
-                    raise ValueError(f"nominal columns {bad.tolist()} declare no values in n_categories")
-            else:
-                declared = np.maximum(infer_n_values(X if nom.size == d else X[:, nom]), 1)
             self._declared_ = declared
             self.n_values_ = declared + (1 if self.missing == "value" else 0)
             self.nominal_counts_ = CountTable(np.arange(nom.size).reshape(-1, 1), self.n_values_, C,

@@ -3,7 +3,7 @@ settings from ``conf/algo/_base/`` through Hydra's defaults list. A stored recor
 algorithm's config hash, so every ``conf/algo/*.yaml`` must compose to exactly the config it was
 before: ``tests/data/algo_config_composed.json`` holds, per algorithm, the hash the runner
 computes (:func:`bench.runner.algo_identity`) and the sha256 of the whole composed config
-(descriptive keys included), taken from the flat configs before inheritance (commit 0b34cca).
+(descriptive keys included), taken from the flat configs before inheritance (as at commit ffd193a).
 
 An algorithm added later is not in that list; it is still checked: the loader of the entry points
 without a Hydra app (:func:`bench.algo_config.load_algo_config`) must give what Hydra composes.

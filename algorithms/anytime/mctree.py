@@ -86,6 +86,9 @@ class MCTree(KernelDensityTreeBase):
     - EM: at most ``em_max_iter`` iterations, variance floor ``1e-6`` x the mean variance; if EM
       leaves fewer than two non-empty clusters, the node is split into ``fanout`` equal parts
       along its attribute of largest variance (so the construction always terminates).
+    - k-means++, EM and SMACOF are our own Numba kernels, not scikit-learn's: scikit-learn's give
+      other clusters and configurations (measured figures in :mod:`._kernels`), so switching
+      would change every tree.
     - k-class (and qbk) choose among entries that can still be refined; kernels stay in the
       frontier but cannot be refined. Ties go to the lower entry number.
     - Budget (``cost``): "class_gaussians" = one unit per Gaussian evaluated, an entry with
