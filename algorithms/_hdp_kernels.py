@@ -9,7 +9,7 @@ Per node and value ``k``:
   sum of its children's table counts t_k (the children's tables are the
   customers of their parent's restaurant);
 - ``tables[node, k]``: the table count t_k, the latent variable the collapsed
-  Gibbs sampler draws (Petitjean et al. 2018, Sect. 4; seed 002 Sect. 2.5).
+  Gibbs sampler draws (Petitjean et al. 2018, Sect. 4; Zhang et al. 2020 Sect. 2.5).
 
 Each node has a concentration, ``alpha[group[node]]``; nodes whose
 concentrations are tied share a group. Randomness comes from a
@@ -349,7 +349,7 @@ def sample_concentrations(customers_total, tables_total, alpha, log_alpha, group
 
 @njit(cache=True)
 def node_probabilities(customers, customers_total, parent, group, alpha, root_alpha, probs):
-    """Posterior-mean estimate given the current state, top-down (seed 002 Sect. 2.5):
+    """Posterior-mean estimate given the current state, top-down (Zhang et al. 2020 Sect. 2.5):
     p_k = (n_k + alpha p^parent_k) / (N + alpha), with a uniform base under the root."""
     n_nodes, n_values = customers.shape
     denom = customers_total[0] + root_alpha

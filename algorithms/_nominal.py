@@ -1,15 +1,121 @@
-"""Nominal attributes as integer codes in a float matrix: the metadata the tree learners share.
+"""Nominal attributes as integer codes in a float matrix: the metadata the estimators share.
 
-J48 (:mod:`algorithms.c45`) and Weka's RandomForest (:mod:`algorithms.random_tree`) take ``X`` as
-float64 with NaN for missing values, nominal columns holding codes 0..k-1, and two parameters that
-the benchmark runner sets: ``categorical_features`` (a boolean mask or column indices) and
-``n_categories`` (each column's declared number of values, 0 or less for numeric columns).
+Estimators take ``X`` as float64 with NaN for missing values, nominal columns holding codes
+0..k-1, and two parameters that the caller (e.g. a benchmark runner) sets:
+``categorical_features`` (a boolean mask or column indices) and ``n_categories`` (each column's
+declared number of values, 0 or less for numeric columns).
+
+- :class:`NominalCodesMixin`: J48 (:mod:`algorithms.c45`) and Weka's RandomForest
+  (:mod:`algorithms.random_tree`);
+- :func:`nominal_mask` and :func:`nominal_value_counts`: the discretisers
+  (:mod:`algorithms.discretize`) and ESKDB;
+- :func:`declared_values`: the learners that need every attribute nominal (AnDE, the KDB family);
+- :func:`nominal_columns_values`: naive Bayes and ECOC-NB.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._counts import infer_n_values
+
+
+def nominal_mask(categorical_features, n_features: int) -> np.ndarray:
+    """``categorical_features`` (None, a boolean mask or integer column indices) as a boolean mask."""
+    cf = categorical_features
+    if cf is None:
+        return np.zeros(n_features, dtype=bool)
+    cf = np.asarray(cf)
+    if cf.dtype == bool:
+        if cf.shape != (n_features,):
+            raise ValueError(f"categorical_features has {cf.size} entries but X has {n_features} columns")
+        return cf.copy()
+    if cf.size and not np.issubdtype(cf.dtype, np.integer):
+        raise ValueError("categorical_features must be a boolean mask or integer column indices")
+    mask = np.zeros(n_features, dtype=bool)
+    if cf.size:
+        if cf.min() < -n_features or cf.max() >= n_features:
+            raise ValueError(f"categorical_features index out of range for {n_features} columns")
+        mask[cf] = True
+    return mask
+
+
+def nominal_value_counts(X: np.ndarray, nominal: np.ndarray, n_categories) -> np.ndarray:
+    """Number of values per nominal column (0 for the others): the declared ``n_categories`` where
+    it is > 0, otherwise the largest training code + 1 (1 for a column with no known value).
+    Nominal columns must hold codes 0, 1, 2, ... (or NaN); in sparse ``X`` an unstored entry is
+    code 0."""
+    d = X.shape[1]
+    sparse = sp.issparse(X)
+    declared = None
+    if n_categories is not None:
+        declared = np.asarray(n_categories, dtype=np.int64)
+        if declared.shape != (d,):
+            raise ValueError(f"n_categories has {declared.size} entries but X has {d} columns")
+    out = np.zeros(d, dtype=np.int64)
+    for j in np.flatnonzero(nominal):
+        col = X[:, [j]].toarray().ravel() if sparse else X[:, j]
+        seen = col[~np.isnan(col)]
+        if seen.size and (np.any(seen < 0) or np.any(seen != np.floor(seen))):
+            raise ValueError(f"nominal column {j} holds values that are not category codes 0, 1, 2, ...")
+        from_data = int(seen.max()) + 1 if seen.size else 1
+        out[j] = declared[j] if declared is not None and declared[j] > 0 else from_data
+    return out
+
+
+def nominal_columns_values(categorical_features, n_categories, X) -> tuple[np.ndarray, np.ndarray]:
+    """(boolean mask of the nominal columns, number of values of each nominal column) for naive
+    Bayes and ECOC-NB: the declared ``n_categories``, where every nominal column must declare > 0
+    values, else the largest code + 1 (at least 1). ``X`` dense or sparse (an unstored entry is
+    code 0)."""
+    d = X.shape[1]
+    cat = np.zeros(d, dtype=bool) if categorical_features is None else np.asarray(categorical_features, dtype=bool)
+    if cat.shape != (d,):
+        raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
+    nom = np.flatnonzero(cat)
+    if n_categories is not None:
+        nc = np.asarray(n_categories, dtype=np.int64)
+        if nc.shape != (d,):
+            raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
+        n_values = nc[nom]
+        bad = nom[n_values <= 0]
+        if bad.size:
+            raise ValueError(f"nominal columns {bad.tolist()} declare no values in n_categories")
+    elif nom.size:
+        part = X if nom.size == d else X[:, nom]
+        n_values = np.maximum(infer_n_values(part.toarray() if sp.issparse(part) else part), 1)
+    else:
+        n_values = np.zeros(0, np.int64)
+    return cat, n_values
+
+
+def declared_values(est, X) -> np.ndarray:
+    """Values per column for an estimator ``est`` that needs every attribute nominal (AnDE, the
+    KDB family): ``est.n_categories`` when given, else the largest code + 1 (at least 1). A numeric
+    column (not in ``est.categorical_features``, or declared with 0 values) is refused with the fix."""
+    d = X.shape[1]
+    cat = None if est.categorical_features is None else np.asarray(est.categorical_features, dtype=bool)
+    if cat is not None and cat.shape != (d,):
+        raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
+    if est.n_categories is not None:
+        nc = np.asarray(est.n_categories, dtype=np.int64)
+        if nc.shape != (d,):
+            raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
+        numeric = (nc <= 0) if cat is None else (~cat | (nc <= 0))
+    else:
+        nc = None
+        numeric = np.zeros(d, dtype=bool) if cat is None else ~cat
+    if numeric.any():
+        cols = np.flatnonzero(numeric)
+        raise ValueError(
+            f"{type(est).__name__} needs nominal attributes, but columns {cols[:10].tolist()}"
+            f"{' ...' if cols.size > 10 else ''} are numeric; discretise them first (e.g. the MDL "
+            f"discretiser as a preprocess step: algorithms.discretize.MDLDiscretizer)")
+    if nc is None:
+        nc = np.maximum(infer_n_values(X), 1)
+    return nc
 
 
 def normalised_rows(total: np.ndarray) -> np.ndarray:

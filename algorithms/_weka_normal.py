@@ -20,9 +20,9 @@ bytecode of Weka 3.6.14 (``NaiveBayes.buildClassifier`` / ``distributionForInsta
   final sums this is :func:`weka_normal_params`. (Weka updates ``std`` value by value; the
   final-sum rule differs only if rounding noise made ``sd`` exceed 1e-10 and ``p / 6`` at an
   earlier step and fall below 1e-10 at the last one, which needs values about 1e7 grid
-  cells from zero; bench does not model that.) Weka adds the values in the order its
+  cells from zero; this module does not model that.) Weka adds the values in the order its
   precision pass left the rows in (sorted by the last numeric attribute, by an unstable
-  quicksort); bench adds them in row order, so ``s1`` and ``s2`` differ in the last bits and
+  quicksort); this module adds them in row order, so ``s1`` and ``s2`` differ in the last bits and
   ``s2 - mean s1`` amplifies that: probabilities differ by up to ~1e-10 on magic (1e-12 to
   1e-14 once the rows are sorted like Weka's), far below the 1e-9 agreement tested.
 * **Probability** of a test value ``x`` (rounded to ``r``): the mass of its grid cell,

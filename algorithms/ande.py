@@ -1,9 +1,9 @@
 """Averaged n-Dependence Estimators (AnDE, n = 0..3) with subsumption resolution
 and MI weighting, after Zaidi and Webb, "Fast and Effective Single Pass Bayesian
-Learning" (seed 003), on the count engine of :mod:`algorithms._counts`.
+Learning" (Zaidi and Webb 2013), on the count engine of :mod:`algorithms._counts`.
 
 One estimator, :class:`AnDE`, covers the paper's NB (n=0), A1DE, A1DE-S, A1DE-W,
-A1DE-SW, A2DE, A2DE-S, A2DE-W, A2DE-SW, and A3DE (seed 000's contender), and with
+A1DE-SW, A2DE, A2DE-S, A2DE-W, A2DE-SW, and A3DE (Aryal and Ting 2013's contender), and with
 matched settings reproduces Weka 3.6's AODE (Laplace, ``-F 1``), AODE ``-M``
 (m-estimate), AODEsr (``sr_threshold=50``) and WAODE (``min_parent_count=0``,
 ``mi_min_prob=1e-6``, ``missing="error"``).
@@ -37,12 +37,12 @@ Numba kernels over the test rows (no Python loop over rows):
 * MI weighting (Eq. 2): ``w_s = MI(X_s; Y)`` (base 2, as WAODE) from the
   unsmoothed counts of the rows where ``x_s`` is observed (with ``mi_min_prob > 0``
   in WAODE's own operation order). Weka 3.6 WAODE drops a cell whose ``p(x, y)`` or ``p(x) p(y)`` is below 1e-6
-  (its ``log2`` helper returns 0 there; ``mi_min_prob=1e-6``); seed 003's Eq. 2 and
+  (its ``log2`` helper returns 0 there; ``mi_min_prob=1e-6``); Zaidi and Webb 2013's Eq. 2 and
   the authors' Petal code keep every non-empty cell (``mi_min_prob=0``, the
   ``-W`` configs). The two differ only when such rare cells exist. Weka's rule can
   drop a rare class's positive cells and keep its negative ones, making a "MI"
   negative; WAODE then mixes with that negative weight and can return values
-  outside [0, 1]. bench floors every weight at 1e-100 (that sub-model drops out),
+  outside [0, 1]. This implementation floors every weight at 1e-100 (that sub-model drops out),
   so it equals Weka only while Weka's weights are positive. If every qualifying
   parent set of an instance has weight 0, the weights are floored at 1e-100,
   so the instance gets the unweighted average (Weka's WAODE returns NaN there).
@@ -80,9 +80,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import NotApplicableError, PredictFromLogJointMixin
+from ._base import NotApplicableError, PredictFromLogJointMixin, ProbaFromLogJointMixin
 from ._counts import (BLOCK_ROWS, AllSubsetCounts, Smoothing, class_codes, encode, encode_classes,
-                      infer_n_values, validation_dtype)
+                      validation_dtype)
+from ._nominal import declared_values
 
 TINY = 1e-150
 BIG = 1e150
@@ -475,7 +476,7 @@ class MissingValuesRefused(NotApplicableError):
     """``missing="error"`` met a missing value, as Weka 3.6 WAODE does ("Cannot handle missing values")."""
 
 
-class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
+class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, BaseEstimator):
     """Averaged n-Dependence Estimators with optional subsumption resolution and MI weighting.
 
     Parameters
@@ -490,14 +491,14 @@ class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
     subsumption : bool, default=False
         Subsumption resolution (the "-S" variants).
     sr_threshold : int, default=100
-        Minimum count (exclusive) of the specialisation value: 100 in seed 003, 50 in
+        Minimum count (exclusive) of the specialisation value: 100 in Zaidi and Webb 2013, 50 in
         Weka's AODEsr (``-C``).
     weighting : {"none", "mi"}, default="none"
         "mi": weight each parent set by its mutual information with the class (Eq. 2,
         the "-W" variants).
     mi_min_prob : float, default=0.0
         MI weighting: a cell (x_s, y) adds to MI(X_s; Y) only when ``p(x_s, y) >= mi_min_prob``
-        and ``p(x_s) p(y) >= mi_min_prob``. 0: every non-empty cell (Eq. 2 of seed 003 as printed,
+        and ``p(x_s) p(y) >= mi_min_prob``. 0: every non-empty cell (Eq. 2 of Zaidi and Webb 2013 as printed,
         and the AnDE authors' Petal code). 1e-6: Weka 3.6 WAODE, whose ``log2(a, b)`` helper
         returns 0 when ``a < Utils.SMALL`` or ``b < Utils.SMALL`` (matters with rare classes).
     min_parent_count : int, default=1
@@ -524,7 +525,7 @@ class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
     n_values_ : (d,) values per attribute as counted (plus one for ``missing="value"``)
     counts_ : :class:`algorithms._counts.AllSubsetCounts`
     weights_ : (n_sets,) MI weight per parent set (flat set index), ones when unweighted
-    bench_extra_ : dict with the table size
+    diagnostics_ : dict with the table size
 
     Notes
     -----
@@ -568,29 +569,6 @@ class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(f"missing must be 'skip', 'value' or 'error', got {self.missing!r}")
         if int(self.min_parent_count) < 0:
             raise ValueError(f"min_parent_count must be >= 0, got {self.min_parent_count!r}")
-
-    def _declared_values(self, X) -> np.ndarray:
-        d = X.shape[1]
-        cat = None if self.categorical_features is None else np.asarray(self.categorical_features, dtype=bool)
-        if cat is not None and cat.shape != (d,):
-            raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
-        if self.n_categories is not None:
-            nc = np.asarray(self.n_categories, dtype=np.int64)
-            if nc.shape != (d,):
-                raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
-            numeric = (nc <= 0) if cat is None else (~cat | (nc <= 0))
-        else:
-            nc = None
-            numeric = np.zeros(d, dtype=bool) if cat is None else ~cat
-        if numeric.any():
-            cols = np.flatnonzero(numeric)
-            raise ValueError(
-                f"{type(self).__name__} needs nominal attributes, but columns {cols[:10].tolist()}"
-                f"{' ...' if cols.size > 10 else ''} are numeric; discretise them first (e.g. the MDL "
-                f"discretiser as a preprocess step: algorithms.discretize.MDLDiscretizer)")
-        if nc is None:
-            nc = np.maximum(infer_n_values(X), 1)
-        return nc
 
     def _encode(self, X, what: str = "X"):
         """Integer codes of ``X``; ``missing="error"`` refuses missing values as Weka's WAODE does."""
@@ -640,7 +618,7 @@ class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError(f"{type(self).__name__} needs at least 2 classes to learn from; got 1 class "
                                  f"({labels[0].tolist()!r})" if labels.size else "no training rows")
             self.classes_ = labels
-            declared = self._declared_values(X)
+            declared = declared_values(self, X)
             self.n_values_ = declared + (1 if self.missing == "value" else 0)
             self._declared_ = declared
             max_order = min(self.n + 1, X.shape[1])
@@ -690,7 +668,7 @@ class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
                 self._model.update(a1de_Q=Q, a1de_J=J, value_offset=value_offset, value_freq=freq.copy(),
                                    weights1=weights[o1:o1 + cnt.n_values.size].copy())
         self.weights_ = weights
-        self.bench_extra_ = {"table_bytes": int(cnt.nbytes), "table_cells": int(cnt.counts.size),
+        self.diagnostics_ = {"table_bytes": int(cnt.nbytes), "table_cells": int(cnt.counts.size),
                              "max_order": int(cnt.max_order)}
 
     # ------------------------------------------------------------------ prediction
@@ -757,22 +735,9 @@ class AnDE(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
         _, level, kept = self._run(X)
         return {"level": level, "n_kept": kept}
 
-    def predict_log_proba(self, X):
-        lj = self.predict_log_joint(X)
-        return lj - _logsumexp_rows(lj)
-
-    def predict_proba(self, X):
-        return np.exp(self.predict_log_proba(X))
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         tags.input_tags.categorical = True
         tags.input_tags.positive_only = True  # nominal codes 0..k-1
         return tags
-
-
-def _logsumexp_rows(a: np.ndarray) -> np.ndarray:
-    hi = np.max(a, axis=1, keepdims=True)
-    hi = np.where(np.isfinite(hi), hi, 0.0)
-    return hi + np.log(np.sum(np.exp(a - hi), axis=1, keepdims=True))

@@ -1,4 +1,4 @@
-"""BayesNet with K2 structure search, as Weka 3.6 runs it (seed 000, MassBayes, Sect. 5:
+"""BayesNet with K2 structure search, as Weka 3.6 runs it (Aryal and Ting 2013, MassBayes, Sect. 5:
 ``weka.classifiers.bayes.BayesNet -D -Q weka.classifiers.bayes.net.search.local.K2 --
 -P 100 -N -S BAYES -E weka.classifiers.bayes.net.estimate.SimpleEstimator -- -A 0.5``).
 
@@ -6,12 +6,12 @@ K2 (Cooper and Herskovits 1992), as Weka's ``search.local.K2`` (3.6.14 bytecode)
 
 * the node order is the class first, then the attributes in data order (Weka's default,
   ``-R`` off);
-* the initial network is empty (``init_as_naive_bayes=False``, Weka's ``-N``, seed 000's
+* the initial network is empty (``init_as_naive_bayes=False``, Weka's ``-N``, Aryal and Ting 2013's
   "initialise as Naive Bayes = false") or naive Bayes (the class a parent of every attribute);
 * each node in turn, greedily: among the nodes before it in the order, the candidate
   parent whose addition gives the highest local score is added while that score is strictly
   higher than the current one (ties: the earliest candidate) and the node has fewer than
-  ``max_parents`` parents (seed 000: 100);
+  ``max_parents`` parents (Aryal and Ting 2013: 100);
 * the local score (``structure_score="bayes"``, Weka's default ``-S BAYES``) is the Bayesian
   Dirichlet score with a prior count ``score_alpha = 0.5`` per cell (Weka's ``m_fAlpha``,
   not an option): for every parent configuration ``sum_v lnG(a + n_v) - lnG(sum_v (a + n_v))
@@ -129,9 +129,9 @@ class BayesNetK2(_BNCBase):
     Parameters
     ----------
     max_parents : int, default=100
-        Weka K2's ``-P`` (seed 000: 100).
+        Weka K2's ``-P`` (Aryal and Ting 2013: 100).
     init_as_naive_bayes : bool, default=False
-        False = Weka's ``-N`` (an empty initial network, seed 000).
+        False = Weka's ``-N`` (an empty initial network, Aryal and Ting 2013).
     structure_score : {"bayes", "entropy", "mdl", "aic"}, default="bayes"
         K2's local score (Weka's ``-S``).
     score_alpha : float, default=0.5

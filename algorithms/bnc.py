@@ -1,6 +1,6 @@
 """Bayesian network classifiers with the class as a parent of every attribute:
 TAN, KDB-k, SKDB and KDF, on the count engine of :mod:`algorithms._counts` and
-the smoothing of :mod:`algorithms.hdp` (seed 002, Zhang, Petitjean and Buntine,
+the smoothing of :mod:`algorithms.hdp` (Zhang, Petitjean and Buntine 2020,
 "Bayesian network classifiers using ensembles and smoothing", Sects. 2.1-2.4, 4.1).
 
 Learners
@@ -32,13 +32,13 @@ Learners
   this differs from Petal's ``kdbSelective``.
 * :class:`KDF` (Duan and Wang 2017): one KDB per attribute, with that attribute first;
   the class posteriors of the members are averaged. The member order and parents
-  follow the ESKDB code's ``learnStructureKDBForest`` (which produced seed 002's KDF
+  follow the ESKDB code's ``learnStructureKDBForest`` (which produced Zhang et al. 2020's KDF
   numbers): after the root, the next attribute maximises ``sum_i I(Y; X_j | X_i)`` over
   the attributes already placed; an attribute's first parent is the earlier attribute
   with the highest ``I(X_u; X_p | Y)`` and the others are that parent's own ancestors
   (parent, grand-parent, ...), up to k.
 
-Parameter estimation (seed 002 Sects. 2.4 and 4.1)
+Parameter estimation (Zhang et al. 2020 Sects. 2.4 and 4.1)
 --------------------------------------------------
 Every family (attribute ``X`` with parents ``Pa_1..Pa_k``) is a probability tree with
 the class as first level, as in Petitjean et al. (2018): node ``(y, pa_1..pa_d)`` at
@@ -46,12 +46,12 @@ depth ``d`` holds the counts ``#(X, y, pa_1..pa_d)``.
 
 * ``smoothing="m_estimate"``: ``P(x | node) = (#(x, node) + M/|X|) / (#(node) + M)``
   (base rate ``1/|X|``) and ``P(y) = (#y + M/C) / (N + M)``. With ``backoff=True``
-  (seed 002 Sect. 4.1: "when the leaf node has no data, back off the probability
+  (Zhang et al. 2020 Sect. 4.1: "when the leaf node has no data, back off the probability
   estimates to its nearest non-empty ancestor") the estimate comes from the deepest
   node on the instance's path that has training data for that class; the root
   (``P(x)`` over all classes) is used only for a class without training data. This is
   the estimate and query of :func:`algorithms.hdp.m_estimate_family`.
-  ``m``: seed 002 Sect. 2.4 says M "is usually set to 1" with base rate ``b = 1/C``;
+  ``m``: Zhang et al. 2020 Sect. 2.4 says M "is usually set to 1" with base rate ``b = 1/C``;
   its Table 2 prints ``M = 1/C``. The ESKDB code uses M = 1 (``SUtils.m_MEsti = 1.0``
   in ``MEsti(n, N, k) = (n + M/k) / (N + M)``), i.e. a class count receives the
   pseudo-count ``M b = 1/C`` that Table 2 names; the configs use ``m=1.0``.
@@ -62,7 +62,7 @@ depth ``d`` holds the counts ``#(X, y, pa_1..pa_d)``.
   ``(#y + alpha) / (N + alpha C)``. With ``backoff=False`` this is Weka's
   ``SimpleEstimator -A alpha`` (an unseen parent configuration gets ``1/|X|``).
 * ``smoothing="hdp"``: the HDP estimates of :mod:`algorithms.hdp` (collapsed Gibbs
-  sampler over table counts, seed 002 Sects. 2.5 and 3.3) on the same trees, with the
+  sampler over table counts, Zhang et al. 2020 Sects. 2.5 and 3.3) on the same trees, with the
   settings of ``hdp_settings`` (a dict of :class:`algorithms.hdp.HDPSettings` fields:
   1000 iterations, burn-in 100, LEVEL tying, Gamma(2, 1) prior by default); the class
   prior is the M-estimate; queries back off to the deepest existing node. SKDB's
@@ -72,7 +72,7 @@ depth ``d`` holds the counts ``#(X, y, pa_1..pa_d)``.
 Data
 ----
 Nominal attributes only (numeric columns raise an error that says to discretise them;
-the configs run the MDL discretiser first). ``missing="value"`` (default; seed 002
+the configs run the MDL discretiser first). ``missing="value"`` (default; Zhang et al. 2020
 Sect. 4.1: "A missing value is treated as a separate attribute value") gives an
 attribute one more value where missing values can occur (``missing_slot="observed"``:
 seen missing in the training data, or declared); complete attributes keep ``|X|``
@@ -86,6 +86,8 @@ Passes, ``partial_fit`` and the fast path
 -----------------------------------------
 Pass 1 (the pair tables for MI and CMI) and pass 2 (the families) each read the data
 once; SKDB's pass 3 reads it once more (a Numba kernel over the instances, in chunks).
+The Numba kernels (MI/CMI, Weka's sort and TAN scores, run sums, the family walk and the
+leave-one-out) live in :mod:`algorithms._bnc_kernels`.
 The structure depends on all the data, so ``partial_fit`` learns the structure
 (passes 1-3) on its first chunk and later chunks only add their counts to the fixed
 families (pass 2). ``partial_fit`` over chunks therefore equals ``fit`` when the
@@ -97,19 +99,20 @@ that already hold int codes (ESKDB's members on their own discretisation).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import PredictFromLogJointMixin
+from ._base import PredictFromLogJointMixin, ProbaFromLogJointMixin, logsumexp_rows
+from ._bnc_kernels import (_family_log_prob, _information_kernel, _loo_attribute, _loo_attribute_authors, _loo_prior,
+                           _sum_runs_kernel, _walk_tree, _weka_sort_kernel, _weka_tan_scores)
 from . import hdp as H
 from ._counts import (BLOCK_ROWS, AllSubsetCounts, CountTableTooLarge, class_codes, code_dtype, encode,
-                      encode_classes, infer_n_values)
+                      encode_classes)
+from ._nominal import declared_values
 
 SMOOTHINGS = ("m_estimate", "laplace", "hdp")
 MISSING_MODES = ("value", "mode")
@@ -121,76 +124,9 @@ LOO_RULES = ("exact", "authors")
 CHUNK_ROWS = 1 << 16
 #: mixed-radix keys of a family (parent path x child value x class) must stay below this
 KEY_LIMIT = 1 << 62
-LOG2 = math.log(2.0)
 
 
 # =========================================================================== pass 1: MI and CMI
-@njit(cache=True)
-def _information_kernel(pair_sets, set_offsets, single_start, pair_start, n_values, n_classes, counts, n_rows,
-                        mi, cmi, cmi_class):
-    """From the order-1 and order-2 tables (layout of AllSubsetCounts, class innermost):
-
-    ``mi[i] = I(X_i; Y)``, ``cmi[i, j] = I(X_i; X_j | Y)`` (symmetric) and
-    ``cmi_class[i, j] = I(Y; X_j | X_i)`` (KDF's ordering measure), all in bits.
-    """
-    d = n_values.shape[0]
-    C = n_classes
-    N = float(n_rows)
-    class_tot = np.zeros(C)
-    if d > 0:
-        off = set_offsets[single_start]
-        for v in range(n_values[0]):
-            for c in range(C):
-                class_tot[c] += counts[off + v * C + c]
-    for i in range(d):
-        off = set_offsets[single_start + i]
-        s = 0.0
-        for v in range(n_values[i]):
-            nv = 0.0
-            for c in range(C):
-                nv += counts[off + v * C + c]
-            for c in range(C):
-                a = float(counts[off + v * C + c])
-                if a > 0:
-                    s += a / N * math.log(a * N / (nv * class_tot[c]))
-        mi[i] = s / LOG2
-    for p in range(pair_sets.shape[0]):
-        i = pair_sets[p, 0]
-        j = pair_sets[p, 1]
-        ki = n_values[i]
-        kj = n_values[j]
-        off = set_offsets[pair_start + p]
-        oi = set_offsets[single_start + i]
-        oj = set_offsets[single_start + j]
-        s = 0.0
-        s_ij = 0.0   # I(Y; X_j | X_i)
-        s_ji = 0.0   # I(Y; X_i | X_j)
-        for vi in range(ki):
-            n_i = 0.0
-            for c in range(C):
-                n_i += counts[oi + vi * C + c]
-            for vj in range(kj):
-                n_ij = 0.0
-                base = off + (vi * kj + vj) * C
-                for c in range(C):
-                    n_ij += counts[base + c]
-                if n_ij == 0:
-                    continue
-                n_j = 0.0
-                for c in range(C):
-                    n_j += counts[oj + vj * C + c]
-                for c in range(C):
-                    a = float(counts[base + c])
-                    if a > 0:
-                        n_ic = float(counts[oi + vi * C + c])
-                        n_jc = float(counts[oj + vj * C + c])
-                        s += a / N * math.log(a * class_tot[c] / (n_ic * n_jc))
-                        s_ij += a / N * math.log(a * n_i / (n_ic * n_ij))
-                        s_ji += a / N * math.log(a * n_j / (n_jc * n_ij))
-        cmi[i, j] = s / LOG2
-        cmi[j, i] = s / LOG2
-        cmi_class[i, j] = s_ij / LOG2
-        cmi_class[j, i] = s_ji / LOG2
 
 
 @dataclass
@@ -235,80 +171,6 @@ def pairwise_information(codes, y, n_values, n_classes: int, max_table_bytes="au
 
 
 # =========================================================================== structures
-@njit(cache=True, inline="always")
-def _cswap(a, index, left, right):
-    if a[index[left]] > a[index[right]]:
-        h = index[left]
-        index[left] = index[right]
-        index[right] = h
-
-
-@njit(cache=True)
-def _weka_sort_kernel(values, index):
-    """Weka 3.6.14's ``Utils.sort(double[])`` in place on ``index`` (initially 0..n-1): NaN
-    counts as ``Double.MAX_VALUE``; quicksort with median-of-three (``sortLeftRightAndCenter``),
-    the pivot parked at ``right - 1``, Sedgewick's partition, and ranges of 2 or 3 elements
-    sorted by conditional swaps. Not stable. The two halves of a partition are disjoint, so
-    an explicit stack sorts them as Weka's recursion does (checked against weka.jar on
-    random arrays with many ties)."""
-    n = values.shape[0]
-    a = values.copy()
-    for i in range(n):
-        if a[i] != a[i]:
-            a[i] = 1.7976931348623157e308
-    stack = np.empty((2 * n + 2, 2), np.int64)
-    top = 0
-    if n > 1:
-        stack[0, 0] = 0
-        stack[0, 1] = n - 1
-        top = 1
-    while top > 0:
-        top -= 1
-        left = stack[top, 0]
-        right = stack[top, 1]
-        diff = right - left
-        if diff <= 0:
-            continue
-        if diff == 1:
-            _cswap(a, index, left, right)
-            continue
-        if diff == 2:
-            _cswap(a, index, left, left + 1)
-            _cswap(a, index, left, right)
-            _cswap(a, index, left + 1, right)
-            continue
-        c = (left + right) // 2
-        _cswap(a, index, left, c)
-        _cswap(a, index, left, right)
-        _cswap(a, index, c, right)
-        h = index[c]
-        index[c] = index[right - 1]
-        index[right - 1] = h
-        pivot = a[index[right - 1]]
-        l = left
-        r = right - 1
-        while True:
-            l += 1
-            while a[index[l]] < pivot:
-                l += 1
-            r -= 1
-            while a[index[r]] > pivot:
-                r -= 1
-            if l >= r:
-                break
-            h = index[l]
-            index[l] = index[r]
-            index[r] = h
-        center = l
-        h = index[center]
-        index[center] = index[right - 1]
-        index[right - 1] = h
-        stack[top, 0] = center + 1
-        stack[top, 1] = right
-        top += 1
-        stack[top, 0] = left
-        stack[top, 1] = center - 1
-        top += 1
 
 
 def weka_sort(values) -> np.ndarray:
@@ -323,7 +185,7 @@ def weka_sort(values) -> np.ndarray:
 def descending_order(values, tie_order: str = "stable") -> np.ndarray:
     """Indices of ``values`` from largest to smallest.
 
-    ``tie_order="stable"``: equal values keep the lower index first (bench's rule).
+    ``tie_order="stable"``: equal values keep the lower index first (this implementation's rule).
     ``tie_order="weka"``: the ESKDB code's ``SUtils.sort``, i.e. Weka 3.6's ascending
     ``Utils.sort`` read backwards; as that quicksort mostly leaves equal values in index
     order, the higher index then tends to come first among equal values (not always: the
@@ -382,58 +244,6 @@ def prim_tree_parents(weight, root: int) -> np.ndarray:
         best = np.where(better, w[nxt], best)
         parent[better] = nxt
     return parent
-
-
-@njit(cache=True)
-def _weka_tan_scores(pair_sets, set_offsets, single_start, pair_start, n_values, n_classes, counts, delta):
-    """Weka 3.6 TAN's edge gains with ``-S ENTROPY``, in Weka's arithmetic:
-    ``delta[i, j] = LL(X_i | Y, X_j) - LL(X_i | Y)`` with ``LL = sum_cfg sum_v n log(n / n_cfg)``
-    accumulated in Weka's order (parent configurations class-major, then the extra parent's
-    value; the node's values innermost), as ``LocalScoreSearchAlgorithm.calcScoreOfCounts``."""
-    d = n_values.shape[0]
-    C = n_classes
-    base = np.zeros(d)
-    for i in range(d):
-        off = set_offsets[single_start + i]
-        k = n_values[i]
-        s = 0.0
-        for y in range(C):
-            nsum = 0.0
-            for v in range(k):
-                nsum += counts[off + v * C + y]
-            for v in range(k):
-                n = counts[off + v * C + y]
-                if n > 0:
-                    s += n * math.log(n / nsum)
-        base[i] = s
-    for p in range(pair_sets.shape[0]):
-        i = pair_sets[p, 0]
-        j = pair_sets[p, 1]
-        ki = n_values[i]
-        kj = n_values[j]
-        off = set_offsets[pair_start + p]
-        s = 0.0
-        for y in range(C):           # head i, parents [class, j]
-            for vj in range(kj):
-                nsum = 0.0
-                for vi in range(ki):
-                    nsum += counts[off + (vi * kj + vj) * C + y]
-                for vi in range(ki):
-                    n = counts[off + (vi * kj + vj) * C + y]
-                    if n > 0:
-                        s += n * math.log(n / nsum)
-        delta[i, j] = s - base[i]
-        s = 0.0
-        for y in range(C):           # head j, parents [class, i]
-            for vi in range(ki):
-                nsum = 0.0
-                for vj in range(kj):
-                    nsum += counts[off + (vi * kj + vj) * C + y]
-                for vj in range(kj):
-                    n = counts[off + (vi * kj + vj) * C + y]
-                    if n > 0:
-                        s += n * math.log(n / nsum)
-        delta[j, i] = s - base[j]
 
 
 def weka_tan_parents(info: PairInformation) -> np.ndarray:
@@ -705,16 +515,6 @@ class FamilyTable:
         return H.FamilyCounts(paths, counts, (C,) + tbl.arities, V, tbl.attribute, tbl.parents)
 
 
-@njit(cache=True)
-def _sum_runs_kernel(counts, first, out):
-    m = counts.shape[0]
-    for g in range(first.shape[0]):
-        stop = first[g + 1] if g + 1 < first.shape[0] else m
-        for r in range(first[g], stop):
-            for c in range(counts.shape[1]):
-                out[g, c] += counts[r, c]
-
-
 def _sum_runs(counts: np.ndarray, first: np.ndarray) -> np.ndarray:
     """Row sums of ``counts`` over the runs of rows starting at ``first`` (``np.add.reduceat``
     along axis 0, which is slow for 2-D arrays)."""
@@ -733,230 +533,8 @@ def _sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.nd
     return ks[first], _sum_runs(counts[order], first)
 
 
-@njit(cache=True, inline="always")
-def _search(keys, lo, hi, key):
-    """Index of ``key`` in the sorted ``keys[lo:hi]`` (absolute), -1 when absent."""
-    a, b = lo, hi
-    while a < b:
-        mid = (a + b) >> 1
-        if keys[mid] < key:
-            a = mid + 1
-        else:
-            b = mid
-    return a if a < hi and keys[a] == key else -1
-
-
-@njit(cache=True)
-def _walk_tree(codes, attribute, parents, arities, n_child, node_keys, node_offset, cell_keys, cell_offset,
-               child, child_offset, cell_map, cell_map_offset, node_idx, cell_idx):
-    """For each row, walk down the family's tree: the node at every depth (absent below an
-    absent node) and the cell of the row's value there; global rows of the stacked counts."""
-    n = codes.shape[0]
-    D = parents.shape[0]
-    for r in range(n):
-        x = codes[r, attribute]
-        path = 0
-        local = 0 if node_offset[1] > node_offset[0] else -1
-        for d in range(D + 1):
-            if d > 0:
-                v = codes[r, parents[d - 1]]
-                path = path * arities[d - 1] + v
-                if local >= 0:
-                    if child_offset[d] >= 0:
-                        local = child[child_offset[d] + local * arities[d - 1] + v]
-                    else:
-                        g = _search(node_keys, node_offset[d], node_offset[d + 1], path)
-                        local = g - node_offset[d] if g >= 0 else -1
-            if local < 0:
-                node_idx[r, d] = -1
-                cell_idx[r, d] = -1
-                continue
-            node_idx[r, d] = node_offset[d] + local
-            if cell_map_offset[d] >= 0:
-                c = cell_map[cell_map_offset[d] + local * n_child + x]
-                cell_idx[r, d] = cell_offset[d] + c if c >= 0 else -1
-            else:
-                cell_idx[r, d] = _search(cell_keys, cell_offset[d], cell_offset[d + 1], path * n_child + x)
-
-
-# =========================================================================== estimation kernels
-@njit(cache=True)
-def _family_log_prob(node_idx, cell_idx, node_counts, cell_counts, x, root_x, root_total, a, b, backoff, out):
-    """``out[r, y] += log P(x_r | y, pa_r)`` with ``P = (#(x, node) + a) / (#(node) + b)``.
-
-    With back-off the node is the deepest one on the row's path with training data for
-    class y (the root, all classes, when the class has none); without, the leaf (empty:
-    ``a / b``)."""
-    n, D1 = node_idx.shape
-    C = out.shape[1]
-    for r in range(n):
-        for y in range(C):
-            d = D1 - 1
-            if backoff:
-                while d >= 0 and (node_idx[r, d] < 0 or node_counts[node_idx[r, d], y] == 0):
-                    d -= 1
-            if d >= 0:
-                ni = node_idx[r, d]
-                ci = cell_idx[r, d]
-                nt = node_counts[ni, y] if ni >= 0 else 0
-                nx = cell_counts[ci, y] if ci >= 0 else 0
-            else:
-                nt = root_total
-                nx = root_x[x[r]]
-            out[r, y] += math.log((nx + a) / (nt + b))
-
-
-@njit(cache=True)
-def _normalise_and_score(post, r, yr, all_classes, loss):
-    """Normalise row r's leave-one-out posteriors of every k and add its squared error to ``loss[k]``
-    (all classes, or the true class only); an all-zero posterior is left as it is."""
-    K1, C = post.shape[1], post.shape[2]
-    for k in range(K1):
-        s = 0.0
-        for c in range(C):
-            s += post[r, k, c]
-        if s > 0:
-            inv = 1.0 / s
-            for c in range(C):
-                post[r, k, c] *= inv
-        if all_classes:
-            e = 0.0
-            for c in range(C):
-                t = (1.0 if c == yr else 0.0) - post[r, k, c]
-                e += t * t
-            loss[k] += e
-        else:
-            t = 1.0 - post[r, k, yr]
-            loss[k] += t * t
-
-
-@njit(cache=True)
-def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, root_total, a, b, backoff,
-                   all_classes, post, loss):
-    """SKDB pass 3 for one attribute over a block of training rows (seed 002 Sect. 2.1;
-    Martinez et al. 2016): multiply each model's LOO posterior by this attribute's
-    estimate with the row's own counts subtracted, normalise, and add the squared error.
-
-    ``post[r, k, :]`` is the posterior of the model with up to k parents per attribute.
-    Model k uses, for class c, the deepest node at depth <= k on the row's path that still
-    has data for c once the row is left out (node counts are monotone along a path, so
-    that is ``min(k, D_c)`` with ``D_c`` the deepest non-empty depth); without back-off it
-    uses depth ``min(k, depth of the family)``."""
-    n, D1 = node_idx.shape
-    K1 = post.shape[1]
-    C = post.shape[2]
-    for r in range(n):
-        yr = y[r]
-        for c in range(C):
-            sub = 1 if c == yr else 0
-            deepest = D1 - 1
-            if backoff:
-                while deepest >= 0 and node_counts[node_idx[r, deepest], c] - sub <= 0:
-                    deepest -= 1
-            last_d = -2
-            factor = 1.0
-            for k in range(K1):
-                d = k if k < deepest else deepest
-                if d != last_d:            # models k >= deepest share one factor
-                    if d >= 0:
-                        nt = node_counts[node_idx[r, d], c] - sub
-                        ci = cell_idx[r, d]
-                        nx = (cell_counts[ci, c] if ci >= 0 else 0) - sub
-                    else:
-                        nt = root_total - 1
-                        nx = root_x[x[r]] - 1
-                    factor = (nx + a) / (nt + b)
-                    last_d = d
-                post[r, k, c] *= factor
-        _normalise_and_score(post, r, yr, all_classes, loss)
-
-
-@njit(cache=True)
-def _loo_attribute_authors(node_idx, cell_idx, node_counts, cell_counts, y, a, b, all_classes, post, loss):
-    """SKDB pass 3 for one attribute with the ESKDB code's rule
-    (``wdBayesParametersTree.updateClassDistributionloocv``), for ``loo_rule="authors"``.
-
-    Walking down the row's path from depth 0, model d's posterior is multiplied by the
-    LOO M-estimate at depth d (the row's own counts subtracted for its class; no per-class
-    back-off: a node without data for class c gives ``a / b``). Before stepping to depth
-    d + 1 the walk checks the next node: when it holds fewer than 2 rows with the row's
-    value of this attribute (all classes, the row included), the walk stops, model d + 1
-    takes the estimate of depth d, and every deeper model's posterior is overwritten by
-    model d + 1's (losing the factors of the earlier attributes). Reaching the leaf (depth
-    D, the family's parents), models deeper than D are overwritten by model D's posterior
-    (they are equal anyway unless an earlier attribute stopped early)."""
-    n, D1 = node_idx.shape
-    K1 = post.shape[1]
-    C = post.shape[2]
-    D = D1 - 1
-    for r in range(n):
-        yr = y[r]
-        d = 0
-        early = False
-        while d < D:
-            ci = cell_idx[r, d + 1]
-            cnt = 0
-            if ci >= 0:
-                for c in range(C):
-                    cnt += cell_counts[ci, c]
-            if cnt < 2:
-                early = True
-                break
-            d += 1
-        for k in range(d + 1):
-            ni = node_idx[r, k]
-            ci = cell_idx[r, k]
-            for c in range(C):
-                sub = 1 if c == yr else 0
-                nt = node_counts[ni, c] - sub
-                nx = (cell_counts[ci, c] if ci >= 0 else 0) - sub
-                post[r, k, c] *= (nx + a) / (nt + b)
-        src = d
-        if early and d + 1 < K1:
-            ni = node_idx[r, d]
-            ci = cell_idx[r, d]
-            for c in range(C):
-                sub = 1 if c == yr else 0
-                nt = node_counts[ni, c] - sub
-                nx = (cell_counts[ci, c] if ci >= 0 else 0) - sub
-                post[r, d + 1, c] *= (nx + a) / (nt + b)
-            src = d + 1
-        for k in range(src + 1, K1):
-            for c in range(C):
-                post[r, k, c] = post[r, src, c]
-        _normalise_and_score(post, r, yr, all_classes, loss)
-
-
-@njit(cache=True)
-def _loo_prior(y, class_counts, n_rows, a0, b0, all_classes, post):
-    """LOO class prior ``(#c - [c = y_r] + a0) / (N - 1 + b0)``, normalised, for every model;
-    returns the summed squared error of the prior-only model."""
-    n = y.shape[0]
-    K1 = post.shape[1]
-    C = post.shape[2]
-    loss = 0.0
-    p = np.empty(C)
-    for r in range(n):
-        s = 0.0
-        for c in range(C):
-            p[c] = (class_counts[c] - (1 if c == y[r] else 0) + a0) / (n_rows - 1 + b0)
-            s += p[c]
-        for c in range(C):
-            p[c] /= s
-            for k in range(K1):
-                post[r, k, c] = p[c]
-        if all_classes:
-            for c in range(C):
-                t = (1.0 if c == y[r] else 0.0) - p[c]
-                loss += t * t
-        else:
-            t = 1.0 - p[y[r]]
-            loss += t * t
-    return loss
-
-
 # =========================================================================== the estimator base
-class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
+class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, BaseEstimator):
     """Shared machinery: validation, coding, counting, estimation and prediction.
 
     Subclasses implement ``_learn(codes, y)``, which sets ``self._members`` (a list of
@@ -1015,33 +593,10 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
         return (self.class_counts_ + a0) / (self.class_counts_.sum() + b0)
 
     # ------------------------------------------------------------------ data
-    def _declared_values(self, X) -> np.ndarray:
-        d = X.shape[1]
-        cat = None if self.categorical_features is None else np.asarray(self.categorical_features, dtype=bool)
-        if cat is not None and cat.shape != (d,):
-            raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
-        if self.n_categories is not None:
-            nc = np.asarray(self.n_categories, dtype=np.int64)
-            if nc.shape != (d,):
-                raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
-            numeric = (nc <= 0) if cat is None else (~cat | (nc <= 0))
-        else:
-            nc = None
-            numeric = np.zeros(d, dtype=bool) if cat is None else ~cat
-        if numeric.any():
-            cols = np.flatnonzero(numeric)
-            raise ValueError(
-                f"{type(self).__name__} needs nominal attributes, but columns {cols[:10].tolist()}"
-                f"{' ...' if cols.size > 10 else ''} are numeric; discretise them first (e.g. the MDL "
-                f"discretiser as a preprocess step: algorithms.discretize.MDLDiscretizer)")
-        if nc is None:
-            nc = np.maximum(infer_n_values(X), 1)
-        return nc
-
     def _slot_mask(self, X) -> np.ndarray:
         """Columns that get a missing-value slot (``missing="value"``): ``missing_slot="observed"``
-        those with a missing value in the first training chunk, ``"always"`` every column (bench's
-        earlier rule), a list of indices (or a boolean mask) = those declared plus the observed."""
+        those with a missing value in the first training chunk, ``"always"`` every column (this
+        implementation's earlier rule), a list of indices (or a boolean mask) = those declared plus the observed."""
         d = X.shape[1]
         observed = np.isnan(X).any(axis=0) if X.shape[0] else np.zeros(d, dtype=bool)
         ms = getattr(self, "missing_slot", "observed")
@@ -1118,7 +673,7 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError(f"{type(self).__name__} needs at least 2 classes to learn from; got "
                                  + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
             self.classes_ = labels
-            declared = self._declared_values(X)
+            declared = declared_values(self, X)
             self._declared_ = declared
             self.missing_slot_ = self._slot_mask(X) if self.missing == "value" else np.zeros(declared.size, bool)
             self.n_values_ = declared + self.missing_slot_.astype(np.int64)
@@ -1181,7 +736,7 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
             for key, tbl in self._families.items():
                 model["levels"][key] = tbl.levels()
         self._model = model
-        self.bench_extra_ = {**getattr(self, "_extra", {}),
+        self.diagnostics_ = {**getattr(self, "_extra", {}),
                              "n_families": len(self._families),
                              "family_cells": int(sum(t.keys.size for t in self._families.values()))}
 
@@ -1216,7 +771,7 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
             acc = np.zeros((chunk.shape[0], C))
             for member in self._members:
                 lj = self._member_log_joint(member, chunk)
-                acc += np.exp(lj - _logsumexp_rows(lj))
+                acc += np.exp(lj - logsumexp_rows(lj))
             out[lo:lo + CHUNK_ROWS] = acc / len(self._members)
         return out
 
@@ -1249,13 +804,6 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
         with np.errstate(divide="ignore"):
             return np.log(self._proba_codes(codes))
 
-    def predict_log_proba(self, X):
-        lj = self.predict_log_joint(X)
-        return lj - _logsumexp_rows(lj)
-
-    def predict_proba(self, X):
-        return np.exp(self.predict_log_proba(X))
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
@@ -1274,12 +822,6 @@ class _BNCBase(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
         return [member.get(a) for a in range(self.n_values_.size)]
 
 
-def _logsumexp_rows(a: np.ndarray) -> np.ndarray:
-    hi = np.max(a, axis=1, keepdims=True) if a.shape[1] else np.zeros((a.shape[0], 1))
-    hi = np.where(np.isfinite(hi), hi, 0.0)
-    return hi + np.log(np.sum(np.exp(a - hi), axis=1, keepdims=True))
-
-
 _COMMON_DOC = """
     smoothing : {"m_estimate", "laplace", "hdp"}, default="m_estimate"
         Parameter estimates (module docstring). Seed 002 uses M-estimation with back-off
@@ -1289,18 +831,18 @@ _COMMON_DOC = """
     alpha : float, default=1.0
         Pseudo-count per value for ``smoothing="laplace"`` (Weka's ``-A``).
     backoff : bool, default=True
-        Back off to the nearest non-empty ancestor (seed 002 Sect. 4.1); False uses the
+        Back off to the nearest non-empty ancestor (Zhang et al. 2020 Sect. 4.1); False uses the
         leaf, ``1/|X|`` when it is empty (Weka's SimpleEstimator). Ignored by HDP.
     hdp_settings : dict or None, default=None
         Fields of :class:`algorithms.hdp.HDPSettings` for ``smoothing="hdp"``.
     missing : {"value", "mode"}, default="value"
-        A missing value as a value of its own (seed 002) or replaced by the column's
+        A missing value as a value of its own (Zhang et al. 2020) or replaced by the column's
         training mode (Weka's BayesNet).
     missing_slot : {"observed", "always"} or list of column indices, default="observed"
         With ``missing="value"``, which columns get the extra value: ``"observed"`` only
         those with a missing value in the (first) training data, so that complete columns
         keep ``|X|`` values and the M-estimate's base rate ``1/|X|`` of the ESKDB code;
-        ``"always"`` every column (bench's earlier rule: base rate ``1/(|X| + 1)`` even on
+        ``"always"`` every column (this implementation's earlier rule: base rate ``1/(|X| + 1)`` even on
         complete data); a list (or boolean mask) declares columns that may have missing
         values, in addition to the observed ones. A missing value in a column without a
         slot (only possible at prediction or in a later ``partial_fit`` chunk) is coded 0,
@@ -1397,8 +939,8 @@ class KDB(_BNCBase):
         order are not used.
     tie_order : {"stable", "weka"}, default="stable"
         How equal MI (attribute order) and equal CMI (parent choice and back-off order)
-        are ordered: ``"stable"`` = the lower index (earlier position) first, bench's
-        rule; ``"weka"`` = the ESKDB code's ``SUtils.sort``, Weka 3.6's unstable quicksort
+        are ordered: ``"stable"`` = the lower index (earlier position) first, this
+        implementation's rule; ``"weka"`` = the ESKDB code's ``SUtils.sort``, Weka 3.6's unstable quicksort
         read backwards (the higher index tends to come first), which changes
         probabilities on some data (seen up to 0.04), rarely predictions. The paper's
         configs use ``"weka"``. See :func:`descending_order`.
@@ -1447,7 +989,7 @@ class KDB(_BNCBase):
 # =========================================================================== SKDB
 class SKDB(_BNCBase):
     """Selective KDB (Martinez, Webb, Chen and Zaidi 2016, JMLR 17(44)), the base learner
-    of ESKDB (seed 002 Sect. 2.1 and Algorithm 1 line 6).
+    of ESKDB (Zhang et al. 2020 Sect. 2.1 and Algorithm 1 line 6).
 
     Pass 1: MI and CMI; the KDB structure for ``max_k`` on ``order`` (given, or by MI).
     Pass 2: every family's counts with its ``max_k`` parents.
@@ -1462,12 +1004,12 @@ class SKDB(_BNCBase):
     k = 0..max_k (inner), a model replaces the best only when strictly better (the ESKDB
     code's order; Petal scans k outer). n* = 0 leaves the class prior alone (k* = 0).
 
-    ``loo_rule="exact"`` (bench's rule): the LOO estimates are exactly those of the final
+    ``loo_rule="exact"`` (this implementation's rule): the LOO estimates are exactly those of the final
     model refitted without the row: the node is the deepest one on the row's path with
     data for the class once the row is removed, the M-estimate (or Laplace) of that node,
     the root when the class has no other row.
     ``loo_rule="authors"`` (the ESKDB code's and Petal's ``updateClassDistributionloocv``,
-    which produced seed 002's SKDB and ESKDB numbers; the paper's configs use it): model d
+    which produced Zhang et al. 2020's SKDB and ESKDB numbers; the paper's configs use it): model d
     takes the LOO estimate of depth d without per-class back-off, the walk down the path
     stops before a node holding fewer than 2 rows with the row's value of the attribute
     (all classes, the row included), the next model then takes the shallower node's
@@ -1478,7 +1020,7 @@ class SKDB(_BNCBase):
     Parameters
     ----------
     max_k : int, default=5
-        Maximum number of parents (seed 002 Table 2: maxK = 5).
+        Maximum number of parents (Zhang et al. 2020 Table 2: maxK = 5).
     order : sequence of int or None, default=None
         Attribute order (ESKDB passes its MI-sampled order, Algorithm 3); None = by
         decreasing MI. Attributes absent from the order are never used.
@@ -1500,7 +1042,7 @@ class SKDB(_BNCBase):
     loo_rmse_ : (max_k + 1, d') LOO RMSE of model (k, first u + 1 attributes)
     loo_rmse_prior_ : float, LOO RMSE of the class prior alone
     information_ : PairInformation (MI, CMI of pass 1)
-    bench_extra_ : dict with k*, n*
+    diagnostics_ : dict with k*, n*
     """
 
     def __init__(self, max_k=5, order=None, loo_loss="true_class", loo_rule="exact", tie_order="stable",

@@ -1,8 +1,8 @@
 """C4.5 decision tree with the defaults of Weka 3.6's J48 (``-C 0.25 -M 2``).
 
-J48 is the decision-tree contender of the MassBayes paper (seed 000, "decision tree J48
+J48 is the decision-tree contender of the MassBayes paper (Aryal and Ting 2013, "decision tree J48
 (i.e., the WEKA version of C4.5)", run with default settings) and the static C4.5 baseline
-of the MC-Tree paper (seed 004, "C4.5 implementation from Weka"). This module implements
+of the MC-Tree paper (Kranen et al. 2010, "C4.5 implementation from Weka"). This module implements
 the algorithm of Quinlan's C4.5 as Weka's ``weka.classifiers.trees.J48`` does it, so that
 both papers' J48 columns can be rerun here. The Numba kernels are in
 :mod:`algorithms._c45_kernels`.
@@ -103,8 +103,8 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
         The fitted tree as flat arrays in preorder (node 0 is the root; ``feature_ = -1`` at
         leaves; node k's branches are ``first_child_[k] + b``; ``value_`` holds each leaf's
         class distribution).
-    bench_extra_ : dict
-        ``n_leaves`` and ``tree_size``, stored by bench's runner with each split.
+    diagnostics_ : dict
+        ``n_leaves`` and ``tree_size``, per-fit diagnostics (a harness may store them with each split).
     """
 
     def __init__(self, confidence=0.25, min_instances=2, unpruned=False, subtree_raising=True, use_laplace=False,
@@ -134,7 +134,7 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
         self._check_codes(X, "fit")
         y_codes = y_codes.astype(np.int64)
         self._grow_and_prune(np.ascontiguousarray(X), y_codes)
-        self.bench_extra_ = {"n_leaves": int(self.n_leaves_), "tree_size": int(self.tree_size_)}
+        self.diagnostics_ = {"n_leaves": int(self.n_leaves_), "tree_size": int(self.tree_size_)}
         return self
 
     def _grow_and_prune(self, X, y):

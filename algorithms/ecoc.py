@@ -1,5 +1,5 @@
-"""Error-correcting output codes with naive Bayes in a single pass (seed 001: Park and Fuernkranz,
-"Efficient implementation of class-based decomposition schemes for Naive Bayes").
+"""Error-correcting output codes with naive Bayes in a single pass (Park and Fuernkranz
+2014, "Efficient implementation of class-based decomposition schemes for Naive Bayes").
 
 Every binary problem of a class-based decomposition (a column ``b`` of a code matrix
 ``M in {-1, 0, +1}^(k x n)``) is a naive Bayes classifier whose positive class is the union
@@ -29,9 +29,9 @@ sparse data is made. The kernel and Weka-normal estimators' values at 0 (the sta
 prediction) are evaluated on the first prediction, as Weka evaluates its estimators at prediction
 time. The floor is then the product itself plus one pass of element-wise work over the
 (attributes x n) tables: with sparse text NB is a pass over the stored counts, O(nnz), far below
-O(n g k) at 1023 bits, so the ratio to NB cannot approach 1 there (bench/perf/ecoc.py,
-``ecoc_text``, measures both). ``precalculation="reference"`` keeps the unblocked product over
-all 2n groups (the implementation before issue 16) for the tests and the timings.
+O(n g k) at 1023 bits, so the ratio to NB cannot approach 1 there (the harness's ECOC
+timing benchmark, ``ecoc_text``, measures both). ``precalculation="reference"`` keeps the
+unblocked product over all 2n groups (the implementation before issue 16) for the tests and the timings.
 
 Estimators (per numeric attribute; nominal attributes always use counts)
 -----------------------------------------------------------------------
@@ -62,8 +62,8 @@ Estimators (per numeric attribute; nominal attributes always use counts)
   Weka's kernel mass of the cell ``[x - p/2, x + p/2]`` (with its 1% early stop and 1e-75 floor),
   ``"density"`` the density itself.
 * discrete (Table 4): nominal attributes (``categorical_features``, e.g. after
-  :class:`SparseEqualFrequencyDiscretizer`) use counts with the Laplace correction of Sect.
-  4.3.1: ``Pr(a_j | C_b^+) = (sum_i |a_j and c_i| + 1) / (sum_i |c_i| + |A_j|)``, where
+  :class:`algorithms.discretize.SparseEqualFrequencyDiscretizer`) use counts with the Laplace
+  correction of Sect. 4.3.1: ``Pr(a_j | C_b^+) = (sum_i |a_j and c_i| + 1) / (sum_i |c_i| + |A_j|)``, where
   ``|c_i|`` counts the instances of class ``c_i`` with ``A_j`` observed.
 * ``numeric="multinomial"`` / ``"bernoulli"``: the usual text event models (word counts, and
   boolean word presence), Laplace-smoothed (``alpha``): not what the paper ran (see below), but
@@ -124,28 +124,26 @@ all-numeric data under ``numeric="normal"`` is summed column by column directly 
 
 from __future__ import annotations
 
-import functools
 import math
-import os
-from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin, OneToOneFeatureMixin, TransformerMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _ecoc_kernels as K
-from ._counts import class_codes, infer_n_values
+from ._counts import class_codes
+from ._nominal import nominal_columns_values
 from ._base import NotApplicableError, PredictFromLogJointMixin
+from ._code_cache import BCH_CODES, BCH_FIELD_DEGREE, _min_weight, bch_codebook  # noqa: F401 (re-exported)
+from ._sparse import _csr_parts, as_csr
+from .discretize import SparseEqualFrequencyDiscretizer  # noqa: F401 (re-exported: configs name algorithms.ecoc.SparseEqualFrequencyDiscretizer)
 
 # --------------------------------------------------------------------------- code matrices
-#: BCH code length -> (message bits, minimum distance): Sect. 5.1, maximal designed distance
-BCH_CODES = {15: (5, 7), 31: (6, 15), 63: (7, 31), 127: (8, 63), 255: (9, 127), 511: (10, 255), 1023: (11, 511)}
 #: Sect. 5.1: "The code generation process is aborted after 100,000 iterations."
 MAX_TRIES = 100_000
-BCH_FIELD_DEGREE = {n: int(math.log2(n + 1)) for n in BCH_CODES}   # codes of length 2^mu - 1 over GF(2^mu)
 CODES = ("bch", "ova", "ovo", "random_dense", "random_sparse")
 DRAW_BATCH = 2048
 
@@ -162,60 +160,6 @@ def max_distinct_columns(n_classes: int, ternary: bool = False) -> int:
     if ternary:
         return (3 ** k - 2 ** (k + 1) + 1) // 2
     return 2 ** (k - 1) - 1
-
-
-def _cache_dir() -> Path:
-    env = os.environ.get("BENCH_CACHE_DIR")
-    base = Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bench"
-    return base / "bch"
-
-
-@functools.lru_cache(maxsize=None)
-def bch_codebook(length: int) -> np.ndarray:
-    """All ``2^m`` codewords (uint8 rows) of the binary BCH code of ``length`` in :data:`BCH_CODES`.
-
-    Built by ``galois.BCH(length, m)`` (its generator matrix times every message, in GF(2) with
-    galois) and kept in ``$BENCH_CACHE_DIR/bch`` (default ``~/.cache/bench/bch``), because galois
-    needs from seconds to a minute to construct the longer codes. The cached file is checked
-    against the code's minimum distance on loading."""
-    if length not in BCH_CODES:
-        raise ValueError(f"no BCH code of length {length}; the paper's lengths are {sorted(BCH_CODES)}")
-    m, dist = BCH_CODES[length]
-    path = _cache_dir() / f"bch_{length}_{m}.npy"
-    book = None
-    if path.exists():
-        try:
-            book = np.unpackbits(np.load(path), axis=1, count=length)
-        except (OSError, ValueError):
-            book = None
-        if book is not None and (book.shape != (2 ** m, length) or _min_weight(book) != dist):
-            book = None
-    if book is None:
-        import galois
-
-        # galois compiles its field arithmetic with Numba on first use (tens of seconds); the
-        # pure-Python arithmetic of GF(2^m) is faster for the short codes
-        field = galois.GF(2 ** BCH_FIELD_DEGREE[length], compile="python-calculate") if length <= 127 else None
-        code = galois.BCH(length, m, extension_field=field)
-        if code.d != dist:
-            raise RuntimeError(f"galois.BCH({length}, {m}) has minimum distance {code.d}, not {dist}")
-        messages = galois.GF2(((np.arange(2 ** m)[:, None] >> np.arange(m)[None, ::-1]) & 1).astype(np.uint8))
-        book = np.asarray(code.encode(messages), dtype=np.uint8)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
-            np.save(tmp, np.packbits(book, axis=1))
-            os.replace(tmp, path)
-        except OSError:
-            pass
-    book.setflags(write=False)
-    return book
-
-
-def _min_weight(book: np.ndarray) -> int:
-    """Minimum Hamming weight of the nonzero rows (the minimum distance of a linear code)."""
-    w = book.sum(axis=1)
-    return int(w[w > 0].min())
 
 
 def column_problems(M: np.ndarray) -> list[str]:
@@ -241,13 +185,15 @@ def _infeasible(kind: str, k: int, n: int, limit: int, ternary=False) -> CodeMat
     return CodeMatrixInfeasible(
         f"no valid {n}-bit {kind} code matrix for {k} classes: with {k} classes at most {limit} distinct "
         f"{'ternary' if ternary else 'binary'} columns exist (every column needs a +1 and a -1, and no two "
-        f"columns may be equal or complementary; seed 001 Sect. 5.1 leaves these cells empty)")
+        f"columns may be equal or complementary; Park and Fuernkranz 2014 Sect. 5.1 leaves these cells empty)")
 
 
-def bch_code_matrix(n_classes: int, length: int, rng: np.random.Generator, max_tries: int = MAX_TRIES) -> np.ndarray:
-    """A k x length matrix in {-1, +1} of k distinct BCH codewords drawn at random (seed 001 Sect. 5.1),
-    redrawn until valid; :class:`CodeMatrixInfeasible` when no valid matrix can exist or none was
-    found in ``max_tries`` draws."""
+def bch_code_matrix(n_classes: int, length: int, rng: np.random.Generator, max_tries: int = MAX_TRIES,
+                    cache_dir=None) -> np.ndarray:
+    """A k x length matrix in {-1, +1} of k distinct BCH codewords drawn at random (Park and
+    Fuernkranz 2014 Sect. 5.1), redrawn until valid; :class:`CodeMatrixInfeasible` when no valid
+    matrix can exist or none was found in ``max_tries`` draws. ``cache_dir``: where the codebook
+    is kept (:func:`algorithms._code_cache.bch_codebook`)."""
     k = int(n_classes)
     if length not in BCH_CODES:
         raise ValueError(f"code_length must be one of the BCH lengths {sorted(BCH_CODES)}, got {length!r}")
@@ -257,7 +203,7 @@ def bch_code_matrix(n_classes: int, length: int, rng: np.random.Generator, max_t
         raise _infeasible(f"BCH({length},{m})", k, length, limit)
     if k > 2 ** m:
         raise CodeMatrixInfeasible(f"BCH({length},{m}) has {2 ** m} codewords, fewer than the {k} classes")
-    book = bch_codebook(length)
+    book = bch_codebook(length, cache_dir)
     N = book.shape[0]
     # k codewords with replacement, draws with a repeat rejected (a uniform draw of k distinct
     # codewords); when repeats are too frequent (expected repeated pairs k(k-1)/2N > 8, e.g. 26
@@ -288,7 +234,7 @@ def _draw_valid(draw, book, k, max_tries, what) -> np.ndarray:
             return picks[t]
         done += picks.shape[0]
     raise CodeMatrixInfeasible(f"no valid {what} code matrix for {k} classes in {max_tries} random draws "
-                               f"(seed 001 Sect. 5.1 gives up after 100,000)")
+                               f"(Park and Fuernkranz 2014 Sect. 5.1 gives up after 100,000)")
 
 
 def one_vs_all(n_classes: int) -> np.ndarray:
@@ -388,21 +334,6 @@ def make_code_matrix(code, n_classes: int, code_length=None, rng=None, max_tries
 
 # --------------------------------------------------------------------------- input
 NUMERIC = ("normal", "normal_weka", "kernel", "multinomial", "bernoulli")
-
-
-def as_csr(X) -> sp.csr_matrix:
-    """CSR float64 in canonical form (sorted, summed duplicates); dense input keeps NaN and drops zeros."""
-    Xc = X.tocsr() if sp.issparse(X) else sp.csr_matrix(X)
-    if Xc.dtype != np.float64:
-        Xc = Xc.astype(np.float64)
-    if not Xc.has_canonical_format:
-        Xc = Xc.copy()
-        Xc.sum_duplicates()
-    return Xc
-
-
-def _csr_parts(Xc):
-    return (Xc.indptr.astype(np.int64, copy=False), Xc.indices.astype(np.int64, copy=False), Xc.data)
 
 
 def _columns(Xc, cols, d):
@@ -599,7 +530,7 @@ BLOCK_BYTES = 1 << 20
 class _GroupSums:
     """Eq. 2's sums ``S @ A`` (S: per-class statistics, rows x k; A: k x m membership) computed in
     blocks of rows, so that each block of group sums is turned into distributions while it is in
-    the cache and the (rows x m) product is never stored (seed 001 Sect. 4.3's precalculation).
+    the cache and the (rows x m) product is never stored (Park and Fuernkranz 2014 Sect. 4.3's precalculation).
 
     When every problem is a pair of complementary groups ``(2b, 2b + 1)`` over all classes (a binary
     code: BCH, one-vs-all, random dense), only the positive half is a product (BLAS, float64) and
@@ -631,7 +562,7 @@ class _GroupSums:
 
 
 class GroupModel:
-    """The precalculated naive Bayes distributions of ``m`` class groups (seed 001 Sect. 4.3).
+    """The precalculated naive Bayes distributions of ``m`` class groups (Park and Fuernkranz 2014 Sect. 4.3).
 
     ``membership`` (k x m, 0/1): the classes of each group (Eqs. 1-2 sum their statistics);
     ``problem`` (m,): the binary (or multi-class) problem each group belongs to; a problem's
@@ -1007,24 +938,7 @@ class _OnePassNB(ClassifierMixin, BaseEstimator):
             raise ValueError(f"{type(self).__name__} needs at least 2 classes to learn from; got "
                              + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
         self.classes_ = labels
-        d = Xc.shape[1]
-        cat = np.zeros(d, dtype=bool) if self.categorical_features is None else \
-            np.asarray(self.categorical_features, dtype=bool)
-        if cat.shape != (d,):
-            raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
-        nom = np.flatnonzero(cat)
-        if self.n_categories is not None:
-            nc = np.asarray(self.n_categories, dtype=np.int64)
-            if nc.shape != (d,):
-                raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
-            n_values = nc[nom]
-            bad = nom[n_values <= 0]
-            if bad.size:
-                raise ValueError(f"nominal columns {bad.tolist()} declare no values in n_categories")
-        else:
-            part = Xc[:, nom]
-            n_values = np.maximum(infer_n_values(part.toarray() if sp.issparse(part) else part), 1) \
-                if nom.size else np.zeros(0, np.int64)
+        cat, n_values = nominal_columns_values(self.categorical_features, self.n_categories, Xc)
         self.nominal_ = cat
         self.statistics_ = NBStatistics(cat, n_values, labels.size, self.numeric)
 
@@ -1039,7 +953,7 @@ class _OnePassNB(ClassifierMixin, BaseEstimator):
 
 
 class OnePassNaiveBayes(PredictFromLogJointMixin, _OnePassNB):
-    """Naive Bayes on the ECOC-NB statistics (the groups are the classes): the NB of seed 001's
+    """Naive Bayes on the ECOC-NB statistics (the groups are the classes): the NB of Park and Fuernkranz 2014's
     Tables 2-4, with the same estimators, sparse handling and cost model as :class:`ECOCNaiveBayes`.
 
     On dense data it equals :class:`algorithms.naive_bayes.NaiveBayes` (``numeric="normal"`` =
@@ -1153,7 +1067,7 @@ class _ECOCMixin:
 
 
 class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
-    """ECOC-NB (seed 001): all binary NBs of a code matrix from one pass of NB statistics.
+    """ECOC-NB (Park and Fuernkranz 2014): all binary NBs of a code matrix from one pass of NB statistics.
 
     Training (Fig. 1): one pass collects the per-class statistics (lines 1-6, as NB); then the
     positive and negative distributions of every column are precalculated by Eqs. 1-2 (Sect.
@@ -1249,7 +1163,7 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
 
 
 class StraightforwardECOC(_ECOCMixin, ClassifierMixin, BaseEstimator):
-    """The straightforward ECOC (seed 001's reference): one NB per column, each trained on the
+    """The straightforward ECOC (Park and Fuernkranz 2014's reference): one NB per column, each trained on the
     relabelled instances of its nonzero classes (n passes over the data, O(n t g)).
 
     ``base="onepass"``: :class:`OnePassNaiveBayes` with this estimator's NB parameters (takes CSR);
@@ -1328,100 +1242,4 @@ class StraightforwardECOC(_ECOCMixin, ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         tags.input_tags.sparse = self.base == "onepass"
-        return tags
-
-
-# --------------------------------------------------------------------------- sparse discretisation
-class SparseEqualFrequencyDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """Weka 3.6's unsupervised ``Discretize -F -B n_bins`` (as
-    :class:`algorithms.discretize.EqualFrequencyDiscretizer`, whose cut-point rule it calls) on CSR
-    input: a column's values are its stored entries plus the zeros that are not stored (seed 001
-    Table 4: "each numerical attribute into a 10-valued discrete attribute using equal-frequency
-    discretization"). The bin codes are relabelled so that the bin holding 0 is code 0, which keeps
-    the output as sparse as the input (naive Bayes does not depend on the labels of nominal values).
-    Dense input gives dense output (the same codes). NaN stays NaN; nominal columns pass through.
-
-    Attributes: ``cut_points_`` (per column, None for nominal ones), ``zero_bin_`` (the bin of 0
-    before relabelling), ``n_categories_out_`` and ``categorical_features_out_`` (all True) for the
-    steps after it.
-    """
-
-    def __init__(self, n_bins=10, categorical_features=None, n_categories=None):
-        self.n_bins = n_bins
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
-
-    def fit(self, X, y=None):
-        from .discretize import _check_n_bins, _equal_frequency_kernel
-
-        _check_n_bins(self.n_bins)
-        X = validate_data(self, X, accept_sparse=("csr", "csc", "coo"), dtype=np.float64,
-                          ensure_all_finite="allow-nan")
-        Xc = as_csr(X)
-        t, d = Xc.shape
-        nominal = np.zeros(d, dtype=bool) if self.categorical_features is None else \
-            np.asarray(self.categorical_features, dtype=bool)
-        if nominal.shape != (d,):
-            raise ValueError(f"categorical_features has {nominal.size} entries for {d} columns")
-        ip, ix, dt = _csr_parts(Xc)
-        keep = ~np.isnan(dt)
-        stored = np.bincount(ix, minlength=d)
-        cols = np.concatenate([ix[keep], np.arange(d)])
-        vals = np.concatenate([dt[keep], np.zeros(d)])
-        cnt = np.concatenate([np.ones(keep.sum()), (t - stored).astype(np.float64)])[:, None]
-        order = np.lexsort((vals, cols))
-        cols, vals, cnt = cols[order], vals[order], np.ascontiguousarray(cnt[order])
-        oc, ov, ocnt = np.empty_like(cols), np.empty_like(vals), np.empty_like(cnt)
-        u = K.merge_sorted_grid(cols, vals, cnt, oc, ov, ocnt)
-        pos = ocnt[:u, 0] > 0
-        oc, ov, ow = oc[:u][pos], ov[:u][pos], ocnt[:u, 0][pos]
-        bounds = np.searchsorted(oc, np.arange(d + 1))
-        self.cut_points_, zero_bin = [], np.zeros(d, dtype=np.int64)
-        for j in range(d):
-            if nominal[j]:
-                self.cut_points_.append(None)
-                continue
-            lo, hi = bounds[j], bounds[j + 1]
-            cuts = _equal_frequency_kernel(ov[lo:hi], ow[lo:hi], int(self.n_bins)) if hi > lo else np.empty(0)
-            self.cut_points_.append(np.asarray(cuts, dtype=np.float64))
-            zero_bin[j] = np.searchsorted(cuts, 0.0, side="left")
-        self.zero_bin_ = zero_bin
-        ncat = np.zeros(d, dtype=np.int64)
-        if nominal.any():
-            declared = None if self.n_categories is None else np.asarray(self.n_categories, dtype=np.int64)
-            seen = infer_n_values(Xc[:, np.flatnonzero(nominal)].toarray())
-            ncat[nominal] = np.where((declared[nominal] if declared is not None else 0) > 0,
-                                     declared[nominal] if declared is not None else 0, np.maximum(seen, 1))
-        for j in np.flatnonzero(~nominal):
-            ncat[j] = self.cut_points_[j].size + 1
-        self.n_categories_out_ = ncat
-        self.categorical_features_out_ = np.ones(d, dtype=bool)
-        return self
-
-    def transform(self, X):
-        check_is_fitted(self, "cut_points_")
-        dense = not sp.issparse(X)
-        X = validate_data(self, X, reset=False, accept_sparse=("csr", "csc", "coo"), dtype=np.float64,
-                          ensure_all_finite="allow-nan")
-        Xc = as_csr(X)
-        d = Xc.shape[1]
-        numeric = np.array([c is not None for c in self.cut_points_])
-        sizes = np.array([0 if c is None else c.size for c in self.cut_points_], dtype=np.int64)
-        offsets = np.zeros(d + 1, dtype=np.int64)
-        np.cumsum(sizes, out=offsets[1:])
-        cuts = np.concatenate([c for c in self.cut_points_ if c is not None] or [np.empty(0)])
-        ix = Xc.indices.astype(np.int64)
-        out = np.empty_like(Xc.data)
-        K.bin_codes_csr(ix, Xc.data, cuts, offsets, self.zero_bin_, out)
-        data = np.where(numeric[ix], out, Xc.data)                   # nominal columns pass through
-        res = sp.csr_matrix((data, Xc.indices.copy(), Xc.indptr.copy()), shape=Xc.shape)   # never alter X
-        res.eliminate_zeros()
-        if dense:
-            return res.toarray()
-        return res
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
         return tags

@@ -1,4 +1,4 @@
-"""ESKDB: an ensemble of selective KDBs (seed 002: Zhang, Petitjean and Buntine 2020).
+"""ESKDB: an ensemble of selective KDBs (Zhang, Petitjean and Buntine 2020).
 
 Algorithm 1 (learnESKDB). Each of the ``n_estimators`` members
 
@@ -23,7 +23,7 @@ Variants (all parameters of :class:`ESKDB`)
 * ESKDB_M (``estimation="m_estimate"``) and ESKDB_HDP (``estimation="hdp"``).
 * ESKDB_randomO (``random_cut_points=False``): Weka's deterministic MDL cut points
   (:class:`algorithms.discretize.MDLDiscretizer`), shared by every member; only the
-  orders are sampled (seed 002 Sect. 4.3: "no random discretization, but just
+  orders are sampled (Zhang et al. 2020 Sect. 4.3: "no random discretization, but just
   straight MDLP discretization").
 * ESKDB_randomCP (``random_order=False``): random cut points, and each member uses
   SKDB's own order (attributes sorted on MI with the class on its discretised data).
@@ -60,7 +60,7 @@ code icesky0125/ESKDB-on-numerical-data where it decides)
   (default) appends them in a uniformly random order instead, so every attribute
   stays available to SKDB's n* selection, which discards them when they do not
   help; ``zero_mi="drop"`` follows the reference code.
-* Missing values: seed 002 Sect. 4.1, "a missing value is treated as a separate
+* Missing values: Zhang et al. 2020 Sect. 4.1, "a missing value is treated as a separate
   attribute value": a missing numeric value is left out when cut points are
   learned (as Weka's MDL does) and becomes a value of its own after
   discretisation, as a missing nominal value does. Only attributes with a missing
@@ -68,7 +68,7 @@ code icesky0125/ESKDB-on-numerical-data where it decides)
   complete attributes keep the base rate ``1/|X|`` of the reference code (which codes
   a missing value as 0, and so does this class for a test value missing in a column
   without a slot); ``missing_slot="always"`` gives every attribute the extra value
-  (bench's earlier rule), as :class:`algorithms.bnc.SKDB` with ``missing="value"``.
+  (this implementation's earlier rule), as :class:`algorithms.bnc.SKDB` with ``missing="value"``.
 * The MI of Algorithm 3 is ``I(X; Y)`` on the member's discretised training data,
   missing as a value: SKDB's own pass 1 (:func:`algorithms.bnc.pairwise_information`),
   computed once per member and handed to SKDB, which therefore learns its
@@ -105,6 +105,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._base import PredictFromProbaMixin
 from ._counts import encode
+from ._nominal import nominal_mask, nominal_value_counts
 from .discretize import (_bin_codes_kernel, _candidate_kernel, _mdl_boundaries_kernel, class_counts_by_value,
                          midpoints, xlogx_table)
 
@@ -208,7 +209,7 @@ def _random_mdl_kernel(counts, xlogx, cut_count, force_first, rng):
 
 def random_mdl_boundaries(counts, rng: np.random.Generator, cut_point_count: str = "boundaries",
                           force_first: bool = True, xlogx: np.ndarray | None = None) -> np.ndarray:
-    """Randomised MDL discretisation of one attribute (seed 002 Algorithm 2).
+    """Randomised MDL discretisation of one attribute (Zhang et al. 2020 Algorithm 2).
 
     Parameters
     ----------
@@ -243,7 +244,7 @@ def random_mdl_boundaries(counts, rng: np.random.Generator, cut_point_count: str
 
 # ====================================================================== Algorithm 3
 def sample_attribute_order(mi, rng: np.random.Generator, zero_mi: str = "append") -> np.ndarray:
-    """Attribute order drawn by seed 002 Algorithm 3.
+    """Attribute order drawn by Zhang et al. 2020 Algorithm 3.
 
     ``mi[j]`` is MI(X_j; Y). Each step normalises the remaining MI into a distribution
     (line 8), draws an attribute (line 9, one ``rng.random()`` uniform, first index
@@ -342,7 +343,7 @@ def _fit_member(X: np.ndarray, y_codes: np.ndarray, spec: dict, seed: int) -> _M
 
 
 class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
-    """Ensemble of selective KDBs with randomised discretisation and orders (seed 002, Alg. 1).
+    """Ensemble of selective KDBs with randomised discretisation and orders (Zhang et al. 2020, Alg. 1).
 
     See the module docstring for the algorithm, its variants and every choice made where
     the paper is silent.
@@ -373,7 +374,7 @@ class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         Alg. 3's handling of attributes with zero MI (module docstring).
     missing_slot : {"observed", "always"}, default="observed"
         Which columns get a missing-value slot (module docstring): those with a missing
-        value in the training data, or every column (bench's earlier rule, base rate
+        value in the training data, or every column (this implementation's earlier rule, base rate
         ``1/(|X| + 1)`` on complete data).
     tie_order : {"stable", "weka"}, default="stable"
         Order of equal MI / CMI in each member's SKDB structure (:class:`algorithms.bnc.KDB`);
@@ -397,7 +398,7 @@ class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
     classes_ : array of class labels
     members_ : list of fitted members (``cut_points``, ``order``, ``model`` = the SKDB)
     nominal_ : bool array, the nominal columns
-    bench_extra_ : dict
+    diagnostics_ : dict
         Per member: chosen k*, n* and bins per numeric column (stored by the runner).
     """
 
@@ -458,40 +459,9 @@ class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
 
             HDPSettings(n_iterations=self.n_iterations, burn_in=self.burn_in, tying=self.tying, prior=self.prior)
 
-    def _nominal_mask(self, d: int) -> np.ndarray:
-        if self.categorical_features is None:
-            return np.zeros(d, dtype=bool)
-        cat = np.asarray(self.categorical_features)
-        if cat.dtype != bool:
-            mask = np.zeros(d, dtype=bool)
-            mask[cat.astype(np.int64)] = True
-            return mask
-        if cat.shape != (d,):
-            raise ValueError(f"categorical_features has {cat.size} entries but X has {d} columns")
-        return cat.copy()
-
-    def _nominal_values(self, X: np.ndarray, nominal: np.ndarray) -> np.ndarray:
-        """Values per nominal column: the declared ``n_categories`` (> 0), else max code + 1
-        (as :class:`algorithms.discretize.MDLDiscretizer` reports them)."""
-        d = X.shape[1]
-        declared = None
-        if self.n_categories is not None:
-            declared = np.asarray(self.n_categories, dtype=np.int64)
-            if declared.shape != (d,):
-                raise ValueError(f"n_categories has {declared.size} entries but X has {d} columns")
-        out = np.zeros(d, dtype=np.int64)
-        for j in np.flatnonzero(nominal):
-            col = X[:, j]
-            seen = col[~np.isnan(col)]
-            if seen.size and (np.any(seen < 0) or np.any(seen != np.floor(seen))):
-                raise ValueError(f"nominal column {j} holds values that are not category codes 0, 1, 2, ...")
-            from_data = int(seen.max()) + 1 if seen.size else 1
-            out[j] = declared[j] if declared is not None and declared[j] > 0 else from_data
-        return out
-
     # ------------------------------------------------------------------ SKDB members
     def _skdb_factory(self):
-        """A function building one member's SKDB from the seed of its HDP sampler (seed 002
+        """A function building one member's SKDB from the seed of its HDP sampler (Zhang et al. 2020
         Alg. 1 line 6: SKDB on the member's discretised data and sampled order, line 7: its
         parameters by M-estimation with back-off or HDP)."""
         from .bnc import SKDB
@@ -523,13 +493,13 @@ class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         n_classes = self.classes_.size
         X = np.ascontiguousarray(X)
         d = X.shape[1]
-        nominal = self._nominal_mask(d)
+        nominal = nominal_mask(self.categorical_features, d)
         numeric = np.flatnonzero(~nominal)
         self.nominal_ = nominal
         # missing-value slot where the training data have missing values (the same columns for
         # every member: a missing numeric value stays missing after any discretisation)
         self.missing_slot_ = np.ones(d, dtype=bool) if self.missing_slot == "always" else np.isnan(X).any(axis=0)
-        spec = {"missing_slot": self.missing_slot_.astype(np.int64), "numeric": numeric, "nominal_values": self._nominal_values(X, nominal), "n_classes": n_classes,
+        spec = {"missing_slot": self.missing_slot_.astype(np.int64), "numeric": numeric, "nominal_values": nominal_value_counts(X, nominal, self.n_categories), "n_classes": n_classes,
                 "random_order": bool(self.random_order), "zero_mi": self.zero_mi,
                 "max_table_bytes": self.max_table_bytes,
                 "cut_point_count": self.cut_point_count, "make_skdb": self._skdb_factory(),
@@ -548,7 +518,7 @@ class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         else:
             members = Parallel(n_jobs=self.n_jobs)(delayed(_fit_member)(X, y_codes, spec, int(s)) for s in seeds)
         self.members_ = members
-        self.bench_extra_ = {
+        self.diagnostics_ = {
             "k_star": [int(mb.model.k_) for mb in members],
             "n_star": [int(mb.model.n_selected_) for mb in members],
             "mean_bins": [float(np.mean([c.size + 1 for c in mb.cut_points])) if numeric.size else 0.0

@@ -2,8 +2,8 @@
 
 Petitjean, Buntine, Webb and Zaidi (2018), "Accurate parameter estimation for
 Bayesian network classifiers using hierarchical Dirichlet processes", Machine
-Learning 107; with the improved concentration prior of seed 002 (Zhang,
-Petitjean and Buntine 2020, ESKDB), Sections 2.5 and 3.3 and Algorithm 4.
+Learning 107; with the improved concentration prior of Zhang, Petitjean and Buntine
+(2020, ESKDB), Sections 2.5 and 3.3 and Algorithm 4.
 
 The model
 ---------
@@ -11,7 +11,7 @@ One probability tree per family (attribute X with its parents Pa_1..Pa_k, in
 the order given). The root holds phi_X; its children split on the class y
 (level 1), their children on Pa_1 (level 2), and so on; the leaves (level
 k + 1) hold theta_{X | y, pa_1..pa_k}. Each node's distribution is Dirichlet
-around its parent's with a concentration alpha (seed 002 Sect. 2.5):
+around its parent's with a concentration alpha (Zhang et al. 2020 Sect. 2.5):
 
     theta_{X|y,pa_1..pa_k} ~ Dir(phi_{X|y,pa_1..pa_{k-1}}, alpha_{k+1}),  ...,
     phi_{X|y} ~ Dir(phi_X, alpha_1),  phi_X ~ Dir(uniform, alpha_0).
@@ -23,17 +23,17 @@ a node's customers for value k are its data counts (leaf) or the sum of its
 children's table counts (inner node); the sampler draws every t_k in turn from
 its conditional, which involves unsigned Stirling numbers of the first kind
 S(n, t) (cached in log form, grown on demand). The concentrations are sampled
-every ``concentration_every`` iterations by seed 002's Algorithm 4 with a
-Gamma(2, 1) prior (``prior="gamma"``) or the uniform prior that seed 002
+every ``concentration_every`` iterations by Zhang et al. 2020's Algorithm 4 with a
+Gamma(2, 1) prior (``prior="gamma"``) or the uniform prior that Zhang et al. 2020
 attributes to Petitjean et al. 2018 (``prior="uniform"``, the ablation of its
 Fig. 7), or held fixed (``prior="fixed"``). The estimate of each
-node is p_k = (n_k + alpha p^parent_k) / (N + alpha) (seed 002 Sect. 2.5),
+node is p_k = (n_k + alpha p^parent_k) / (N + alpha) (Zhang et al. 2020 Sect. 2.5),
 averaged over the iterations after the burn-in.
 
 Choices where the papers are silent or disagree (each is a setting)
 -------------------------------------------------------------------
-- ``n_iterations=1000``: seed 002 Sect. 3.3 and Table 2.
-- ``burn_in=100``: seed 002 Table 2 gives 100 while its description column
+- ``n_iterations=1000``: Zhang et al. 2020 Sect. 3.3 and Table 2.
+- ``burn_in=100``: Zhang et al. 2020 Table 2 gives 100 while its description column
   says "collect counts after sampling for 500 times"; the ESKDB Java code uses
   min(1000, n_iterations / 10) = 100 for 1000 iterations. 100 is the default;
   set 500 for the text's reading.
@@ -53,8 +53,8 @@ Choices where the papers are silent or disagree (each is a setting)
 - ``prior="uniform"``: the flat prior p(alpha) ~ 1, i.e. Algorithm 4 with
   priorShape = 1 and priorRate = 0. Sampled concentrations are capped at 4000
   (the reference's cap).
-- Tying (seed 002 Sect. 2.5): ``"none"`` one concentration per node;
-  ``"parent"`` siblings share one; ``"level"`` (default, seed 002 Sect. 4.5)
+- Tying (Zhang et al. 2020 Sect. 2.5): ``"none"`` one concentration per node;
+  ``"parent"`` siblings share one; ``"level"`` (default, Zhang et al. 2020 Sect. 4.5)
   one per tree level; ``"single"`` one for all non-root nodes.
 - log S(n, t) comes from the cached exact table for n < 16384 and from a
   corrected saddle-point approximation above (error < 1e-3 in log; see
@@ -102,13 +102,13 @@ class HDPSettings:
     Parameters
     ----------
     n_iterations : int, default=1000
-        Gibbs iterations (seed 002 Table 2).
+        Gibbs iterations (Zhang et al. 2020 Table 2).
     burn_in : int, default=100
         Iterations discarded before the estimates are averaged (Table 2: 100; its
         text: 500).
     tying : {"none", "parent", "level", "single"}, default="level"
     prior : {"gamma", "uniform", "fixed"}, default="gamma"
-        Concentration prior: Gamma(``gamma_shape``, ``gamma_rate``) (seed 002
+        Concentration prior: Gamma(``gamma_shape``, ``gamma_rate``) (Zhang et al. 2020
         Sect. 3.3), flat (Petitjean et al. 2018), or no sampling.
     gamma_shape, gamma_rate : float, default=2.0, 1.0
     initial_concentration : float, default=2.0
@@ -364,7 +364,7 @@ def _build_tree(family: FamilyCounts) -> _Tree:
 
 
 def _concentration_groups(tree: _Tree, settings: HDPSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Group id per node, initial alpha per group and a fixed flag per group (seed 002 Sect. 2.5 tyings)."""
+    """Group id per node, initial alpha per group and a fixed flag per group (Zhang et al. 2020 Sect. 2.5 tyings)."""
     n = tree.n_nodes
     level = tree.level_of()
     if settings.tying == "none":
@@ -590,7 +590,7 @@ def _smooth(family: FamilyCounts, settings: HDPSettings, rng: np.random.Generato
 
 
 def m_estimate_family(family: FamilyCounts, m: float = 1.0) -> FamilyEstimate:
-    """M-estimates on the same tree, for ESKDB_M (seed 002 Sects. 2.4 and 4.1):
+    """M-estimates on the same tree, for ESKDB_M (Zhang et al. 2020 Sects. 2.4 and 4.1):
     p_k = (n_k + m / |X|) / (N + m) from the data counts aggregated at each node; a
     query backs off to the deepest node that exists on its path, i.e. the nearest
     ancestor with data (the ESKDB code's convertCountToProbsBackOff with

@@ -565,7 +565,7 @@ class MassBayes(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
     prior, absent_class, outside, zero_likelihood, nominal, missing : str
         See the choices above.
     categorical_features : array-like of bool, default=None
-        Which columns are nominal (injected by bench's runner).
+        Which columns are nominal (set by the caller, e.g. a benchmark runner).
     n_categories : array-like of int, default=None
         Declared number of values per column (0 for numeric); used by ``nominal="one_hot"``.
     random_state : int, Generator or None
@@ -594,9 +594,9 @@ class MassBayes(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         |D_y| of every tree's subsample.
     work_lo_, work_hi_ : ndarrays of shape (t, d)
         The perturbed work space of every tree.
-    bench_extra_ : dict
+    diagnostics_ : dict
         Wall and CPU seconds spent drawing the sample (with, in ``fit_stream``, the pass over
-        the chunks) and growing the trees, node counts (stored by bench).
+        the chunks) and growing the trees, node counts (per-fit diagnostics).
     """
 
     def __init__(self, t=100, h=10, psi=5000, prior="training", absent_class="skip", outside="route",
@@ -720,8 +720,8 @@ class MassBayes(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         The sample plan depends only on ``n_samples`` and ``random_state``, so the
         model equals ``fit`` on the concatenated chunks. One pass over the chunks
         gathers the sampled rows and counts the labels; memory is O(t psi d) plus
-        one chunk. ``bench_extra_['sampling_s']`` is the time of that pass and of
-        the draw; ``bench_extra_['build_s']`` the time of growing the trees.
+        one chunk. ``diagnostics_['sampling_s']`` is the time of that pass and of
+        the draw; ``diagnostics_['build_s']`` the time of growing the trees.
         """
         self._check_params()
         n = int(n_samples)
@@ -812,7 +812,7 @@ class MassBayes(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         self.prior_ = counts / counts.sum()
         self.training_prior_ = class_counts / class_counts.sum()
         n_leaves = int((self.node_attr_ < 0).sum())
-        self.bench_extra_ = {"sampling_s": sampling_s[0], "sampling_cpu_s": sampling_s[1],
+        self.diagnostics_ = {"sampling_s": sampling_s[0], "sampling_cpu_s": sampling_s[1],
                              "build_s": time.perf_counter() - t0, "build_cpu_s": time.process_time() - c0,
                              "psi": int(psi), "height_limit": H, "n_nodes": int(total), "n_leaves": n_leaves}
 

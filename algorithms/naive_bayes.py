@@ -2,12 +2,12 @@
 
 :class:`NaiveBayes` is the naive Bayes contender of the seed papers:
 
-* **NB-Disc** (seed 000's NB-Disc, seed 003's "NB"): every attribute nominal, after
+* **NB-Disc** (Aryal and Ting 2013's NB-Disc, Zaidi and Webb 2013's "NB"): every attribute nominal, after
   the MDL discretiser (a preprocess step); ``P(x_j | y)`` from the attribute-value x
   class counts of :mod:`algorithms._counts`, smoothed by Laplace (Weka's NaiveBayes)
-  or m-estimation (seed 003: m = 1).
+  or m-estimation (Zaidi and Webb 2013: m = 1).
 * **NB-Gaussian** (``numeric="gaussian"``): a numeric attribute gets a normal density
-  per class from the count, mean and sum of squared deviations (seed 001, Sect.
+  per class from the count, mean and sum of squared deviations (Park and Fuernkranz 2014, Sect.
   4.3.2, "Normal density estimation": ``sigma = sqrt((sum x^2 - (sum x)^2 / t) / t)``,
   i.e. ``ddof=0``), merged across chunks with Chan et al.'s update so that
   ``partial_fit`` needs no second pass. A variance floor of ``var_smoothing`` times
@@ -15,16 +15,16 @@
   finite. Weka's NaiveBayes instead rounds values to a precision grid and returns
   the probability of a grid cell: that is ``numeric="gaussian_weka"``.
 * NB with **Weka's normal estimators** (``numeric="gaussian_weka"``, Weka 3.6's
-  ``NaiveBayes`` without options, the "normal estimator" NB that seed 001 ran in Weka):
+  ``NaiveBayes`` without options, the "normal estimator" NB that Park and Fuernkranz 2014 ran in Weka):
   per numeric attribute a precision (mean gap between distinct training values), values
   rounded to that grid, per class the mean and standard deviation of the rounded values
   (floored at precision / 6) and the probability of the test value's grid cell,
   ``Phi(upper) - Phi(lower)``; every factor floored at 1e-75 and the product rescaled as
   Weka does (:mod:`algorithms._weka_normal`). ``partial_fit`` keeps the first chunk's
   precision (Weka's NaiveBayesUpdateable); ``fit`` is Weka's batch model.
-* **NB-KDE** (``numeric="kde"``, seed 000's NB-KDE = Weka's ``NaiveBayes -K``): a
+* **NB-KDE** (``numeric="kde"``, Aryal and Ting 2013's NB-KDE = Weka's ``NaiveBayes -K``): a
   Gaussian kernel density per class, ``f(x) = 1 / (W h) sum_m w_m K((x - v_m) / h)``
-  (seed 001, Sect. 4.3.2) over the *unique values with their counts* ``(v_m, w_m)``
+  (Park and Fuernkranz 2014, Sect. 4.3.2) over the *unique values with their counts* ``(v_m, w_m)``
   ("maintain a list of all unique values of an attribute together with its number
   of occurrences", as Weka does). Bandwidth ``h``:
 
@@ -64,7 +64,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _weka_normal as wn
-from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, infer_n_values, validation_dtype
+from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, validation_dtype
+from ._nominal import nominal_columns_values
 from ._base import PredictFromLogJointMixin
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
@@ -275,7 +276,7 @@ class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
         "gaussian_weka" always combines the factors as Weka's NaiveBayes does (1e-75 floor).
     smoothing : {"laplace", "m_estimate"}, default="laplace"
         For the class prior and nominal attributes. Weka's NaiveBayes uses Laplace;
-        seed 003's NB uses m-estimation with m = 1.
+        Zaidi and Webb 2013's NB uses m-estimation with m = 1.
     m : float, default=1.0
     bandwidth : {"weka", "silverman"}, default="weka"
         KDE bandwidth rule (see the module docstring).
@@ -283,10 +284,10 @@ class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
         KDE: round training values to Weka's precision grid before building the
         unique-value list (as Weka's KernelEstimator does).
     kde_evaluation : {"density", "weka_cell"}, default="density"
-        "density": the kernel density itself (seed 001's f_K). "weka_cell": Weka 3.6's
+        "density": the kernel density itself (Park and Fuernkranz 2014's f_K). "weka_cell": Weka 3.6's
         KernelEstimator.getProbability, the kernel mass of the precision cell around x
         with Weka's early stop (1% rule) and 1e-75 floor; with ``bandwidth="weka"`` and
-        rounding this is Weka's ``NaiveBayes -K`` (seeds 000 and 001 ran that).
+        rounding this is Weka's ``NaiveBayes -K`` (Aryal and Ting 2013 and Park and Fuernkranz 2014 ran that).
     var_smoothing : float, default=1e-9
         Gaussian: added to every variance, times the largest attribute variance.
     missing : {"skip", "value"}, default="skip"
@@ -373,22 +374,9 @@ class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
                                  + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
             self.classes_ = labels
             C = labels.size
-            cat = np.zeros(d, dtype=bool) if self.categorical_features is None else \
-                np.asarray(self.categorical_features, dtype=bool)
-            if cat.shape != (d,):
-                raise ValueError(f"categorical_features has {cat.size} entries for {d} columns")
+            cat, declared = nominal_columns_values(self.categorical_features, self.n_categories, X)
             self.nominal_ = cat
             nom = np.flatnonzero(cat)
-            if self.n_categories is not None:
-                nc = np.asarray(self.n_categories, dtype=np.int64)
-                if nc.shape != (d,):
-                    raise ValueError(f"n_categories has {nc.size} entries for {d} columns")
-                declared = nc[nom]
-                bad = nom[declared <= 0]
-                if bad.size:
-                    raise ValueError(f"nominal columns {bad.tolist()} declare no values in n_categories")
-            else:
-                declared = np.maximum(infer_n_values(X if nom.size == d else X[:, nom]), 1)
             self._declared_ = declared
             self.n_values_ = declared + (1 if self.missing == "value" else 0)
             self.nominal_counts_ = CountTable(np.arange(nom.size).reshape(-1, 1), self.n_values_, C,
@@ -460,7 +448,7 @@ class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
     def _gaussian_model(self):
         cnt, mean, m2 = self.gauss_count_, self.gauss_mean_, self.gauss_m2_
         with np.errstate(invalid="ignore", divide="ignore"):
-            var = np.where(cnt > 0, m2 / np.where(cnt > 0, cnt, 1), 0.0)   # ddof=0 (seed 001 Sect. 4.3.2)
+            var = np.where(cnt > 0, m2 / np.where(cnt > 0, cnt, 1), 0.0)   # ddof=0 (Park and Fuernkranz 2014 Sect. 4.3.2)
         # pooled statistics: the variance floor, and the estimate of a class with no observed value
         pn = cnt.sum(axis=1)
         pmean = np.zeros(cnt.shape[0])

@@ -66,8 +66,8 @@ class RandomForestWeka(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin
 
     Where this differs from Weka: the random numbers (Weka's ``java.util.Random`` seeded from
     the seed and a hash of an instance's text; here splitmix64 streams seeded from
-    ``random_state``), so single forests differ and agreement is statistical (see
-    ``python -m bench.perf.forest agree``); summation order of floating-point weights; numeric
+    ``random_state``), so single forests differ and agreement is statistical (measured by the
+    harness's forest agreement benchmark); summation order of floating-point weights; numeric
     cuts whose gains differ by less than 1e-12 (relative) count as ties (Weka compares exactly);
     attributes' gains are compared exactly, as Weka does, so two attributes with the same gain in
     exact arithmetic (e.g. inducing the same partition) may break the tie differently when the
@@ -113,8 +113,8 @@ class RandomForestWeka(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin
         ``nodes_`` packs feature, first child, split point and nominal flag for prediction).
     node_weight_ : ndarray
         Training weight that reached each node (0 for empty branches).
-    bench_extra_ : dict
-        ``n_nodes`` (mean nodes per tree), stored by bench's runner with each split.
+    diagnostics_ : dict
+        ``n_nodes`` (mean nodes per tree), per-fit diagnostics (a harness may store them with each split).
     """
 
     def __init__(self, n_estimators=100, max_features="weka", min_instances=1.0, max_depth=0, bootstrap=True,
@@ -205,7 +205,7 @@ class RandomForestWeka(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin
         self.node_weight_ = np.concatenate([t[6] for t in trees])
         self.n_nodes_ = sizes
         self.nodes_ = K.pack_nodes(self.feature_, self.first_child_, self.threshold_, self.nominal_)
-        self.bench_extra_ = {"n_nodes": float(sizes.mean())}
+        self.diagnostics_ = {"n_nodes": float(sizes.mean())}
 
     # ------------------------------------------------------------------ predict
     def predict_proba(self, X):

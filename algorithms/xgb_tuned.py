@@ -1,5 +1,5 @@
 """XGBoost with its number of rounds and depth tuned by inner cross-validation:
-the ESKDB paper's XGBoost_tuned (seed 002 Sect. 4.7 and Table 2)."""
+the ESKDB paper's XGBoost_tuned (Zhang et al. 2020 Sect. 4.7 and Table 2)."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ class XGBoostTuned(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         Mean inner-CV loss per ``(max_depth, n_estimators)``.
     model_ : algorithms.baselines.XGBoost
         The refitted model.
-    bench_extra_ : dict
+    diagnostics_ : dict
         Chosen parameters and inner-CV losses, stored by the runner.
     """
 
@@ -150,7 +150,7 @@ class XGBoostTuned(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         self.cv_results_ = {f"depth{d}_rounds{r}": float(v) for (d, r), v in sorted(mean.items())}
         self.model_ = self._base(best_r, best_d).fit(X, codes)
         self.n_inner_folds_ = n_folds
-        self.bench_extra_ = {"best_n_estimators": int(best_r), "best_max_depth": int(best_d),
+        self.diagnostics_ = {"best_n_estimators": int(best_r), "best_max_depth": int(best_d),
                              "scoring": self.scoring, "inner_folds": n_folds, "cv_loss": self.cv_results_}
         return self
 

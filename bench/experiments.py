@@ -33,6 +33,7 @@ import sys
 import time
 from pathlib import Path
 
+from .algo_config import algo_names
 from .data import DataError
 from .data.registry import conf_dir, dataset_config, source_available
 
@@ -56,10 +57,6 @@ def experiment_config(name: str) -> dict:
     cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=False)
     cfg.setdefault("name", name)
     return cfg
-
-
-def algo_names() -> list[str]:
-    return sorted(p.stem for p in (conf_dir() / "algo").glob("*.yaml"))
 
 
 def _at_scale(value, scale: str):

@@ -22,9 +22,11 @@ from typing import Any
 import numpy as np
 
 from algorithms._base import NotApplicableError
+from algorithms._code_cache import set_cache_dir as set_code_cache_dir
 
 from . import metrics as M
 from .data import Dataset, load
+from .data.cache import cache_dir as user_cache_dir
 from .protocols import Split, resolve, splits
 from .provenance import provenance
 from .resources import Timing, limit_threads, peak_rss_mb, reset_peak_rss, rss_mb, timed
@@ -77,6 +79,7 @@ def build_estimator(algo_cfg: dict, ds: Dataset, random_state: int | None):
 
     if "estimator" not in algo_cfg:
         raise ValueError(f"algorithm config {algo_cfg.get('name')!r} has no `estimator` entry")
+    set_code_cache_dir(user_cache_dir() / "bch")   # ECOC's BCH codebooks in bench's user cache (BENCH_CACHE_DIR)
     steps = [instantiate(s, _convert_="all") for s in (algo_cfg.get("preprocess") or [])]
     est = instantiate(algo_cfg["estimator"], _convert_="all")
     for obj in steps + [est]:
@@ -196,7 +199,7 @@ def run_split(algo_cfg: dict, ds: Dataset, split: Split, seed: int) -> tuple[dic
         "model_bytes": model_bytes,
         "estimator_random_state": rs,
     }
-    extra = getattr(est, "bench_extra_", None)  # optional per-fit diagnostics of an estimator
+    extra = getattr(est, "diagnostics_", None)  # optional per-fit diagnostics of an estimator
     if isinstance(extra, dict):
         rec["extra"] = extra
     preds = {

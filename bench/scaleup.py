@@ -25,7 +25,7 @@ Time spent generating (or slicing) the data is measured and left out of the trai
 Each (algorithm, N) is one record in the normal store: experiment = the experiment name,
 protocol ``scaleup``, fold = the index of the factor, with ``times.fit_*`` (training
 without data generation), ``times.preprocess_fit_*``, ``model_bytes`` (pickled model),
-the test metrics and the estimator's ``bench_extra_``. Finished records are reused.
+the test metrics and the estimator's ``diagnostics_``. Finished records are reused.
 
 ``python -m bench.scaleup NAME --scale medium`` runs one experiment (``python -m
 bench.experiments run NAME`` delegates here).
@@ -192,9 +192,7 @@ def experiment_settings(name: str, scale: str) -> dict:
 def run_experiment(name: str, scale: str, results_dir: str | None = None, rerun: bool = False,
                    threads: int | None = 1) -> int:
     """Run every (algorithm, size) of a scale-up experiment that is not stored yet."""
-    from omegaconf import OmegaConf
-
-    from .data.registry import conf_dir
+    from .algo_config import load_algo_config
     from .experiments import _write_plan, results_root
 
     limit_threads(threads)
@@ -220,7 +218,7 @@ def run_experiment(name: str, scale: str, results_dir: str | None = None, rerun:
         meta_ds = Dataset(dataset, first_X, first_y, [str(c) for c in classes],
                           [f"x{j + 1}" for j in range(first_X.shape[1])], np.zeros(first_X.shape[1], bool))
         for algo in st["algos"]:
-            algo_cfg = OmegaConf.to_container(OmegaConf.load(conf_dir() / "algo" / f"{algo}.yaml"), resolve=True)
+            algo_cfg = load_algo_config(algo)   # with its defaults list, as Hydra composes it
             aname, ahash = algo_identity(algo_cfg)
             _warm_up(algo_cfg, chunks, seed, meta_ds, classes)
             key = RunKey(name, dataset, aname, ahash, PROTOCOL, int(seed))
@@ -289,7 +287,7 @@ def _evaluate(algo_cfg, aname, ahash, experiment, dataset, info, protocol_cfg, c
             "_predictions": {"test_index": np.arange(yte.size, dtype=np.int64), "y_true": yte.astype(np.int32),
                              "proba": full.astype(np.float32)},
         })
-        extra = getattr(est, "bench_extra_", None)
+        extra = getattr(est, "diagnostics_", None)
         if isinstance(extra, dict):
             rec["extra"] = extra
     except _Skip as exc:

@@ -14,7 +14,10 @@ def _isolated_cache(tmp_path, monkeypatch):
     (BENCH_OPENML_OFFLINE), so the suite behaves the same with and without a network."""
     monkeypatch.setenv("BENCH_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("BENCH_OPENML_OFFLINE", "1")
+    from algorithms import _code_cache
     from bench.data import registry
+
+    monkeypatch.setattr(_code_cache, "_cache_dir_setting", tmp_path / "cache" / "bch")   # ECOC's codebooks
 
     registry._MEMO.clear()
     yield

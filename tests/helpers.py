@@ -37,7 +37,7 @@ class RecordingClassifier(ClassifierMixin, BaseEstimator):
         rng = np.random.default_rng(self.random_state)
         self.prior_ = counts / counts.sum()
         self.noise_ = rng.random()
-        self.bench_extra_ = {"categorical_seen": None if self.categorical_features is None
+        self.diagnostics_ = {"categorical_seen": None if self.categorical_features is None
                              else [bool(v) for v in self.categorical_features],
                              "random_state": self.random_state}
         return self

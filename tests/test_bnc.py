@@ -184,7 +184,7 @@ def test_skdb_final_model_is_the_selected_kdb():
     kdb = KDB(k=s.k_, order=s.order_[:s.n_selected_]).fit(X, y)
     assert [p for p in s.parents_] == [p for p in kdb.parents_]
     np.testing.assert_allclose(s.predict_proba(Xte), kdb.predict_proba(Xte), rtol=1e-12)
-    assert s.bench_extra_["k"] == s.k_ and s.bench_extra_["n_selected"] == s.n_selected_
+    assert s.diagnostics_["k"] == s.k_ and s.diagnostics_["n_selected"] == s.n_selected_
 
 
 def test_skdb_prior_only_when_nothing_helps():

@@ -212,7 +212,7 @@ def test_probabilities_sum_to_one_and_fit_is_deterministic():
         assert np.array_equal(getattr(a, name), getattr(b, name))
     c = pickle.loads(pickle.dumps(a))
     assert np.array_equal(c.predict_proba(ds.X[400:]), p)
-    assert a.bench_extra_ == {"n_leaves": a.n_leaves_, "tree_size": a.tree_size_}
+    assert a.diagnostics_ == {"n_leaves": a.n_leaves_, "tree_size": a.tree_size_}
 
 
 def test_check_estimator():

@@ -275,7 +275,7 @@ class RecordingCategoricalNB(CategoricalNB):
 
     def fit(self, X, y):
         super().fit(X, y)
-        self.bench_extra_ = {"categorical": [bool(v) for v in self.categorical_features],
+        self.diagnostics_ = {"categorical": [bool(v) for v in self.categorical_features],
                              "n_categories": [int(v) for v in self.n_categories],
                              "max_code": [int(v) for v in np.nanmax(X, axis=0)]}
         return self

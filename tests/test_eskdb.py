@@ -274,7 +274,7 @@ def test_probabilities_sum_to_one(estimation):
     p = model.predict_proba(ds.X[400:])
     assert p.shape == (ds.X.shape[0] - 400, len(ds.classes))
     assert np.all(p >= 0) and np.allclose(p.sum(axis=1), 1.0, atol=1e-12)
-    assert set(model.bench_extra_) == {"k_star", "n_star", "mean_bins"}
+    assert set(model.diagnostics_) == {"k_star", "n_star", "mean_bins"}
     assert (model.predict(ds.X[400:]) == ds.y[400:]).mean() > 0.5
 
 

@@ -66,10 +66,10 @@ def test_deterministic_and_records_its_choice():
     a = XGBoostTuned(**kw).fit(X, y)
     b = XGBoostTuned(**kw).fit(X, y)
     np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
-    assert a.bench_extra_["best_n_estimators"] == a.best_params_["n_estimators"]
-    assert a.bench_extra_["best_max_depth"] == a.best_params_["max_depth"]
-    assert a.bench_extra_["inner_folds"] == 3 and a.bench_extra_["scoring"] == "log_loss"
-    assert set(a.bench_extra_["cv_loss"]) == {f"depth{d}_rounds{r}" for d in (1, 3) for r in (2, 5)}
+    assert a.diagnostics_["best_n_estimators"] == a.best_params_["n_estimators"]
+    assert a.diagnostics_["best_max_depth"] == a.best_params_["max_depth"]
+    assert a.diagnostics_["inner_folds"] == 3 and a.diagnostics_["scoring"] == "log_loss"
+    assert set(a.diagnostics_["cv_loss"]) == {f"depth{d}_rounds{r}" for d in (1, 3) for r in (2, 5)}
     # the refit uses the chosen setting on all the training data
     assert a.model_.n_estimators == a.best_params_["n_estimators"]
     assert a.model_.max_depth == a.best_params_["max_depth"]

@@ -1,4 +1,4 @@
-"""Anytime classifiers of the MC-Tree paper (seed 004): MC-Tree, the Bayes tree and the
+"""Anytime classifiers of the MC-Tree paper (Kranen et al. 2010): MC-Tree, the Bayes tree and the
 anytime nearest neighbour, plus the numeric view their static competitors share."""
 
 from ._common import NumericView

@@ -1,6 +1,6 @@
 """Anytime nearest-neighbour classification (Ueno, Xi, Keogh and Lee, ICDM 2006): the
 training objects are ranked once by SimpleRank and a query scans them in that order for as
-long as its budget allows (seed 004, Sec. 2 and 4.2)."""
+long as its budget allows (Kranen et al. 2010, Sec. 2 and 4.2)."""
 
 from __future__ import annotations
 
@@ -237,7 +237,7 @@ class AnytimeNN(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         self.ranked_ = np.ascontiguousarray(Z[order])
         self.ranked_class_ = codes[order]
         self.class_prior_ = np.bincount(codes, minlength=self.classes_.size) / n
-        self.bench_extra_ = {"n_ranked": int(n), "fit_cpu_s": time.process_time() - t_start,
+        self.diagnostics_ = {"n_ranked": int(n), "fit_cpu_s": time.process_time() - t_start,
                              "positive_score_share": float(np.mean(score > 0))}
         return self
 

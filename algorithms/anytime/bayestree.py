@@ -1,5 +1,5 @@
 """The Bayes tree (Seidl, Assent, Kranen, Krieger and Herrmann, EDBT 2009): the anytime
-Bayesian classifier that MC-Tree is compared with (seed 004, Sec. 4.2)."""
+Bayesian classifier that MC-Tree is compared with (Kranen et al. 2010, Sec. 4.2)."""
 
 from __future__ import annotations
 
@@ -123,6 +123,6 @@ class BayesTree(KernelDensityTreeBase):
         order = self.model_["order"]
         self.kernels_ = np.ascontiguousarray(Z[order])
         self.kernel_class_ = codes[order]
-        self.bench_extra_ = {"dir_capacity": int(self.dir_capacity_), "leaf_capacity": int(self.leaf_capacity_),
+        self.diagnostics_ = {"dir_capacity": int(self.dir_capacity_), "leaf_capacity": int(self.leaf_capacity_),
                              **tree_stats(self.model_), "fit_cpu_s": time.process_time() - t_start}
         return self

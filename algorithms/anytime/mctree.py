@@ -1,5 +1,5 @@
 """MC-Tree: Bayesian anytime classification on a multi-class hierarchy of mixture densities
-(Kranen, Günnemann, Fries and Seidl, SSDBM 2010; seed 004)."""
+(Kranen, Günnemann, Fries and Seidl, SSDBM 2010; Kranen et al. 2010)."""
 
 from __future__ import annotations
 
@@ -86,6 +86,9 @@ class MCTree(KernelDensityTreeBase):
     - EM: at most ``em_max_iter`` iterations, variance floor ``1e-6`` x the mean variance; if EM
       leaves fewer than two non-empty clusters, the node is split into ``fanout`` equal parts
       along its attribute of largest variance (so the construction always terminates).
+    - k-means++, EM and SMACOF are our own Numba kernels, not scikit-learn's: scikit-learn's give
+      other clusters and configurations (measured figures in :mod:`._kernels`), so switching
+      would change every tree.
     - k-class (and qbk) choose among entries that can still be refined; kernels stay in the
       frontier but cannot be refined. Ties go to the lower entry number.
     - Budget (``cost``): "class_gaussians" = one unit per Gaussian evaluated, an entry with
@@ -137,7 +140,7 @@ class MCTree(KernelDensityTreeBase):
 
     Attributes
     ----------
-    classes_, model_ (flattened tree arrays), fanout_, delta_, kernel_var_, bench_extra_
+    classes_, model_ (flattened tree arrays), fanout_, delta_, kernel_var_, diagnostics_
     """
 
     def __init__(self, fanout="page", delta="inf", entry_type="A", entry_variance="kde", strategy="k-class", k=2,
@@ -200,7 +203,7 @@ class MCTree(KernelDensityTreeBase):
         order = self.model_["order"]
         self.kernels_ = np.ascontiguousarray(Z[order])
         self.kernel_class_ = codes[order]
-        self.bench_extra_ = {"fanout": int(self.fanout_), "leaf_capacity": self.leaf_capacity_, "delta": "inf" if math.isinf(self.delta_) else self.delta_,
+        self.diagnostics_ = {"fanout": int(self.fanout_), "leaf_capacity": self.leaf_capacity_, "delta": "inf" if math.isinf(self.delta_) else self.delta_,
                              **tree_stats(self.model_), "mds_cpu_s": self._timing["mds_s"],
                              "em_cpu_s": self._timing["em_s"], "fit_cpu_s": time.process_time() - t_start}
         del self._timing

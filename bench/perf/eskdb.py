@@ -74,7 +74,7 @@ def eskdb_speed(quick: bool = False) -> list[dict]:
             wall, cpu, model = _timed(lambda: make().fit(X, y))
             times[label] = (wall, cpu)
             if label.startswith("ESKDB"):
-                extra = getattr(model, "bench_extra_", {})
+                extra = getattr(model, "diagnostics_", {})
                 times[label + "_kn"] = (extra.get("k_star"), extra.get("n_star"))
         for ours in ("ESKDB_M", "ESKDB_HDP"):
             k, nstar = times[ours + "_kn"]

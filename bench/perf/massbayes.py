@@ -93,7 +93,7 @@ def massbayes_flat(quick: bool = False) -> list[dict]:
     classes = np.arange(7)
     for n in sizes:
         model = MassBayes(t=100, h=10, psi=5000, random_state=0).fit_stream(chunks(n, seed=0), n_samples=n)
-        extra = model.bench_extra_
+        extra = model.diagnostics_
         build[n] = extra["build_cpu_s"]
         nb, nb_s = GaussianNB(), 0.0
         for Xc, yc in chunks(n, seed=0):
