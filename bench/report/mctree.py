@@ -594,7 +594,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                   "- Root with more classes than the fanout (Def. 3), leaves of fanout vs page-sized kernel sets, "
                   "literal CF variances for both trees: `mctree_hypotheses`.",
                   "- k of k-class / qbk: `mctree_k` (k = 1, 5; k = 2 here).",
-                  "- EM clusters per node and purity: `bench_extra` of every MC-Tree record "
+                  "- EM clusters per node and purity: the `extra` (estimator `diagnostics_`) of every MC-Tree record "
                   "(mean_children_per_inner_entry, purity_depth*); one-object entries are now final (refining "
                   "them to their one-kernel leaf changed nothing but cost a unit).",
                   "- x axis: the paper plots Fig. 5 against time; `<...>_time` figures and the lead at equal time "

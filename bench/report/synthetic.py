@@ -41,7 +41,7 @@ def write_fake_run(root, experiment: str, dataset: str, algo: str, n: int = 100,
     probability 0.7, the rest is spread evenly). ``fail_splits`` lists (repeat, fold) pairs stored
     as failed (``fail_status="not_applicable"``: as not applicable). ``labels`` fixes the class of
     every instance (default: random, seeded by the dataset name). ``extra`` is stored as every
-    successful split's ``extra`` (an estimator's ``bench_extra_``, e.g. ESKDB's ``k_star``).
+    successful split's ``extra`` (an estimator's ``diagnostics_``, e.g. ESKDB's ``k_star``).
     """
     pcfg = _protocol(protocol)
     name_seed = int(config_hash({"dataset": dataset})[:8], 16)
