@@ -46,7 +46,7 @@ import logging
 import numpy as np
 import pandas as pd
 
-from .data.cache import atomic_write_bytes
+from .fileio import atomic_write_bytes, sha256_file
 
 log = logging.getLogger("bench")
 
@@ -261,8 +261,6 @@ def predictions_problem(record: dict) -> str | None:
     if not path.exists():
         return f"predictions file {path} is missing"
     if expected != "absent":
-        from .data.cache import sha256_file
-
         actual = sha256_file(path)
         if actual != expected:
             return (f"predictions file {path} is corrupt or altered: sha256 {actual[:12]}... does not "

@@ -379,7 +379,7 @@ def _kept(block: list[str], generated: str) -> list[str]:
 
 
 def _paper_experiments(paper: str) -> list[str]:
-    from ..experiments import experiment_config, experiment_names
+    from ..experiment_plan import experiment_config, experiment_names
 
     return [n for n in experiment_names() if experiment_config(n).get("paper") == paper]
 
