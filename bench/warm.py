@@ -31,11 +31,16 @@ DEFAULT_ALGOS = ("a1de", "a1de_s", "a1de_w", "a2de", "nb", "nb_disc", "nb_gaussi
 #: training rows of the warming folds: int16 counts (<= 32767 rows) and int32 counts
 SIZES = (600, 40_000)
 
+_ROOT = Path(__file__).resolve().parents[1]
+
 
 def _algo_config(name: str) -> dict:
-    from .experiment_plan import algo_config
+    from omegaconf import OmegaConf
 
-    return algo_config(name)
+    path = _ROOT / "conf" / "algo" / f"{name}.yaml"
+    if not path.exists():
+        raise SystemExit(f"unknown algorithm {name!r}: no conf/algo/{name}.yaml")
+    return OmegaConf.to_container(OmegaConf.load(path), resolve=True)
 
 
 def _dataset(n: int, seed: int = 0):

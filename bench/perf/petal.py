@@ -101,10 +101,11 @@ def _petal_run(args: list[str], cwd: Path) -> tuple[float, dict]:
 
 
 def _estimator(algo: str, ds):
-    from ..experiment_plan import algo_config
+    from omegaconf import OmegaConf
+
     from ..runner import build_estimator
 
-    cfg = algo_config(algo)
+    cfg = OmegaConf.to_container(OmegaConf.load(ROOT / "conf" / "algo" / f"{algo}.yaml"), resolve=True)
     cfg = {**cfg, "preprocess": []}   # the codes are given: no discretiser
     return lambda: build_estimator(cfg, ds, 0)[1]
 

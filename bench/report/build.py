@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from ..provenance import provenance
+from ..stats.spread import standard_error
 from .context import PaperResult, ReportContext, status_counts
 from .ranking import friedman_report
 from .registry import PAPER_MODULES, PAPER_REPORTS
@@ -231,7 +232,7 @@ def summarise(df: pd.DataFrame) -> pd.DataFrame:
                            ("times.test_cpu_s", "test_s")):
             v = g[col].astype(float).to_numpy() if col in g else np.array([np.nan])
             row[label] = v.mean()
-            row[f"{label}_se"] = v.std(ddof=1) / np.sqrt(v.size) if v.size > 1 else 0.0
+            row[f"{label}_se"] = standard_error(v, single=0.0)
         row["model_mb"] = g["model_bytes"].astype(float).mean() / 2**20 if "model_bytes" in g else np.nan
         rows.append(row)
     return pd.DataFrame(rows)
