@@ -610,17 +610,9 @@ def _postfix(result: JobResult) -> str:
     return s
 
 
-class _NoBar:
-    def update(self, n=1): pass
-    def set_postfix_str(self, s): pass
-    def close(self): pass
-    def __enter__(self): return self
-    def __exit__(self, *exc): return False
-
-
 def _progress(total: int, desc: str, enabled: bool):
-    if not enabled:
-        return _NoBar()
+    """A tqdm progress bar over splits on stderr; with ``enabled`` False, tqdm's own silent one."""
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=desc, unit="split", file=sys.stderr, dynamic_ncols=True, leave=True)
+    return tqdm(total=total, desc=desc, unit="split", file=sys.stderr, dynamic_ncols=True, leave=True,
+                disable=not enabled)
