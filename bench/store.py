@@ -411,7 +411,8 @@ def index_rows(root: Path | str, experiment: str | None = None, dataset: str | N
             rec = read_record(p, strict=True)
             if rec is not None:
                 entries.append((rel, p.name, mtime if settled else -1, {**_flatten(rec), **_layout_keys(rec)}))
-        fresh[rel] = entries
+        if entries or rel in known:  # a folder without records (none yet, or not a run's) is no change
+            fresh[rel] = entries
     gone = [d for d in known if _in_pattern(d, pattern) and d not in dirs]
     if fresh or gone:
         entries = _decode_entries(old, lambda d: d not in fresh and d not in gone, root) if old is not None else []

@@ -126,3 +126,12 @@ def test_the_index_holds_the_record_fields(tmp_path, settled):
     meta = json.loads(S._read_index(tmp_path).schema.metadata[b"bench_index"])
     assert meta["kinds"]["metrics.error"] == "float" and meta["kinds"]["algo_config"] == "json"
     assert meta["kinds"]["extra.k"] == "json"  # int in one record, float in another: kept as written
+
+
+def test_folders_without_records_do_not_rewrite_the_index(tmp_path, settled):
+    _varied(tmp_path)
+    (tmp_path / ".runs" / "2026-01-01" / "12-00-00-__main__" / ".hydra").mkdir(parents=True)
+    load(tmp_path)
+    before = (tmp_path / S.INDEX_NAME).stat().st_mtime_ns
+    load(tmp_path)
+    assert (tmp_path / S.INDEX_NAME).stat().st_mtime_ns == before
