@@ -20,7 +20,9 @@ An experiment config lists what to run at each scale::
 ``python -m bench.experiments run NAME --scale medium`` launches one Hydra
 multirun over the available datasets (jobs in parallel, finished splits reused)
 and records the plan, including the datasets missing here, in
-``results/<name>/_plan.json`` for the reports.
+``results/<name>/_plan.json`` for the reports. The plan itself (scales, registries, the
+Hydra command) is in :mod:`bench.experiment_plan`, which the reports and the other
+launchers import instead of this module.
 """
 
 from __future__ import annotations
@@ -33,116 +35,8 @@ import sys
 import time
 from pathlib import Path
 
-from .algo_config import algo_names
-from .data import DataError
-from .data.registry import conf_dir, dataset_config, source_available
-
-SCALES = ("smoke", "medium", "full")
-DEFAULT_SCALE = "medium"
-
-
-def experiment_names(paper_only: bool = False) -> list[str]:
-    names = sorted(p.stem for p in (conf_dir() / "experiment").glob("*.yaml"))
-    if paper_only:
-        names = [n for n in names if experiment_config(n).get("paper")]
-    return names
-
-
-def experiment_config(name: str) -> dict:
-    from omegaconf import OmegaConf
-
-    path = conf_dir() / "experiment" / f"{name}.yaml"
-    if not path.exists():
-        raise SystemExit(f"unknown experiment {name!r}; available: {', '.join(experiment_names())}")
-    cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=False)
-    cfg.setdefault("name", name)
-    return cfg
-
-
-def _at_scale(value, scale: str):
-    if isinstance(value, dict) and value and set(value) <= set(SCALES):
-        if scale in value:
-            return value[scale]
-        for s in SCALES[SCALES.index(scale)::-1]:  # fall back to the next smaller scale
-            if s in value:
-                return value[s]
-        raise SystemExit(f"no setting for scale {scale!r} in {value}")
-    return value
-
-
-def plan(name: str, scale: str = DEFAULT_SCALE, max_rows: int | None = None,
-         only: list[str] | None = None) -> dict:
-    """What ``run`` would launch: algorithms, available and missing datasets, protocol, seeds.
-
-    ``max_rows`` leaves out the datasets with more instances (by their config's ``expected.rows``)
-    and ``only`` keeps just the named datasets of the scale's list; both are recorded in the plan
-    as ``skipped_datasets`` (with the reason), so the reports say why those cells are empty."""
-    cfg = experiment_config(name)
-    algos = _at_scale(cfg.get("algos", []), scale)
-    if algos == "all":
-        algos = algo_names()
-    # algorithms without a conf/algo/<name>.yaml are skipped (not implemented yet) and
-    # recorded, so the reports can show their cells as missing instead of the run failing
-    registered = set(algo_names())
-    missing_algos = {a: f"not implemented yet (no conf/algo/{a}.yaml)" for a in algos if a not in registered}
-    algos = [a for a in algos if a in registered]
-    datasets = _at_scale(cfg.get("datasets", []), scale)
-    if only:
-        unknown = sorted(set(only) - set(datasets))
-        if unknown:
-            raise SystemExit(f"experiment {name} at scale {scale} has no dataset(s) {', '.join(unknown)}; "
-                             f"its datasets: {', '.join(datasets)}")
-    available, missing, skipped = [], {}, {}
-    for ds in datasets:
-        if only and ds not in only:
-            skipped[ds] = "not run at this scale: left out by --datasets"
-            continue
-        try:
-            dcfg = dataset_config(ds)
-        except DataError as exc:
-            raise SystemExit(f"experiment {name}: {exc}") from None
-        rows = (dcfg.get("expected") or {}).get("rows")
-        if max_rows is not None and rows is not None and int(rows) > max_rows:
-            skipped[ds] = f"not run at this scale: {int(rows)} rows, more than --max-rows {max_rows}"
-            continue
-        if any(source_available(s) for s in dcfg.get("sources") or []):
-            available.append(ds)
-        else:
-            missing[ds] = "not available here (no local file in BENCH_DATA_DIR, not in the cache)"
-    return {
-        "experiment": name,
-        "paper": cfg.get("paper"),
-        "scale": scale,
-        "algos": list(algos),
-        "missing_algos": missing_algos,
-        "datasets": available,
-        "missing_datasets": missing,
-        "skipped_datasets": skipped,
-        "protocol": _at_scale(cfg.get("protocol", "cv10"), scale),
-        "seeds": [int(s) for s in _at_scale(cfg.get("seeds", [0]), scale)],
-        "overrides": list(_at_scale(cfg.get("overrides", []), scale) or []),
-        "sweep": dict(_at_scale(cfg.get("sweep", {}), scale) or {}),
-    }
-
-
-def command(p: dict, jobs: int | None, results_dir: str | None = None, extra: list[str] | None = None) -> list[str]:
-    cmd = [sys.executable, "-m", "bench", "-m", f"+experiment={p['experiment']}",
-           f"algo={','.join(p['algos'])}", f"data={','.join(p['datasets'])}",
-           f"protocol={p['protocol']}", f"seed={','.join(str(s) for s in p['seeds'])}",
-           "progress=false"]
-    for key, values in p["sweep"].items():
-        vals = values if isinstance(values, list) else [values]
-        cmd.append(f"{key}={','.join(str(v) for v in vals)}")
-    cmd += p["overrides"]
-    if jobs:
-        cmd.append(f"hydra.launcher.n_jobs={jobs}")
-    if results_dir:
-        cmd.append(f"results_dir={results_dir}")
-    return cmd + list(extra or [])
-
-
-def results_root(results_dir: str | None) -> Path:
-    return Path(results_dir or os.environ.get("BENCH_RESULTS_DIR", "results"))
+from .experiment_plan import (DEFAULT_SCALE, SCALES, algo_names, command, experiment_config,  # noqa: F401
+                              experiment_names, plan, results_root, write_plan)
 
 
 def run(name: str, scale: str = DEFAULT_SCALE, jobs: int | None = None, results_dir: str | None = None,
@@ -172,11 +66,11 @@ def run(name: str, scale: str = DEFAULT_SCALE, jobs: int | None = None, results_
     root = results_root(results_dir)
     if not p["datasets"] or not p["algos"]:
         print(f"[{name}] nothing to run", flush=True)
-        _write_plan(root, p, 0.0, 0)
+        write_plan(root, p, 0.0, 0)
         return 0
     t0 = time.perf_counter()
     rc = subprocess.call(cmd)
-    _write_plan(root, p, time.perf_counter() - t0, rc)
+    write_plan(root, p, time.perf_counter() - t0, rc)
     failures = failed_records(root, p)
     if rc != 0:
         print(f"[{name}] the sweep exited with status {rc} (a job could not run; see the sweep summary above)",
@@ -202,15 +96,6 @@ def failed_records(root: Path, p: dict) -> list[str]:
     df = df[df["dataset"].isin(p["datasets"]) & df["algo"].isin(p["algos"])]
     bad = df[~df["status"].isin(["ok", "not_applicable"])]  # not applicable to the dataset: no failure
     return [f"{r.algo} on {r.dataset} r{r.repeat} f{r.fold}: {str(r.error)[:160]}" for r in bad.itertuples()]
-
-
-def _write_plan(root: Path, p: dict, seconds: float, rc: int) -> None:
-    from .data.cache import atomic_write_bytes
-    from .provenance import provenance
-
-    out = {**p, "seconds": seconds, "exit_status": rc, "finished_at": time.strftime("%Y-%m-%d %H:%M:%S"),
-           **{k: v for k, v in provenance().items() if k in ("git_commit", "host", "cpu", "n_cpus")}}
-    atomic_write_bytes(root / p["experiment"] / "_plan.json", json.dumps(out, indent=1).encode())
 
 
 def main(argv=None) -> int:
@@ -270,7 +155,7 @@ def main(argv=None) -> int:
         rc = costs.submit(p, cells, args.max_job_hours, args.partition, args.results_dir,
                           args.hydra_overrides, dry_run=args.dry_run)
         if not args.dry_run:
-            _write_plan(results_root(args.results_dir), p, time.perf_counter() - t0, rc)
+            write_plan(results_root(args.results_dir), p, time.perf_counter() - t0, rc)
         return rc
     if args.cmd == "run":
         return run(args.name, args.scale, args.jobs, args.results_dir, dry_run=args.dry_run,

@@ -43,13 +43,3 @@ def all_metrics(y: np.ndarray, proba: np.ndarray) -> dict:
         "rmse": rmse(y, proba),
         "log_loss": log_loss(y, proba),
     }
-
-
-def mean_se(values) -> tuple[float, float]:
-    """Mean and standard error (sample sd / sqrt(n)); se is 0 for one value."""
-    v = np.asarray([x for x in values if x is not None and np.isfinite(x)], dtype=np.float64)
-    if v.size == 0:
-        return float("nan"), float("nan")
-    if v.size == 1:
-        return float(v[0]), 0.0
-    return float(v.mean()), float(v.std(ddof=1) / np.sqrt(v.size))

@@ -515,7 +515,7 @@ def slurm_sweeps(p: dict, cells: list[CellEstimate], max_job_hours: float, parti
     so k chunks running at once each take about 1/k of the time. Every array gets the SLURM time
     limit ``max_job_hours`` and memory from the largest peak estimate of its jobs (x1.5, at least
     1 GB). Cells without an estimate are sized as ``default_split_s`` per split."""
-    from .experiments import command
+    from .experiment_plan import command
 
     limit_s = max_job_hours * 3600
     out = []

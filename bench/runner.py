@@ -131,6 +131,21 @@ def feature_metadata(step, categorical, n_categories):
     return np.asarray(cat, dtype=bool), np.asarray(ncat, dtype=np.int64)
 
 
+def fit_steps(steps: list, est, ds: Dataset, X, y):
+    """Fit the preprocessing ``steps`` in order, each on the output of the ones before
+    (``fit_transform``), and pass each fitted step's column metadata (:func:`feature_metadata`)
+    on to every step after it and to the estimator ``est`` (:func:`inject`). Returns ``X``
+    transformed by all the steps. The one place that does this: ``run_split`` on a training
+    fold, ``bench.scaleup`` on the first chunk (or the materialised data)."""
+    cat, ncat = ds.categorical, ds.n_categories
+    for i, s in enumerate(steps):
+        X = s.fit_transform(X, y)
+        cat, ncat = feature_metadata(s, cat, ncat)
+        for later in steps[i + 1:] + [est]:  # what the following steps now receive
+            inject(later, ds, None, cat, ncat)
+    return X
+
+
 def estimator_seed(seed: int, repeat: int, fold: int) -> int:
     ss = np.random.SeedSequence([int(seed), int(repeat), int(fold), ESTIMATOR_SALT])
     return int(ss.generate_state(1)[0] & 0x7FFFFFFF)
@@ -162,13 +177,8 @@ def run_split(algo_cfg: dict, ds: Dataset, split: Split, seed: int) -> tuple[dic
     t_prep_fit, t_fit, t_prep_pred, t_pred = Timing(), Timing(), Timing(), Timing()
     reset_peak_rss()
     base_rss = rss_mb()
-    cat, ncat = ds.categorical, ds.n_categories
     with timed(t_prep_fit):
-        for i, s in enumerate(steps):
-            Xtr = s.fit_transform(Xtr, ytr)
-            cat, ncat = feature_metadata(s, cat, ncat)
-            for later in steps[i + 1:] + [est]:  # what the following steps now receive
-                inject(later, ds, None, cat, ncat)
+        Xtr = fit_steps(steps, est, ds, Xtr, ytr)
     with timed(t_fit):
         est.fit(Xtr, ytr)
     with timed(t_prep_pred):
@@ -478,14 +488,14 @@ def _migrate_legacy(store: Store, legacy: Store, split, context: dict) -> dict |
     if old_npz.exists():
         store.dir.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(old_npz, store.predictions_path(split.repeat, split.fold))
-        from .data.cache import sha256_file
+        from .fileio import sha256_file
 
         rec["predictions_sha256"] = sha256_file(store.predictions_path(split.repeat, split.fold))
     else:
         rec["predictions_sha256"] = None
     import json
 
-    from .data.cache import atomic_write_bytes
+    from .fileio import atomic_write_bytes
     from .store import _json_default
 
     atomic_write_bytes(store.record_path(split.repeat, split.fold),
@@ -603,17 +613,9 @@ def _postfix(result: JobResult) -> str:
     return s
 
 
-class _NoBar:
-    def update(self, n=1): pass
-    def set_postfix_str(self, s): pass
-    def close(self): pass
-    def __enter__(self): return self
-    def __exit__(self, *exc): return False
-
-
 def _progress(total: int, desc: str, enabled: bool):
-    if not enabled:
-        return _NoBar()
+    """A tqdm progress bar over splits on stderr; with ``enabled`` False, tqdm's own silent one."""
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=desc, unit="split", file=sys.stderr, dynamic_ncols=True, leave=True)
+    return tqdm(total=total, desc=desc, unit="split", file=sys.stderr, dynamic_ncols=True, leave=True,
+                disable=not enabled)

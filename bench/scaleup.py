@@ -46,9 +46,10 @@ import numpy as np
 from . import metrics as M
 from .data import Dataset, load
 from .data.registry import dataset_config
+from .experiment_plan import algo_config, at_scale, experiment_config, plan, results_root, write_plan
 from .provenance import provenance
 from .resources import Timing, limit_threads, peak_rss_mb, reset_peak_rss, rss_mb, timed
-from .runner import algo_identity, build_estimator, estimator_seed, feature_metadata, inject
+from .runner import algo_identity, build_estimator, estimator_seed, fit_steps
 from .store import RunKey, Store
 
 PROTOCOL = "scaleup"
@@ -123,20 +124,15 @@ def train_scaled(algo_cfg: dict, chunks: Callable, n: int, seed: int, rs: int, m
         fit.cpu_s -= gen.cpu_s
     elif hasattr(est, "partial_fit"):
         mode = "partial_fit"
-        cat, ncat = meta_ds.categorical, meta_ds.n_categories
         first = True
         for Xc, yc in source:
-            if first:  # preprocessing fitted on the first chunk
-                with timed(prep):
-                    for i, s in enumerate(steps):
-                        s.fit(Xc, yc)
-                        cat, ncat = feature_metadata(s, cat, ncat)
-                        for later in steps[i + 1:] + [est]:
-                            inject(later, meta_ds, None, cat, ncat)
-                first = False
             with timed(prep):
-                for s in steps:
-                    Xc = s.transform(Xc)
+                if first:  # preprocessing fitted on the first chunk
+                    Xc = fit_steps(steps, est, meta_ds, Xc, yc)
+                    first = False
+                else:
+                    for s in steps:
+                        Xc = s.transform(Xc)
             with timed(fit):
                 est.partial_fit(Xc, yc, classes=classes)
     else:
@@ -148,8 +144,7 @@ def train_scaled(algo_cfg: dict, chunks: Callable, n: int, seed: int, rs: int, m
         X = np.concatenate([p[0] for p in parts])
         y = np.concatenate([p[1] for p in parts])
         with timed(prep):
-            for i, s in enumerate(steps):
-                X = s.fit_transform(X, y)
+            X = fit_steps(steps, est, meta_ds, X, y)
         with timed(fit):
             est.fit(X, y)
     return {"steps": steps, "est": est, "mode": mode, "gen": gen, "prep": prep, "fit": fit}
@@ -175,11 +170,9 @@ def _predict(steps, est, X):
 
 # ---------------------------------------------------------------- an experiment
 def experiment_settings(name: str, scale: str) -> dict:
-    from .experiments import _at_scale, experiment_config, plan
-
     cfg = experiment_config(name)
     p = plan(name, scale)
-    factors = [int(f) for f in _at_scale(cfg.get("factors", [1]), scale)]
+    factors = [int(f) for f in at_scale(cfg.get("factors", [1]), scale)]
     all_factors = sorted({int(f) for v in (cfg.get("factors") or {}).values() for f in v}) \
         if isinstance(cfg.get("factors"), dict) else factors
     return {**p, "base_size": int(cfg.get("base_size", 7000)), "factors": factors,
@@ -192,9 +185,6 @@ def experiment_settings(name: str, scale: str) -> dict:
 def run_experiment(name: str, scale: str, results_dir: str | None = None, rerun: bool = False,
                    threads: int | None = 1) -> int:
     """Run every (algorithm, size) of a scale-up experiment that is not stored yet."""
-    from .algo_config import load_algo_config
-    from .experiments import _write_plan, results_root
-
     limit_threads(threads)
     st = experiment_settings(name, scale)
     root = results_root(results_dir)
@@ -218,7 +208,7 @@ def run_experiment(name: str, scale: str, results_dir: str | None = None, rerun:
         meta_ds = Dataset(dataset, first_X, first_y, [str(c) for c in classes],
                           [f"x{j + 1}" for j in range(first_X.shape[1])], np.zeros(first_X.shape[1], bool))
         for algo in st["algos"]:
-            algo_cfg = load_algo_config(algo)   # with its defaults list, as Hydra composes it
+            algo_cfg = algo_config(algo)  # composed by Hydra, as `python -m bench algo=...` does
             aname, ahash = algo_identity(algo_cfg)
             _warm_up(algo_cfg, chunks, seed, meta_ds, classes)
             key = RunKey(name, dataset, aname, ahash, PROTOCOL, int(seed))
@@ -242,7 +232,7 @@ def run_experiment(name: str, scale: str, results_dir: str | None = None, rerun:
                     print(f"  {aname:<14} N={n:>9}: fit {rec['times']['fit_wall_s']:8.3f} s  "
                           f"model {rec['model_bytes'] / 2**20:8.2f} MB  error {rec['metrics']['error']:.4f}",
                           flush=True)
-    _write_plan(root, st, time.perf_counter() - t_start, 1 if failures else 0)
+    write_plan(root, st, time.perf_counter() - t_start, 1 if failures else 0)
     return 1 if failures else 0
 
 

@@ -26,7 +26,9 @@ killed mid-split leaves no record for that split and nothing else changes.
 Workers that race for the same split serialise on an ``flock`` of a lock file
 beside the record: the loser waits and then reuses the winner's record, so no
 record is lost or written twice. :func:`load` returns every record as one
-pandas DataFrame.
+pandas DataFrame, read through the consolidated index ``<root>/_index.parquet``
+(a cache of the records, kept up to date by folder mtime and rewritten atomically;
+see :func:`index_rows`).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ import logging
 import numpy as np
 import pandas as pd
 
-from .data.cache import atomic_write_bytes
+from .fileio import atomic_write_bytes, sha256_file
 
 log = logging.getLogger("bench")
 
@@ -261,8 +263,6 @@ def predictions_problem(record: dict) -> str | None:
     if not path.exists():
         return f"predictions file {path} is missing"
     if expected != "absent":
-        from .data.cache import sha256_file
-
         actual = sha256_file(path)
         if actual != expected:
             return (f"predictions file {path} is corrupt or altered: sha256 {actual[:12]}... does not "
@@ -323,7 +323,7 @@ def _layout_keys(rec: dict) -> dict:
 
 
 def load(root: Path | str = "results", experiment: str | None = None, dataset: str | None = None,
-         algo: str | None = None, status: str | None = None, **filters) -> pd.DataFrame:
+         algo: str | None = None, status: str | None = None, use_index: bool = True, **filters) -> pd.DataFrame:
     """All stored records under ``root`` as one DataFrame (one row per split).
 
     Nested fields are flattened with dots (``metrics.error``, ``times.fit_cpu_s``).
@@ -333,14 +333,21 @@ def load(root: Path | str = "results", experiment: str | None = None, dataset: s
     of the earlier layout (their ``data_key`` is None). A legacy record that was migrated
     but whose old file survived (a kill mid-migration) is listed once.
     An unreadable record raises :class:`RecordError` naming the file.
+
+    The rows come from the consolidated index ``<root>/_index.parquet`` (see :func:`index_rows`)
+    where it is current, and from the JSON records otherwise; ``use_index=False`` reads every
+    JSON record. Either way the DataFrame is the same.
     """
-    rows = []
-    for p in iter_record_paths(root, experiment, dataset, algo):
-        rec = read_record(p, strict=True)
-        if rec is None:
-            continue
-        rows.append({**_flatten(rec), **_layout_keys(rec)})
-    df = pd.DataFrame(rows)
+    if use_index:
+        df = _frame(index_rows(root, experiment, dataset, algo), root)
+    else:
+        rows = []
+        for p in iter_record_paths(root, experiment, dataset, algo):
+            rec = read_record(p, strict=True)
+            if rec is None:
+                continue
+            rows.append({**_flatten(rec), **_layout_keys(rec)})
+        df = pd.DataFrame(rows)
     if df.empty:
         return df
     if df["legacy_layout"].any() and not df["legacy_layout"].all():
@@ -353,6 +360,226 @@ def load(root: Path | str = "results", experiment: str | None = None, dataset: s
     for k, v in filters.items():
         df = df[df[k] == v]
     return df.reset_index(drop=True)
+
+
+# ------------------------------------------------------------------ the consolidated index
+INDEX_NAME = "_index.parquet"
+INDEX_VERSION = 1
+#: a folder changed this recently (seconds) is not trusted to the index: a record written in the
+#: same clock tick as the folder was read would not change the folder's mtime again
+_INDEX_SETTLE_S = 2.0
+
+
+def index_rows(root: Path | str, experiment: str | None = None, dataset: str | None = None,
+               algo: str | None = None):
+    """The index rows (a ``pyarrow.Table``) of the records :func:`iter_record_paths` lists, in its
+    order, bringing ``<root>/_index.parquet`` up to date first.
+
+    The index is a cache of the JSON records, which stay the source of truth: one row per record
+    with its folder, file name and the folder's mtime when it was read, and the record's flattened
+    fields (:func:`_flatten`, :func:`_layout_keys`): scalar fields as typed Parquet columns, nested
+    or mixed ones (``algo_config``, lists in ``extra``) as JSON text. A folder whose mtime differs
+    from the one indexed (a record was added, replaced or removed: the store writes by rename, so
+    the folder changes), or that changed within ``_INDEX_SETTLE_S`` seconds of being read, is read
+    again from its JSON files; the index is then rewritten atomically (temporary file and
+    ``os.replace``), so a reader sees the old index or the new one. Deleting ``_index.parquet``
+    (or :func:`rebuild_index`) rebuilds it from the records; a results folder that cannot be
+    written is read all the same, only not indexed. A record changed in place without a rename
+    (by hand) is not noticed: rebuild the index after such an edit.
+    """
+    import time
+
+    root = Path(root)
+    pattern = "/".join([_safe(experiment) if experiment else "*", _safe(dataset) if dataset else "*",
+                        f"{_safe(algo)}-*" if algo else "*", "*"])
+    dirs = {str(d.relative_to(root)): d for d in sorted(root.glob(pattern)) if d.is_dir()}
+    old = _read_index(root)
+    known: dict[str, int] = {}
+    if old is not None:
+        for d, m in zip(old.column("_dir").to_pylist(), old.column("_dir_mtime_ns").to_pylist()):
+            known.setdefault(d, m)
+    now = time.time_ns()
+    fresh, keep_dirs = {}, set()
+    for rel, d in dirs.items():
+        mtime = d.stat().st_mtime_ns
+        if known.get(rel) == mtime and mtime >= 0:
+            keep_dirs.add(rel)
+            continue
+        settled = now - mtime > _INDEX_SETTLE_S * 1e9
+        entries = []
+        for p in sorted(d.glob("r*-f*.json")):
+            rec = read_record(p, strict=True)
+            if rec is not None:
+                entries.append((rel, p.name, mtime if settled else -1, {**_flatten(rec), **_layout_keys(rec)}))
+        if entries or rel in known:  # a folder without records (none yet, or not a run's) is no change
+            fresh[rel] = entries
+    gone = [d for d in known if _in_pattern(d, pattern) and d not in dirs]
+    if fresh or gone:
+        entries = _decode_entries(old, lambda d: d not in fresh and d not in gone, root) if old is not None else []
+        entries += [e for v in fresh.values() for e in v]
+        table = _encode(entries)
+        _write_index(root, table)
+    else:
+        table = old
+    if table is None or table.num_rows == 0:
+        return None
+    import pyarrow.compute as pc
+
+    mask = pc.is_in(table.column("_dir"), value_set=_pa().array(sorted(dirs), type=_pa().string()))
+    sub = table.filter(mask)
+    if sub.num_rows == 0:
+        return None
+    keys = [(*Path(d).parts, n) for d, n in zip(sub.column("_dir").to_pylist(), sub.column("_name").to_pylist())]
+    order = sorted(range(sub.num_rows), key=keys.__getitem__)  # as sorted(root.glob(...)) orders the files
+    return sub.take(_pa().array(order, _pa().int64()))
+
+
+def rebuild_index(root: Path | str) -> int:
+    """Rebuild ``<root>/_index.parquet`` from every JSON record; return the number of records."""
+    path = Path(root) / INDEX_NAME
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    table = index_rows(root)
+    return 0 if table is None else table.num_rows
+
+
+def _pa():
+    import pyarrow
+
+    return pyarrow
+
+
+def _in_pattern(rel: str, pattern: str) -> bool:
+    from fnmatch import fnmatchcase
+
+    parts, pats = Path(rel).parts, pattern.split("/")
+    return len(parts) == len(pats) and all(fnmatchcase(a, b) for a, b in zip(parts, pats))
+
+
+def _read_index(root: Path):
+    """The index table, or None when there is none or it cannot be read (it is then rebuilt)."""
+    import pyarrow.parquet as pq
+
+    path = root / INDEX_NAME
+    try:
+        table = pq.read_table(path)
+        meta = json.loads(table.schema.metadata[b"bench_index"])
+        if meta.get("version") != INDEX_VERSION:
+            return None
+        return table
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # a damaged index is only a cache: rebuild it
+        log.info("results index %s unreadable (%s); rebuilding it from the records", path, exc)
+        return None
+
+
+def _write_index(root: Path, table) -> None:
+    import pyarrow.parquet as pq
+
+    buf = _pa().BufferOutputStream()
+    pq.write_table(table, buf)
+    try:
+        atomic_write_bytes(root / INDEX_NAME, buf.getvalue().to_pybytes())
+    except OSError as exc:  # a read-only results folder: read, not indexed
+        log.info("cannot write the results index under %s (%s); records read from their files", root, exc)
+
+
+_SCALAR_KINDS = {str: "str", bool: "bool", int: "int", float: "float"}
+
+
+def _encode(entries: list) -> "object":
+    """Index table of ``(dir, name, dir_mtime_ns, row)`` entries; the schema metadata keeps each
+    column's kind and each row's key order (as an index into the distinct key orders)."""
+    pa = _pa()
+    orders: dict[tuple, int] = {}
+    row_order = []
+    for _, _, _, row in entries:
+        row_order.append(orders.setdefault(tuple(row), len(orders)))
+    keys = list(dict.fromkeys(k for o in orders for k in o))
+    cols = {"_dir": pa.array([e[0] for e in entries], pa.string()),
+            "_name": pa.array([e[1] for e in entries], pa.string()),
+            "_dir_mtime_ns": pa.array([e[2] for e in entries], pa.int64()),
+            "_keys": pa.array(row_order, pa.int32())}
+    kinds = {}
+    absent = object()
+    for k in keys:
+        if k == "path":  # the record's own file, made again from the results root at load time
+            kinds[k] = "path"
+            continue
+        vals = [e[3].get(k, absent) for e in entries]
+        types = {type(v) for v in vals if v is not absent}
+        kind = _SCALAR_KINDS.get(next(iter(types))) if len(types) == 1 else None
+        if kind is None:
+            kind = "json"
+            arr = pa.array([None if v is absent else json.dumps(v, allow_nan=True) for v in vals], pa.string())
+        else:
+            typ = {"str": pa.string(), "bool": pa.bool_(), "int": pa.int64(), "float": pa.float64()}[kind]
+            arr = pa.array([None if v is absent else v for v in vals], typ, from_pandas=False)
+        cols[f"c:{k}"] = arr
+        kinds[k] = kind
+    meta = {"version": INDEX_VERSION, "kinds": kinds, "orders": [list(o) for o in orders]}
+    return pa.table(cols).replace_schema_metadata({"bench_index": json.dumps(meta)})
+
+
+def _decode_entries(table, keep, root: Path) -> list:
+    """The ``(dir, name, dir_mtime_ns, row)`` entries of the rows of folders ``keep(dir)`` accepts."""
+    meta = json.loads(table.schema.metadata[b"bench_index"])
+    dirs = table.column("_dir").to_pylist()
+    rows_i = [i for i, d in enumerate(dirs) if keep(d)]
+    if not rows_i:
+        return []
+    sub = table.take(rows_i)
+    values = {k: sub.column(f"c:{k}").to_pylist() for k, kind in meta["kinds"].items() if kind != "path"}
+    out = []
+    for j, (d, n, m, o) in enumerate(zip(sub.column("_dir").to_pylist(), sub.column("_name").to_pylist(),
+                                         sub.column("_dir_mtime_ns").to_pylist(), sub.column("_keys").to_pylist())):
+        row = {}
+        for k in meta["orders"][o]:
+            if meta["kinds"][k] == "path":
+                row[k] = str(root / d / n)
+                continue
+            v = values[k][j]
+            row[k] = json.loads(v) if meta["kinds"][k] == "json" else v
+        out.append((d, n, m, row))
+    return out
+
+
+def _frame(table, root) -> pd.DataFrame:
+    """The DataFrame ``pd.DataFrame(rows)`` would give for the index rows of ``table``: columns in
+    the order the rows first name them, NaN where a row lacks a field, the same dtypes. Equal nested
+    cells (the ``algo_config`` of one algorithm's records) are decoded once and share one object:
+    treat them as read-only, as every reader here does."""
+    if table is None or table.num_rows == 0:
+        return pd.DataFrame()
+    meta = json.loads(table.schema.metadata[b"bench_index"])
+    row_orders = table.column("_keys").to_numpy()
+    used = list(dict.fromkeys(row_orders.tolist()))
+    columns = list(dict.fromkeys(k for o in used for k in meta["orders"][o]))
+    data = {}
+    for k in columns:
+        has = np.isin(row_orders, [o for o in used if k in set(meta["orders"][o])])
+        kind = meta["kinds"][k]
+        if kind == "path":
+            vals = [str(Path(root) / d / n) for d, n in zip(table.column("_dir").to_pylist(),
+                                                              table.column("_name").to_pylist())]
+            data[k] = vals if has.all() else [v if h else np.nan for v, h in zip(vals, has)]
+            continue
+        col = table.column(f"c:{k}")
+        if kind in ("int", "float", "bool") and has.all():
+            data[k] = col.to_numpy()
+            continue
+        vals = col.to_pylist()
+        if kind == "json":
+            cache: dict = {}
+            vals = [cache[v] if v in cache else cache.setdefault(v, json.loads(v)) if v is not None else None
+                    for v in vals]
+        if not has.all():
+            vals = [v if h else np.nan for v, h in zip(vals, has)]
+        data[k] = vals
+    return pd.DataFrame(data)
 
 
 def _flatten(rec: dict, prefix: str = "") -> dict:

@@ -6,7 +6,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .metrics import mean_se
+from .stats.spread import mean_se
 
 JOB_ROWS = [
     ("error rate", "metrics", "error", "{:.4f}"),

@@ -93,7 +93,7 @@ def test_paper_reports_are_registered():
 
 
 def test_two_standard_error_test():
-    from bench.report.massbayes import two_se_test
+    from bench.report.massbayes import fold_two_se as two_se_test
 
     idx = pd.MultiIndex.from_tuples([(0, f) for f in range(10)])
     a = pd.Series(np.full(10, 90.0), index=idx)
@@ -102,6 +102,7 @@ def test_two_standard_error_test():
     assert two_se_test(a, a + 2 + 0.1 * noise) == -1
     assert two_se_test(a + noise, a) == 0  # mean 0
     assert two_se_test(a + 0.5 + 3 * noise, a) == 0  # mean 0.5, se ~0.95
+    assert two_se_test(a.iloc[:1] + 5, a) == 0  # one fold pairs up: a draw, not an error
 
 
 def _fake_records(rng):

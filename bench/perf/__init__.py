@@ -45,6 +45,16 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> tuple[float, object]:
     return best, out
 
 
+def best_cpu(fn: Callable[[], object], repeat: int = 3) -> float:
+    """Minimum process CPU seconds of ``repeat`` calls (robust on a shared, loaded machine)."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t0)
+    return best
+
+
 def row(benchmark: str, case: str, ours: str, ours_s: float, peer: str | None = None,
         peer_s: float | None = None, **extra) -> dict:
     """One result row; ``ratio`` = peer seconds / our seconds (> 1: we are faster)."""

@@ -22,21 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import benchmark, best_of, row
+from . import benchmark, best_cpu, best_of, row  # noqa: F401  (best_cpu: bench.perf.petal imports it here)
 
 COVTYPE_ROWS = 581_012
-
-
-def best_cpu(fn, repeat: int = 3) -> float:
-    """Minimum process CPU seconds of ``repeat`` calls (robust on a shared, loaded machine)."""
-    import time
-
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
-    return best
 
 
 def _nominal_dataset(name, X, y, n_values, classes):

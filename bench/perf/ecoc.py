@@ -42,7 +42,7 @@ import time
 
 import numpy as np
 
-from . import benchmark, row
+from . import benchmark, best_cpu, row
 
 LENGTH = 1023
 SF_LENGTHS = (15, 31, 63, 127)
@@ -55,15 +55,6 @@ def _use_bench_cache() -> None:
     from ..data.cache import cache_dir
 
     set_cache_dir(cache_dir() / "bch")
-
-
-def best_cpu(fn, repeat: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
-    return best
 
 
 def gaussian_classes(n: int, d: int = 50, k: int = 16, seed: int = 0):

@@ -34,6 +34,7 @@ import pandas as pd
 from .. import published
 from ..stats.biasvar import bias_variance_table
 from ..stats.pairwise import SIZE_LABELS
+from ..stats.spread import standard_error
 from ..stats.ttests import corrected_resampled_ttest, paired_5x2cv_ttest
 from .compare import fmt, fmt_p, long_display, wdl_matrix_display, wdl_vs_published
 from .context import PaperResult, ReportContext
@@ -293,7 +294,7 @@ def _per_dataset(exp, measure: str, name: str, datasets: list[str], paper_name: 
             if v.empty:
                 row[label[a]] = ""
                 continue
-            cell = f"{v.mean():.4f} ± {v.std(ddof=1) / np.sqrt(v.size) if v.size > 1 else 0:.4f}"
+            cell = f"{v.mean():.4f} ± {standard_error(v, single=0.0):.4f}"
             if a != base and base in g and g[base].notna().all() and g[a].notna().all():
                 t = corrected_resampled_ttest(g[a].to_numpy(), g[base].to_numpy(), ratio)
                 if t.p < ALPHA:

@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from ..provenance import provenance
+from ..stats.spread import standard_error
 from .context import PaperResult, ReportContext, status_counts
 from .ranking import friedman_report
 from .labels import names_for
@@ -216,7 +217,7 @@ def summarise(df: pd.DataFrame, names: dict[str, str] | None = None) -> pd.DataF
                            ("times.test_cpu_s", "test_s")):
             v = g[col].astype(float).to_numpy() if col in g else np.array([np.nan])
             row[label] = v.mean()
-            row[f"{label}_se"] = v.std(ddof=1) / np.sqrt(v.size) if v.size > 1 else 0.0
+            row[f"{label}_se"] = standard_error(v, single=0.0)
         row["model_mb"] = g["model_bytes"].astype(float).mean() / 2**20 if "model_bytes" in g else np.nan
         rows.append(row)
     return pd.DataFrame(rows)
@@ -367,7 +368,7 @@ def _kept(block: list[str], generated: str) -> list[str]:
 
 
 def _paper_experiments(paper: str) -> list[str]:
-    from ..experiments import experiment_config, experiment_names
+    from ..experiment_plan import experiment_config, experiment_names
 
     return [n for n in experiment_names() if experiment_config(n).get("paper") == paper]
 

@@ -207,7 +207,7 @@ class ReportContext:
             except ValueError:
                 pass
         if self.experiment_defined(experiment):
-            from ..experiments import DEFAULT_SCALE, plan
+            from ..experiment_plan import DEFAULT_SCALE, plan
 
             try:
                 return {**plan(experiment, self.scale or DEFAULT_SCALE), "not_run": True}

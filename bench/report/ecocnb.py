@@ -162,7 +162,7 @@ def _planned_algo(exp, role: str, length: int | None) -> str:
     (e.g. ``ecocnb_normal_b63``), or the role's name prefix when the plan names none."""
     algos = exp.plan.get("algos")
     if not algos and exp.defined:  # a plan without its algorithm list: read the experiment's config
-        from ..experiments import experiment_config
+        from ..experiment_plan import experiment_config
 
         algos = experiment_config(exp.name).get("algos")
     for algo in algos if isinstance(algos, list) else []:

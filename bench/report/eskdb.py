@@ -42,6 +42,7 @@ import pandas as pd
 
 from .. import published
 from ..stats.collect import variant_params
+from ..stats.spread import standard_error
 from .compare import beside_published, display_beside, long_display, wdl_vs_published
 from .context import PaperResult, ReportContext
 from .figures import Caption, lines, plt, save, scatter_vs
@@ -188,7 +189,7 @@ def _average_table(number: int, vals: dict, amap: dict, reasons: dict, out: Path
         v = vals[m]
         if oa and not v.empty and oa in v.columns and common:
             x = v.loc[common, oa].astype(float)
-            se = float(x.std(ddof=1) / np.sqrt(x.size)) if x.size > 1 else np.nan
+            se = standard_error(x)  # NaN for a single dataset
             ours.append({**key, "ours": float(x.mean()), "ours_se": se if m != "train_s" else np.nan,
                          "note": f"mean over {len(common)} datasets"})
         else:
@@ -519,7 +520,7 @@ def _fig6(exp, out, res) -> list[Path]:
         s = pd.Series([v.loc[common, a].mean() for a in algos], index=[float(sizes[a]) for a in algos])
         series[f"{name} ({len(common)} datasets)"] = s
         errs[f"{name} ({len(common)} datasets)"] = pd.Series(
-            [v.loc[common, a].std(ddof=1) / np.sqrt(len(common)) for a in algos], index=s.index)
+            [standard_error(v.loc[common, a]) for a in algos], index=s.index)
     cap = _caption(exp, "Fig. 6: average RMSE and error rate of ESKDB_M over the datasets where every ensemble size "
                         "has a complete run, against the ensemble size, with bars of one standard error over the "
                         "datasets")

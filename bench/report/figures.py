@@ -25,6 +25,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from ..stats.spread import standard_error  # noqa: E402
+
 DPI = 150
 
 
@@ -117,7 +119,7 @@ def normalised_summary(values: pd.DataFrame, baseline: str, algos: list[str],
             base = sub[baseline].astype(float)
             r = (sub[a].astype(float) / base)[(base != 0) & base.notna() & sub[a].notna()]
             n = int(r.size)
-            se = float(r.std(ddof=1) / np.sqrt(n)) if n > 1 else (0.0 if n == 1 else np.nan)
+            se = standard_error(r, single=0.0)  # 0 for one dataset, NaN for none
             rows.append({"group": g, "algo": a, "mean": float(r.mean()) if n else np.nan, "se": se, "n": n})
     return pd.DataFrame(rows)
 

@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..stats.pairwise import two_se_outcome
+from ..stats.spread import standard_error
 from .build import PAPER_REPORTS
 from .figures import Caption, save
 from .labels import DISPLAY_NAMES, display_name
@@ -63,22 +65,15 @@ def fold_accuracy(df: pd.DataFrame, dataset: str, algo: str) -> pd.Series:
     return (100 * (1 - g.set_index(["repeat", "fold"])["metrics.error"].astype(float))).sort_index()
 
 
-def two_se_test(a: pd.Series, b: pd.Series) -> int:
-    """+1 if a is significantly more accurate than b, -1 if less, 0 for a draw.
-
-    Significant = the mean of the paired per-fold differences is larger than two standard
-    errors of that mean (the paper's "two-standard-error significance test"; it does not say
-    whether the standard error is of the paired differences, which is our choice as both
-    classifiers see the same folds).
-    """
+def fold_two_se(a: pd.Series, b: pd.Series) -> int:
+    """+1 if a is significantly more accurate than b, -1 if less, 0 for a draw (also when fewer
+    than two folds pair up): :func:`bench.stats.pairwise.two_se_outcome` (the paper's
+    two-standard-error test, the standard error of the paired differences) on the per-fold
+    accuracy differences, paired by (repeat, fold)."""
     d = (a - b).dropna()
     if d.size < 2:
         return 0
-    se = d.std(ddof=1) / np.sqrt(d.size)
-    m = d.mean()
-    if abs(m) > 2 * se and m != 0:
-        return 1 if m > 0 else -1
-    return 0
+    return two_se_outcome(d.to_numpy(), np.zeros(d.size), lower_is_better=False)  # d - 0 is d exactly
 
 
 # ---------------------------------------------------------------- Tables 3-5
@@ -93,7 +88,7 @@ def table3(df: pd.DataFrame, out: Path) -> list[Path]:
             pv = float(p.iloc[0]) if len(p) and isinstance(p.iloc[0], str) and p.iloc[0] else np.nan
             acc = fold_accuracy(ok, ours_ds, algo) if ours_ds else pd.Series(dtype=float)
             mean = acc.mean() if acc.size else np.nan
-            se = acc.std(ddof=1) / np.sqrt(acc.size) if acc.size > 1 else np.nan
+            se = standard_error(acc)  # NaN for a single fold
             long_rows.append({"dataset": paper_ds, "ours_dataset": ours_ds or "not available",
                               "algorithm": paper_algo, "folds": int(acc.size),
                               "ours": round(mean, 2) if acc.size else np.nan,
@@ -130,7 +125,7 @@ def table4(df: pd.DataFrame, out: Path) -> list[Path]:
                 a, b = fold_accuracy(ok, ds, ALGOS[row_paper]), fold_accuracy(ok, ds, col)
                 if not a.size or not b.size:
                     continue
-                r = two_se_test(a, b)
+                r = fold_two_se(a, b)
                 w, lo, dr = w + (r > 0), lo + (r < 0), dr + (r == 0)
             p = pub[(pub["row_algorithm"] == row_paper) & (pub["col_algorithm"] == col_paper)]
             ptxt = f"{int(p['wins'].iloc[0])}:{int(p['losses'].iloc[0])}:{int(p['draws'].iloc[0])}" if len(p) else ""
@@ -297,7 +292,7 @@ def report_fig4(param: str, base: int):
             for v, h in g.groupby("value"):
                 acc = 100 * (1 - h["metrics.error"].astype(float))
                 rows.append({"dataset": ds, param: v, "folds": len(h), "accuracy": round(acc.mean(), 2),
-                             "accuracy_se": round(acc.std(ddof=1) / np.sqrt(len(h)), 2) if len(h) > 1 else np.nan,
+                             "accuracy_se": round(standard_error(acc), 2) if len(h) > 1 else np.nan,
                              "runtime_s": round(h["runtime"].sum(), 3)})
             t = pd.DataFrame(rows)
             if param == "psi":

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..stats.spread import standard_error
 from .build import PAPER_REPORTS
 from .figures import Caption, save
 from .labels import DISPLAY_NAMES, unique_display, variant_labels
@@ -98,14 +99,13 @@ def _curves(ok: pd.DataFrame) -> pd.DataFrame:
 
 def _mean_se(v: pd.Series) -> tuple[float, float]:
     a = v.astype(float).to_numpy()
-    return float(a.mean()), float(a.std(ddof=1) / math.sqrt(a.size)) if a.size > 1 else 0.0
+    return float(a.mean()), standard_error(a, single=0.0)
 
 
 def _summary(curves: pd.DataFrame) -> pd.DataFrame:
     g = curves.groupby(["dataset", "variant", "budget"])
-    out = g.agg(accuracy=("accuracy", "mean"), accuracy_sd=("accuracy", "std"), folds=("accuracy", "size"),
-                units=("units", "mean"), seconds=("seconds", "mean")).reset_index()
-    out["accuracy_se"] = out["accuracy_sd"].fillna(0) / np.sqrt(out["folds"])
+    out = g.agg(accuracy=("accuracy", "mean"), accuracy_se=("accuracy", lambda v: standard_error(v, single=0.0)),
+                folds=("accuracy", "size"), units=("units", "mean"), seconds=("seconds", "mean")).reset_index()
     return out
 
 

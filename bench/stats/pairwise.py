@@ -18,11 +18,10 @@ Datasets are split by size as seed 003 does (:func:`size_category`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from math import comb
 
 import numpy as np
 import pandas as pd
+from scipy.stats import binomtest
 
 TESTS = ("raw", "sign1", "sign2", "two_se")
 
@@ -41,32 +40,24 @@ SIZE_LABELS = {"all": "all", "large": "> 10000 instances", "medium": "1000-10000
 
 
 # ---------------------------------------------------------------- sign test
-def binomial_tail(k: int, n: int, upper: bool) -> float:
-    """Exact P(X >= k) (``upper``) or P(X <= k) for X ~ Binomial(n, 1/2), in rational arithmetic."""
-    if n < 0 or k < 0 or k > n:
-        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
-    ks = range(k, n + 1) if upper else range(0, k + 1)
-    return float(Fraction(sum(comb(n, i) for i in ks), 2 ** n))
-
-
 def sign_test(wins: int, losses: int, alternative: str = "two-sided") -> float:
-    """p-value of the binomial sign test on ``wins`` against ``losses`` (draws excluded).
+    """p-value of the binomial sign test on ``wins`` against ``losses`` (draws excluded):
+    :func:`scipy.stats.binomtest` with success probability 1/2.
 
-    ``alternative``: ``two-sided`` (2 x the smaller tail, at most 1; for p = 1/2 this equals
-    the sum of the outcomes no more likely than the observed one), ``greater`` (P(X >= wins)),
-    or ``less`` (P(X <= wins)). With no wins and no losses the p-value is 1.
+    ``alternative``: ``two-sided`` (the outcomes no more likely than the observed one; for
+    p = 1/2 that is 2 x the smaller tail, at most 1), ``greater`` (P(X >= wins)), or ``less``
+    (P(X <= wins)). With no wins and no losses the p-value is 1. (``tests/test_stats_pairwise.py``
+    checks it against the exact tail sums in rational arithmetic.)
     """
     wins, losses = int(wins), int(losses)
+    if alternative not in ("two-sided", "greater", "less"):
+        raise ValueError(f"alternative must be two-sided, greater or less, got {alternative!r}")
+    if wins < 0 or losses < 0:
+        raise ValueError(f"wins and losses must be >= 0, got {wins} and {losses}")
     n = wins + losses
     if n == 0:
         return 1.0
-    if alternative == "greater":
-        return binomial_tail(wins, n, upper=True)
-    if alternative == "less":
-        return binomial_tail(wins, n, upper=False)
-    if alternative == "two-sided":
-        return min(1.0, 2.0 * min(binomial_tail(wins, n, True), binomial_tail(wins, n, False)))
-    raise ValueError(f"alternative must be two-sided, greater or less, got {alternative!r}")
+    return float(binomtest(wins, n, 0.5, alternative=alternative).pvalue)
 
 
 # ---------------------------------------------------------------- outcomes per dataset

@@ -81,8 +81,9 @@ def _stored(dataset: str, algo: str, protocol: str, seed: int, experiment: str |
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--" not in argv:
-        print(__doc__, file=sys.stderr)
-        return 2
+        asked = any(a in ("-h", "--help") for a in argv)
+        print(__doc__, file=sys.stdout if asked else sys.stderr)
+        return 0 if asked else 2
     cut = argv.index("--")
     ap = argparse.ArgumentParser(prog="python -m bench.weka.folds", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

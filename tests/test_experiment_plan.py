@@ -1,0 +1,53 @@
+"""bench.experiment_plan: the algorithm config a driver outside the Hydra app runs is the one the
+app composes (defaults lists included), and the launchers' shared module imports no launcher."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from omegaconf import OmegaConf
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_algo_config_is_the_apps_composition_including_defaults_lists():
+    from hydra import compose, initialize_config_dir
+
+    from bench.experiment_plan import algo_config
+
+    for name in ("rf", "gnb"):  # rf inherits rf100 through a defaults list; gnb is a plain file
+        with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
+            app = OmegaConf.to_container(compose(config_name="config", overrides=[f"algo={name}"]).algo,
+                                         resolve=True)
+        assert algo_config(name) == app
+    plain = OmegaConf.to_container(OmegaConf.load(ROOT / "conf" / "algo" / "rf.yaml"))
+    assert "estimator" not in plain and "estimator" in algo_config("rf")  # what plain loading missed
+    assert algo_config("gnb", ["algo.preprocess.0.strategy=median"])["preprocess"][0]["strategy"] == "median"
+
+
+def test_algo_config_inside_a_running_hydra_keeps_it():
+    from hydra import initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    from bench.experiment_plan import algo_config
+
+    with initialize_config_dir(config_dir=str(ROOT / "conf"), version_base="1.3"):
+        before = GlobalHydra.instance().hydra
+        assert algo_config("gnb")["name"] == "gnb"
+        assert GlobalHydra.instance().hydra is before
+
+
+def test_unknown_algo_names_the_fix():
+    import pytest
+
+    from bench.experiment_plan import algo_config
+
+    with pytest.raises(SystemExit, match="no conf/algo/nope.yaml"):
+        algo_config("nope")
+
+
+def test_the_shared_module_imports_no_launcher():
+    src = (ROOT / "bench" / "experiment_plan.py").read_text()
+    names = {n.module for n in ast.walk(ast.parse(src)) if isinstance(n, ast.ImportFrom) and n.module}
+    assert not names & {"experiments", "scaleup", "plan", "runner"}
