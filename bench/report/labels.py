@@ -90,7 +90,7 @@ def paper_of(experiment: str, plan: dict | None = None) -> str | None:
     if paper:
         return str(paper)
     try:
-        from ..experiments import experiment_config
+        from ..experiment_plan import experiment_config
 
         return experiment_config(experiment).get("paper")
     except (Exception, SystemExit):  # not defined here: no paper, config names are shown

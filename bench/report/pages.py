@@ -140,7 +140,7 @@ def paper_page(root: Path, paper: str, verdicts: list) -> str:
 def _description(experiment: str) -> str:
     """The experiment's one-line description from conf/experiment/<name>.yaml ('' when none)."""
     try:
-        from ..experiments import experiment_config
+        from ..experiment_plan import experiment_config
 
         return " ".join(str(experiment_config(experiment).get("description") or "").split())
     except Exception:  # an experiment folder without a config (an older one): no description
