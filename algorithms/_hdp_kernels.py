@@ -427,8 +427,10 @@ def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, cus
                 size = hi - lo + 1
                 total = 0.0
                 for j in range(size):
-                    weights[j] = math.exp(weights[j] - best)
-                    total += weights[j]
+                    d = weights[j] - best
+                    e = 1.0 if d == 0.0 else math.exp(d)  # exp(+-0) is exactly 1: one call fewer per draw
+                    weights[j] = e
+                    total += e
                 u = rng.random() * total
                 j = 0
                 acc = weights[0]
