@@ -210,29 +210,6 @@ def init_tables(customers, tables, customers_total, tables_total, parent, level_
             tables_total[node] = total_t
 
 
-def sample_value_tables_doc():
-    """How one non-root t_k is drawn (the step is written out inside :func:`run_sampler`).
-
-    The conditional of t_k (the other tables fixed) keeps the factors of the
-    collapsed likelihood that depend on it (Petitjean et al. 2018, Sect. 4.2):
-    at the node, S(n_k, t_k) alpha^{t_k}; at its parent p, whose customers are
-    m_k + t_k, S(m_k + t_k, t_pk) / (alpha_p)_{M + t_k} (rising factorial, read from
-    ``log_rising``). Candidates are the window t_k - window .. t_k + window
-    (reference: windowForSamplingTk = 10), clipped to 1 <= t_k <= min(n_k, max_tables)
-    and m_k + t_k >= t_pk; nothing is drawn when n_k <= 1 (t_k = n_k is forced) or
-    when one candidate is left. The index is drawn with probability proportional to
-    exp(w_j - max w) by one uniform: the first j whose running sum reaches u * total.
-    With ``cached_only`` every S comes from the table ``stirling``, which the caller
-    has sized to cover all of them; otherwise log S goes through ``log_stirling``
-    (table, closed forms, approximation), which gives the same draws wherever the
-    table covers the window.
-
-    The step is written out in the sweep's loop rather than called as an inlined
-    function: passing the arrays to a helper made Numba emit an atomic reference-count
-    increment and decrement per visit, a quarter of the sweep's time.
-    """
-
-
 def active_values(level_start, bound):
     """The (node, value) pairs the sampler visits, in its order (levels from the leaves up,
     nodes and values ascending), as ``node * n_values + value``: the non-root pairs whose
@@ -361,10 +338,23 @@ def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, cus
     """Iterations ``first_iteration .. n_iterations - 1`` of the collapsed Gibbs sampler.
 
     Each iteration: sample the table counts of the ``active`` (node, value) pairs
-    (:func:`active_values`: level by level from the leaves up; the step is described
-    in :func:`sample_value_tables_doc`), reset the root, every ``concentration_every``
-    iterations sample the concentrations (Algorithm 4), and after ``burn_in`` add the
-    node estimates to ``prob_sum`` (the reference order, ProbabilityTree.smooth).
+    (:func:`active_values`: level by level from the leaves up), reset the root, every
+    ``concentration_every`` iterations sample the concentrations (Algorithm 4), and after
+    ``burn_in`` add the node estimates to ``prob_sum`` (the reference order,
+    ProbabilityTree.smooth).
+
+    One t_k: the conditional of t_k (the other tables fixed) keeps the factors of the
+    collapsed likelihood that depend on it (Petitjean et al. 2018, Sect. 4.2):
+    at the node, S(n_k, t_k) alpha^{t_k}; at its parent p, whose customers are
+    m_k + t_k, S(m_k + t_k, t_pk) / (alpha_p)_{M + t_k} (rising factorial, read from
+    ``log_rising``). Candidates are the window t_k - window .. t_k + window
+    (reference: windowForSamplingTk = 10), clipped to 1 <= t_k <= min(n_k, max_tables)
+    and m_k + t_k >= t_pk; nothing is drawn when n_k <= 1 (t_k = n_k is forced) or
+    when one candidate is left. The index is drawn with probability proportional to
+    exp(w_j - max w) by one uniform: the first j whose running sum reaches u * total.
+    The step is written out in the loop rather than called as an inlined helper:
+    passing the arrays to a helper made Numba emit an atomic reference-count
+    increment and decrement per visit (a quarter of the sweep's time).
 
     ``log_rising`` is filled lazily: ``rising_filled[g]`` entries of group g's slice
     are valid (0 after its concentration changes), ``rising_acc[g]`` is the running
@@ -372,7 +362,9 @@ def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, cus
     parents' current customer totals, far fewer than the slice's bound.
 
     ``cached_only``: every customer count of the tree is below the rows of
-    ``stirling`` (the fast path; else log S goes through ``log_stirling``).
+    ``stirling`` (the fast path, every S from the table, which the caller has sized to
+    cover all of them; else log S goes through ``log_stirling``: table, closed forms,
+    approximation, the same draws wherever the table covers the window).
     Returns the next iteration to run: ``n_iterations`` when done, earlier when
     the next sweep could need a table count beyond the columns of ``stirling``
     (the caller grows the table and resumes; no random draw is lost or repeated).
