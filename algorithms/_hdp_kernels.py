@@ -210,76 +210,6 @@ def init_tables(customers, tables, customers_total, tables_total, parent, level_
             tables_total[node] = total_t
 
 
-@njit(cache=True, inline="always")
-def draw_index(weights, size, best, rng):
-    """Index j < size drawn with probability proportional to exp(weights[j] - best)."""
-    total = 0.0
-    for j in range(size):
-        weights[j] = math.exp(weights[j] - best)
-        total += weights[j]
-    u = rng.random() * total
-    j = 0
-    acc = weights[0]
-    while acc < u and j < size - 1:
-        j += 1
-        acc += weights[j]
-    return j
-
-
-@njit(cache=True, inline="always")
-def move_tables(node, p, k, delta, customers, tables, customers_total, tables_total):
-    """Change t_k of ``node`` by delta: its parent's customers follow."""
-    tables[node, k] += delta
-    tables_total[node] += delta
-    customers[p, k] += delta
-    customers_total[p] += delta
-
-
-@njit(cache=True, inline="always")
-def sample_value_tables(node, k, customers, tables, customers_total, tables_total, parent, group, log_alpha,
-                        log_rising, rising_offset, stirling, window, max_tables, rng, weights, cached_only, misses):
-    """Gibbs-sample t_k of one non-root node; returns the value drawn (0 when n_k <= 1).
-
-    The conditional of t_k (the other tables fixed) keeps the factors of the
-    collapsed likelihood that depend on it (Petitjean et al. 2018, Sect. 4.2):
-    at the node, S(n_k, t_k) alpha^{t_k}; at its parent p, whose customers are
-    m_k + t_k, S(m_k + t_k, t_pk) / (alpha_p)_{M + t_k} (rising factorial, read from
-    ``log_rising``). Candidates are the window t_k - window .. t_k + window
-    (reference: windowForSamplingTk = 10), clipped to 1 <= t_k <= min(n_k, max_tables)
-    and m_k + t_k >= t_pk. With ``cached_only`` every S comes from the table
-    ``stirling``, which the caller has sized to cover all of them; otherwise log S
-    goes through ``log_stirling`` (table, closed forms, approximation), which gives
-    the same draws wherever the table covers the window.
-    """
-    n = customers[node, k]
-    if n <= 1:
-        return 0  # t_k = n_k is forced
-    p = parent[node]
-    log_a = log_alpha[group[node]]
-    t_old = tables[node, k]
-    m = customers[p, k] - t_old
-    start = rising_offset[group[p]] + customers_total[p] - t_old
-    t_parent = tables[p, k]
-    lo = max(1, t_old - window, t_parent - m)
-    hi = min(t_old + window, n, max_tables)
-    t_new = t_old
-    if lo < hi:
-        best = -np.inf
-        for t in range(lo, hi + 1):
-            if cached_only:
-                w = stirling[n, t] + t * log_a + stirling[m + t, t_parent] - log_rising[start + t]
-            else:
-                w = (log_stirling(stirling, n, t, misses) + t * log_a
-                     + log_stirling(stirling, m + t, t_parent, misses) - log_rising[start + t])
-            weights[t - lo] = w
-            if w > best:
-                best = w
-        t_new = lo + draw_index(weights, hi - lo + 1, best, rng)
-        if t_new != t_old:
-            move_tables(node, p, k, t_new - t_old, customers, tables, customers_total, tables_total)
-    return t_new
-
-
 def active_values(level_start, bound):
     """The (node, value) pairs the sampler visits, in its order (levels from the leaves up,
     nodes and values ascending), as ``node * n_values + value``: the non-root pairs whose
@@ -305,6 +235,32 @@ def fill_log_rising(alpha, rising_offset, log_rising, only_group):
             acc += math.log(alpha[g] + i)
 
 
+#: entries a lazy fill of ``log_rising`` adds beyond the one asked for
+RISING_SLACK = 32
+
+
+@njit(cache=True)
+def extend_log_rising(g, upto, alpha, rising_offset, log_rising, rising_filled, rising_acc):
+    """Make ``log_rising`` of group g valid for j < upto (at least; capped at the group's
+    length), continuing the running sum of :func:`fill_log_rising` from entry
+    ``rising_filled[g]``: every entry is the same sum of the same logs in the same
+    order as the eager fill, so the values are bit-identical. ``rising_acc[g]`` holds
+    the running sum at ``rising_filled[g]``."""
+    start = rising_offset[g]
+    length = rising_offset[g + 1] - start
+    upto = min(upto + RISING_SLACK, length)
+    f = rising_filled[g]
+    if f >= upto:
+        return
+    acc = rising_acc[g] if f > 0 else 0.0
+    a = alpha[g]
+    for i in range(f, upto):
+        log_rising[start + i] = acc
+        acc += math.log(a + i)
+    rising_acc[g] = acc
+    rising_filled[g] = upto
+
+
 @njit(cache=True)
 def reset_root_tables(customers, tables, tables_total):
     """The root keeps one table per value it has customers for (reference sampleTks, root case)."""
@@ -316,14 +272,9 @@ def reset_root_tables(customers, tables, tables_total):
     tables_total[0] = total
 
 
-@njit(cache=True)
-def sample_concentrations(customers_total, tables_total, alpha, log_alpha, group_fixed, group_ptr, group_nodes,
-                          prior_shape, prior_rate, rising_offset, log_rising, rng):
-    """Seed 002 Algorithm 4 (Buntine and Mishra 2014) for every group of tied nodes:
-    rate = priorRate; for each node q ~ Beta(alpha, node.n), rate -= log q,
-    sumTk += node.t; alpha ~ Gamma(sumTk + priorShape, rate). Nodes without
-    customers carry no information and are skipped (Beta(alpha, 0) is undefined).
-    The uniform prior is priorShape = 1, priorRate = 0."""
+@njit(cache=True, inline="always")
+def _resample_concentrations(customers_total, tables_total, alpha, log_alpha, group_fixed, group_ptr, group_nodes,
+                             prior_shape, prior_rate, rising_offset, log_rising, rng, rising_filled):
     for g in range(alpha.shape[0]):
         if group_fixed[g]:
             continue
@@ -344,7 +295,23 @@ def sample_concentrations(customers_total, tables_total, alpha, log_alpha, group
         a = min(max(a, 1e-10), ALPHA_MAX)
         alpha[g] = a
         log_alpha[g] = math.log(a)
-        fill_log_rising(alpha, rising_offset, log_rising, g)
+        if rising_filled.shape[0]:
+            rising_filled[g] = 0  # refilled on demand (extend_log_rising)
+        else:
+            fill_log_rising(alpha, rising_offset, log_rising, g)
+
+
+@njit(cache=True)
+def sample_concentrations(customers_total, tables_total, alpha, log_alpha, group_fixed, group_ptr, group_nodes,
+                          prior_shape, prior_rate, rising_offset, log_rising, rng):
+    """Seed 002 Algorithm 4 (Buntine and Mishra 2014) for every group of tied nodes:
+    rate = priorRate; for each node q ~ Beta(alpha, node.n), rate -= log q,
+    sumTk += node.t; alpha ~ Gamma(sumTk + priorShape, rate). Nodes without
+    customers carry no information and are skipped (Beta(alpha, 0) is undefined).
+    The uniform prior is priorShape = 1, priorRate = 0. A resampled group's
+    ``log_rising`` slice is refilled at once (the sampler itself refills lazily)."""
+    _resample_concentrations(customers_total, tables_total, alpha, log_alpha, group_fixed, group_ptr, group_nodes,
+                             prior_shape, prior_rate, rising_offset, log_rising, rng, np.zeros(0, np.int64))
 
 
 @njit(cache=True)
@@ -366,41 +333,118 @@ def node_probabilities(customers, customers_total, parent, group, alpha, root_al
 @njit(cache=True)
 def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, customers, tables, customers_total,
                 tables_total, parent, active, group, alpha, log_alpha, group_fixed, group_ptr, group_nodes,
-                prior_shape, prior_rate, rising_offset, log_rising, window, max_tables, stirling, cached_only, probs,
-                prob_sum, alpha_sum, largest_table, misses, rng):
+                prior_shape, prior_rate, rising_offset, log_rising, rising_filled, rising_acc, window, max_tables,
+                stirling, cached_only, probs, prob_sum, alpha_sum, largest_table, misses, rng):
     """Iterations ``first_iteration .. n_iterations - 1`` of the collapsed Gibbs sampler.
 
     Each iteration: sample the table counts of the ``active`` (node, value) pairs
-    (:func:`active_values`: level by level from the leaves up),
-    reset the root, every ``concentration_every`` iterations sample the
-    concentrations (Algorithm 4), and after ``burn_in`` add the node estimates
-    to ``prob_sum`` (the reference order, ProbabilityTree.smooth).
+    (:func:`active_values`: level by level from the leaves up), reset the root, every
+    ``concentration_every`` iterations sample the concentrations (Algorithm 4), and after
+    ``burn_in`` add the node estimates to ``prob_sum`` (the reference order,
+    ProbabilityTree.smooth).
+
+    One t_k: the conditional of t_k (the other tables fixed) keeps the factors of the
+    collapsed likelihood that depend on it (Petitjean et al. 2018, Sect. 4.2):
+    at the node, S(n_k, t_k) alpha^{t_k}; at its parent p, whose customers are
+    m_k + t_k, S(m_k + t_k, t_pk) / (alpha_p)_{M + t_k} (rising factorial, read from
+    ``log_rising``). Candidates are the window t_k - window .. t_k + window
+    (reference: windowForSamplingTk = 10), clipped to 1 <= t_k <= min(n_k, max_tables)
+    and m_k + t_k >= t_pk; nothing is drawn when n_k <= 1 (t_k = n_k is forced) or
+    when one candidate is left. The index is drawn with probability proportional to
+    exp(w_j - max w) by one uniform: the first j whose running sum reaches u * total.
+    The step is written out in the loop rather than called as an inlined helper:
+    passing the arrays to a helper made Numba emit an atomic reference-count
+    increment and decrement per visit (a quarter of the sweep's time).
+
+    ``log_rising`` is filled lazily: ``rising_filled[g]`` entries of group g's slice
+    are valid (0 after its concentration changes), ``rising_acc[g]`` is the running
+    sum there (:func:`extend_log_rising`); a sweep reads only the entries around its
+    parents' current customer totals, far fewer than the slice's bound.
 
     ``cached_only``: every customer count of the tree is below the rows of
-    ``stirling`` (the fast path; else log S goes through ``log_stirling``).
+    ``stirling`` (the fast path, every S from the table, which the caller has sized to
+    cover all of them; else log S goes through ``log_stirling``: table, closed forms,
+    approximation, the same draws wherever the table covers the window).
     Returns the next iteration to run: ``n_iterations`` when done, earlier when
     the next sweep could need a table count beyond the columns of ``stirling``
     (the caller grows the table and resumes; no random draw is lost or repeated).
     """
     n_values = customers.shape[1]
     weights = np.empty(2 * window + 1)
+    n_active = active.shape[0]
+    active_node = np.empty(n_active, np.int64)
+    active_value = np.empty(n_active, np.int64)
+    for i in range(n_active):
+        active_node[i] = active[i] // n_values
+        active_value[i] = active[i] % n_values
     root_alpha = alpha[group[0]]
     for it in range(first_iteration, n_iterations):
         if largest_table[0] + window + 1 > stirling.shape[1] and stirling.shape[1] < max_tables + window + 1:
             return it
         largest = 0
-        for i in range(active.shape[0]):
-            t = sample_value_tables(active[i] // n_values, active[i] % n_values, customers, tables, customers_total,
-                                    tables_total, parent, group, log_alpha, log_rising, rising_offset, stirling,
-                                    window, max_tables, rng, weights, cached_only, misses)
-            if t > largest:
-                largest = t
+        for i in range(n_active):
+            node = active_node[i]
+            k = active_value[i]
+            n = customers[node, k]
+            if n <= 1:
+                continue  # t_k = n_k is forced
+            p = parent[node]
+            log_a = log_alpha[group[node]]
+            t_old = tables[node, k]
+            m = customers[p, k] - t_old
+            gp = group[p]
+            rel = customers_total[p] - t_old
+            start = rising_offset[gp] + rel
+            t_parent = tables[p, k]
+            lo = max(1, t_old - window, t_parent - m)
+            hi = min(t_old + window, n, max_tables)
+            t_new = t_old
+            if lo < hi:
+                if rising_filled[gp] <= rel + hi:
+                    extend_log_rising(gp, rel + hi + 1, alpha, rising_offset, log_rising, rising_filled, rising_acc)
+                best = -np.inf
+                if cached_only:
+                    for t in range(lo, hi + 1):
+                        w = stirling[n, t] + t * log_a + stirling[m + t, t_parent] - log_rising[start + t]
+                        weights[t - lo] = w
+                        if w > best:
+                            best = w
+                else:
+                    for t in range(lo, hi + 1):
+                        w = (log_stirling(stirling, n, t, misses) + t * log_a
+                             + log_stirling(stirling, m + t, t_parent, misses) - log_rising[start + t])
+                        weights[t - lo] = w
+                        if w > best:
+                            best = w
+                size = hi - lo + 1
+                total = 0.0
+                for j in range(size):
+                    d = weights[j] - best
+                    e = 1.0 if d == 0.0 else math.exp(d)  # exp(+-0) is exactly 1: one call fewer per draw
+                    weights[j] = e
+                    total += e
+                u = rng.random() * total
+                j = 0
+                acc = weights[0]
+                while acc < u and j < size - 1:
+                    j += 1
+                    acc += weights[j]
+                t_new = lo + j
+                if t_new != t_old:  # the parent's customers follow
+                    delta = t_new - t_old
+                    tables[node, k] += delta
+                    tables_total[node] += delta
+                    customers[p, k] += delta
+                    customers_total[p] += delta
+            if t_new > largest:
+                largest = t_new
         reset_root_tables(customers, tables, tables_total)
         if largest > largest_table[0]:
             largest_table[0] = largest
         if concentration_every > 0 and (it + concentration_every // 2) % concentration_every == 0:
-            sample_concentrations(customers_total, tables_total, alpha, log_alpha, group_fixed, group_ptr,
-                                  group_nodes, prior_shape, prior_rate, rising_offset, log_rising, rng)
+            _resample_concentrations(customers_total, tables_total, alpha, log_alpha, group_fixed, group_ptr,
+                                     group_nodes, prior_shape, prior_rate, rising_offset, log_rising, rng,
+                                     rising_filled)
             root_alpha = alpha[group[0]]
         if it >= burn_in:
             node_probabilities(customers, customers_total, parent, group, alpha, root_alpha, probs)

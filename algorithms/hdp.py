@@ -561,7 +561,8 @@ def _smooth(family: FamilyCounts, settings: HDPSettings, rng: np.random.Generato
     rows = int(bound.max()) + 1  # including the root, whose S(n, 1) the class level reads
     rising_offset = _rising_offsets(tree, group, alpha.shape[0], bound)
     log_rising = np.empty(int(rising_offset[-1]))
-    K.fill_log_rising(alpha, rising_offset, log_rising, -1)
+    rising_filled = np.zeros(alpha.shape[0], np.int64)  # filled on demand by the sampler
+    rising_acc = np.zeros(alpha.shape[0])
     K.init_tables(customers, tables, customers_total, tables_total, tree.parent, tree.level_start, group, alpha,
                   settings.max_tables)
     largest = np.array([int(tables[1:].max())], np.int64)
@@ -577,7 +578,7 @@ def _smooth(family: FamilyCounts, settings: HDPSettings, rng: np.random.Generato
         it = K.run_sampler(it, settings.n_iterations, settings.burn_in, settings.concentration_every, customers,
                            tables, customers_total, tables_total, tree.parent, active, group, alpha,
                            log_alpha, fixed, group_ptr, group_nodes, shape, rate, rising_offset, log_rising,
-                           settings.window, settings.max_tables, stirling,
+                           rising_filled, rising_acc, settings.window, settings.max_tables, stirling,
                            allow_cached_path and rows <= stirling.shape[0], probs,
                            prob_sum, alpha_sum, largest, misses, rng)
         if it < settings.n_iterations:

@@ -7,9 +7,13 @@ import logging
 import sys
 from pathlib import Path
 
-import hydra
-from hydra.core.hydra_config import HydraConfig
-from omegaconf import DictConfig, OmegaConf
+from ._deferred import defer
+
+defer()  # scipy.stats (pulled in by scikit-learn) is imported on first use only
+
+import hydra  # noqa: E402
+from hydra.core.hydra_config import HydraConfig  # noqa: E402
+from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
 log = logging.getLogger("bench")
 

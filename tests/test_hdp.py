@@ -445,3 +445,24 @@ def test_m_estimates_back_off_to_the_nearest_observed_ancestor():
     np.testing.assert_allclose(q[1], (np.array([3, 3, 2]) + 1 / 3) / 9)  # class 0's data
     np.testing.assert_allclose(q[2], (np.array([8, 3, 2]) + 1 / 3) / 14)  # unseen class: all data
     np.testing.assert_allclose(q[3], (np.array([5, 0, 0]) + 1 / 3) / 6)
+
+
+def test_lazy_log_rising_matches_the_eager_fill_bit_for_bit():
+    """The sampler fills log rising factorials on demand (extend_log_rising); every entry
+    must equal the eager fill's, whatever the order and size of the extensions."""
+    alpha = np.array([0.37, 2.0, 123.456])
+    offsets = np.array([0, 50, 1050, 4050], np.int64)
+    eager = np.empty(int(offsets[-1]))
+    K.fill_log_rising(alpha, offsets, eager, -1)
+    lazy = np.full_like(eager, np.nan)
+    filled = np.zeros(3, np.int64)
+    acc = np.zeros(3)
+    for g, upto in [(1, 3), (1, 2), (1, 700), (0, 49), (2, 10), (2, 2999), (1, 1000), (2, 3000), (0, 50)]:
+        K.extend_log_rising(g, upto, alpha, offsets, lazy, filled, acc)
+        assert filled[g] >= min(upto, offsets[g + 1] - offsets[g])
+    assert np.array_equal(lazy, eager)
+    filled[1] = 0  # a resampled concentration: the slice is refilled from its start
+    alpha[1] = 3.5
+    K.fill_log_rising(alpha, offsets, eager, 1)
+    K.extend_log_rising(1, 1000, alpha, offsets, lazy, filled, acc)
+    assert np.array_equal(lazy, eager)

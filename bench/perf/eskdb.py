@@ -83,3 +83,55 @@ def eskdb_speed(quick: bool = False) -> list[dict]:
                                 ours_cpu_s=times[ours][1], peer_cpu_s=times[peer][1],
                                 note=f"CPU ratio {times[peer][1] / times[ours][1]:.2f}; members' k*={k}, n*={nstar}"))
     return rows
+
+
+def _from_conf(algo: str, **extra):
+    """The estimator of ``conf/algo/<algo>.yaml`` with every setting of the file (plus ``extra``)."""
+    from pathlib import Path
+
+    import yaml
+    from hydra.utils import get_class
+
+    spec = yaml.safe_load((Path(__file__).resolve().parents[2] / "conf" / "algo" / f"{algo}.yaml").read_text())
+    params = dict(spec["estimator"])
+    cls = get_class(params.pop("_target_"))
+    return cls(**params, **extra)
+
+
+def hdp_vs_xgb(datasets=DATASETS, quick: bool = False, seed: int = 0) -> list[dict]:
+    """ESKDB_HDP against XGBoost_tuned, both exactly as ``conf/algo/eskdb_hdp.yaml`` and
+    ``conf/algo/xgb_tuned.yaml`` (one thread each: ``n_jobs: 1`` in both files, and the
+    process is limited to one BLAS/OpenMP thread by ``bench.perf``), fitted on the same random
+    half of each dataset in the same process; fit CPU seconds (``time.process_time``: the
+    machine may be shared) and their ratio. Issue 18 goal: ESKDB_HDP / XGBoost_tuned <= 1.0
+    on every dataset, i.e. ``ratio`` (peer / ours) >= 1."""
+    from ..data import load
+
+    from algorithms.eskdb import ESKDB
+    rng = np.random.default_rng(0)  # compile the Numba kernels outside the timings
+    Xw = rng.normal(size=(200, 3))
+    ESKDB(n_estimators=2, estimation="hdp", n_iterations=20, burn_in=5, random_state=0).fit(Xw, Xw[:, 0] > 0)
+    rows = []
+    for name in datasets:
+        try:
+            ds = load(name)
+        except Exception as exc:  # the dataset mirror is optional for perf runs
+            rows.append(row("eskdb_hdp", name, "ESKDB_HDP", float("nan"), note=f"skipped: {exc}"))
+            continue
+        n = ds.X.shape[0]
+        idx = np.random.default_rng(seed).permutation(n)[: (2000 if quick else n // 2)]
+        X, y = ds.X[idx], ds.y[idx]
+        cat = dict(categorical_features=ds.categorical, n_categories=ds.n_categories)
+        ours_wall, ours_cpu, _ = _timed(lambda: _from_conf("eskdb_hdp", random_state=seed, **cat).fit(X, y))
+        peer_wall, peer_cpu, _ = _timed(lambda: _from_conf("xgb_tuned", random_state=seed).fit(X, y))
+        rows.append(row("eskdb_hdp", f"{name} {idx.size}x{X.shape[1]}, {np.unique(y).size} classes",
+                        "ESKDB_HDP fit CPU (conf/algo/eskdb_hdp.yaml)", ours_cpu,
+                        "XGBoost_tuned fit CPU (conf/algo/xgb_tuned.yaml)", peer_cpu,
+                        ours_wall_s=ours_wall, peer_wall_s=peer_wall,
+                        note=f"ESKDB_HDP / XGBoost_tuned CPU = {ours_cpu / peer_cpu:.2f} (goal <= 1.0)"))
+    return rows
+
+
+@benchmark("eskdb_hdp")
+def eskdb_hdp_speed(quick: bool = False) -> list[dict]:
+    return hdp_vs_xgb(DATASETS, quick)
