@@ -175,32 +175,42 @@ def _relpath(target: Path, start: Path) -> str:
     return os.path.relpath(target, start)
 
 
-def page_html(md_path: Path, pages: dict[Path, Path]) -> str:
+#: the one style sheet of the HTML view, written beside reports/index.html
+STYLE_SHEET = "style.css"
+
+
+def page_html(md_path: Path, pages: dict[Path, Path], css_href: str | None = None) -> str:
+    """One page; with ``css_href`` it links the shared style sheet, else the style is inline."""
     title, body = _Converter(md_path.resolve(), pages).convert(md_path.read_text())
+    style = f'<link rel="stylesheet" href="{css_href}">' if css_href else f"<style>{CSS}</style>"
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{_html.escape(title or md_path.stem)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+            f"<title>{_html.escape(title or md_path.stem)}</title>\n{style}\n</head>\n<body>\n"
             f"{body}\n</body>\n</html>\n")
 
 
 def site_pages(root: Path) -> dict[Path, Path]:
     """The Markdown pages converted to HTML: index.md, verdicts.md, and per paper README.md (as
-    ``<paper>/index.html``) and verdicts.md."""
+    ``<paper>/index.html``, which holds the paper's verdict table; its verdicts.md stays Markdown)."""
     from .verdicts import PAPERS
 
     root = Path(root)
     pairs = {root / "index.md": root / "index.html", root / "verdicts.md": root / "verdicts.html"}
     for paper in PAPERS:
         pairs[root / paper / "README.md"] = root / paper / "index.html"
-        pairs[root / paper / "verdicts.md"] = root / paper / "verdicts.html"
     return {md.resolve(): h.resolve() for md, h in pairs.items() if md.exists()}
 
 
 def write_site(root: Path) -> list[Path]:
     """Write the HTML twin of every page of :func:`site_pages`; return the files."""
+    root = Path(root)
     pages = site_pages(root)
-    out = []
+    css = root / STYLE_SHEET
+    css.write_text(CSS.strip() + "\n")
+    out = [css]
+    for stale in root.glob("*/verdicts.html"):   # written by earlier builds; the paper page has them
+        stale.unlink()
     for md, h in pages.items():
-        h.write_text(page_html(md, pages))
+        h.write_text(page_html(md, pages, _relpath(css.resolve(), h.parent)))
         out.append(h)
     return out
 
