@@ -186,23 +186,23 @@ def _mb07(claim, ours_t, pub_t, ev) -> Verdict:
                      f"the pairs; an order slower: >= {ORDER:.2f} on > 1/2 of the data sets")
 
 
-def _mb08(claim, status, ours_t, pub_t, ev) -> Verdict:
-    subj = "MassBayes'"
-    others = [c for c in ours_t.columns if c not in ("MassBayes'", "MassBayes")]
+def _order_slower(table, subj: str, others: list[str]) -> tuple[int, int]:
+    """(pairs with a ratio, pairs where ``subj`` is at least an order of magnitude slower)."""
     n = k = 0
-    for ds in ours_t.index:
+    for ds in table.index:
         for c in others:
-            r = _ratio(ours_t, ds, subj, c)
+            r = _ratio(table, ds, subj, c)
             if np.isfinite(r):
                 n += 1
                 k += int(r >= ORDER)
-    npub = kpub = 0
-    for ds in pub_t.index:
-        for c in others:
-            r = _ratio(pub_t, ds, subj, c)
-            if np.isfinite(r):
-                npub += 1
-                kpub += int(r >= ORDER)
+    return n, k
+
+
+def _mb08(claim, status, ours_t, pub_t, ev) -> Verdict:
+    subj = "MassBayes'"
+    others = [c for c in ours_t.columns if c not in ("MassBayes'", "MassBayes")]
+    n, k = _order_slower(ours_t, subj, others)
+    npub, kpub = _order_slower(pub_t, subj, others)
     held, failed, skipped, same_ours, same_pub = [], [], [], [], []
     (held if n and 3 * k >= n else failed).append(f"an order slower than the others in many cases ({k}/{n} pairs)")
     exceptions = [("A3DE", "Letters"), ("A2DE", "MiniBooNE"), ("BayesNet", "MiniBooNE"), ("BayesNet", "OneBig"),
