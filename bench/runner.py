@@ -5,7 +5,10 @@ Per split: build a fresh estimator from its config (Hydra ``_target_``), inject
 them, time preprocessing, fitting and prediction separately (process CPU and
 wall seconds), measure the pickled model size and the peak memory of the
 split, and store the record with per-instance class probabilities. A split that
-raises is stored as ``failed`` with its traceback; the job goes on.
+raises is stored as ``failed`` with its traceback; the job goes on. Each split runs
+under a memory limit (``mem_limit_gb``, :func:`bench.resources.memory_limit`), so one
+that would exhaust the machine fails with MemoryError instead of getting the whole
+process (and the sweep in it) killed by the kernel.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from .data import Dataset, load
 from .data.cache import cache_dir as user_cache_dir
 from .protocols import Split, resolve, splits
 from .provenance import provenance
-from .resources import Timing, limit_threads, peak_rss_mb, reset_peak_rss, rss_mb, timed
+from .resources import (Timing, data_mb, limit_threads, memory_limit, peak_rss_mb, reset_peak_rss,
+                        resolve_mem_limit, rss_mb, timed)
 from .store import (RunKey, Store, config_hash, data_identity, predictions_problem, protocol_identity,
                     setup_hash)
 
@@ -297,13 +301,23 @@ def _full_proba(est, proba: np.ndarray, n_classes: int, n_test: int) -> np.ndarr
 # ------------------------------------------------------------------ a job
 def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experiment: str,
             results_dir: str, rerun: bool = False, retry_failed: bool = True, progress: bool = True,
-            threads: int | None = 1, warmup: bool = True) -> JobResult:
+            threads: int | None = 1, warmup: bool = True, mem_limit_gb: Any = "auto") -> JobResult:
     """Run (or resume) every split of one job and return what happened.
 
     With ``warmup`` (default), before the first split it computes, the job fits a
     throwaway copy of the algorithm on a small slice (see :func:`warm_up`), so that
-    recorded times exclude one-off compilation and loading."""
+    recorded times exclude one-off compilation and loading.
+
+    ``mem_limit_gb`` caps the process's data memory while each split (and the warm-up) runs:
+    ``"auto"`` (default) = :data:`bench.resources.AUTO_MEM_FRACTION` of physical memory, a
+    number = GiB, None/0 = no limit. A split that exceeds it is stored as failed (MemoryError,
+    the message names the limit and how to raise it) and the job goes on. It is a property of
+    the run, not of the results: it is in no record key or hash."""
     seed = check_seed(seed)
+    try:
+        mem_limit = resolve_mem_limit(mem_limit_gb)
+    except ValueError as exc:
+        raise SetupError(str(exc)) from None
     limit_threads(threads)
     ds = load(data_cfg)
     check_classes(ds)
@@ -324,6 +338,7 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     context = _job_context(algo_cfg, ds, protocol, key)
     context.update({"data_key": dkey, "data_identity": d_ident, "protocol_key": pkey,
                     "protocol_identity": p_ident, "warmup": bool(warmup)})
+    context["_mem_limit"], context["_mem_limit_option"] = mem_limit, mem_limit_gb
     legacy = Store(results_dir, key.legacy())
     context["_legacy_ok"] = _legacy_data_ok(data_cfg, ds)
 
@@ -516,7 +531,8 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
         result.reused += 1
         return rec
     if result.warmed_up is None and context.get("warmup", True):
-        result.warmed_up = warm_up(algo_cfg, ds, split, seed)
+        with memory_limit(context.get("_mem_limit")):
+            result.warmed_up = warm_up(algo_cfg, ds, split, seed)
     rec, preds = _evaluate(algo_cfg, ds, split, seed, context)
     store.put(rec, preds)
     result.computed += 1
@@ -529,8 +545,12 @@ def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
     rec = {**{k: v for k, v in context.items() if not k.startswith("_")}, "repeat": split.repeat, "fold": split.fold, "n_train": int(split.train.size),
            "n_test": int(split.test.size), "train_size": split.train_size,
            "started_at": started.isoformat(timespec="seconds")}
+    limit = context.get("_mem_limit")
+    before_mb = data_mb()
+    out_of_memory = False
     try:
-        fields, preds = run_split(algo_cfg, ds, split, seed)
+        with memory_limit(limit):
+            fields, preds = run_split(algo_cfg, ds, split, seed)
         rec.update(fields)
         rec["status"] = "ok"
     except Exception as exc:  # any failure is recorded, never fatal to the job
@@ -540,15 +560,34 @@ def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
         rec["status"] = "not_applicable" if isinstance(exc, NotApplicableError) else "failed"
         rec["error"] = f"{type(exc).__name__}: {exc}"
         rec["traceback"] = traceback.format_exc()
+        if isinstance(exc, MemoryError):
+            out_of_memory = True
+            rec["error"] += _memory_hint(limit, context.get("_mem_limit_option"), before_mb)
+            rec["memory_limit_mb"] = None if not limit else limit / 2**20
         if rec["status"] == "failed":
             log.warning("split r%d f%d of %s on %s failed: %s", split.repeat, split.fold,
                         context["algo"], context["dataset"], rec["error"])
         else:
             log.info("%s does not apply to %s (split r%d f%d): %s", context["algo"], context["dataset"],
                      split.repeat, split.fold, rec["error"])
+    if out_of_memory:  # give the failed split's arrays back now
+        import gc
+
+        gc.collect()
     rec["duration_s"] = time.perf_counter() - t0
     rec["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return rec, preds
+
+
+def _memory_hint(limit: int | None, option, before_mb: float) -> str:
+    """The explanation appended to a split's MemoryError."""
+    if not limit:
+        return (" (no per-split memory limit was set: the machine ran out of memory; "
+                "set mem_limit_gb=<GiB> to bound a split)")
+    return (f" -- the split exceeded the per-split memory limit of {limit / 2**30:.2f} GiB "
+            f"(mem_limit_gb={option}; RLIMIT_DATA on this process's data memory, which was "
+            f"{before_mb / 1024:.2f} GiB when the split started). Raise it with mem_limit_gb=<GiB> on the "
+            f"command line (or mem_limit_gb=null for no limit) if the machine has the memory.")
 
 
 def _job_context(algo_cfg, ds, protocol, key) -> dict:
