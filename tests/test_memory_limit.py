@@ -144,3 +144,23 @@ def test_limit_is_not_part_of_any_key(tmp_path):
     assert a.key == b.key and a.directory == b.directory and b.reused == 2 and b.computed == 0
     assert "mem_limit_gb" not in algo and algo_identity(algo) == algo_identity(dict(algo))
     assert not any("mem_limit" in k for k in a.records[0])
+
+
+def test_sweep_in_one_process_continues_after_a_split_over_the_limit(tmp_path):
+    """The failure this guards against: one job's split exhausting memory used to get the whole
+    sweep process OOM-killed; now its splits fail cleanly and the next job runs."""
+    from bench.store import load
+    from tests.conftest import run_bench
+
+    out = run_bench(["-m", "algo=rf10", "data=sk_wine,sk_iris", "protocol=cv2", "progress=false", "warmup=false",
+                     "allow_failures=true", "algo.estimator._target_=tests.test_memory_limit.HungryClassifier",
+                     "~algo.estimator.n_estimators", "~algo.estimator.max_features", "~algo.estimator.n_jobs",
+                     "+algo.estimator.hungry_n_train=89", "+algo.estimator.hungry_gb=4", "mem_limit_gb=2"],
+                    tmp_path, check=False)
+    assert out.returncode == 0, out.stderr[-3000:]
+    df = load(tmp_path)
+    wine, iris = df[df["dataset"] == "sk_wine"], df[df["dataset"] == "sk_iris"]
+    assert len(wine) == 2 and (wine["status"] == "failed").all()
+    assert wine["error"].str.contains("per-split memory limit of 2.00 GiB").all()
+    assert len(iris) == 2 and (iris["status"] == "ok").all()
+    assert "memory limit of 2.00 GiB (mem_limit_gb=2" in out.stderr
