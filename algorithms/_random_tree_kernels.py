@@ -5,8 +5,8 @@ A tree is grown depth first with an explicit stack. The rows of a node are a seg
 work buffers (row index, weight); a split without missing values partitions the segment in
 place, a split where some rows have a missing value writes the children's rows (the missing
 ones once per branch, with fractional weights) to the end of the buffers, which grow as needed.
-Nodes are rows of flat arrays; the branches of a node have consecutive ids while growing;
-the finished tree drops its empty branches (:func:`_compact`) and reaches its children through
+Nodes are rows of flat arrays; the stored branches of a node have consecutive ids;
+empty branches get no node (see :func:`build_tree`), and a node reaches its children through
 a slot array.
 """
 
@@ -344,8 +344,18 @@ def build_tree(Xc, Xr, n_distinct, dstart, distinct, y, w0, nominal, n_values, n
     known training weight: the weight of a missing value sent down this branch), ``value``
     (the class distribution returned at a leaf, normalised; an empty branch returns its
     parent's distribution, as Weka's ``distributionForInstance``) and ``weight`` (the node's
-    training weight), after :func:`_compact` (so ``first_child`` is the first branch slot in
-    the returned ``child`` array), and the number of nodes grown (empty branches included).
+    training weight), ``child`` (int32 branch slots: branch b of node k is node
+    ``child[first_child[k] + b]``) and the number of nodes Weka's tree has (``n_grown``).
+
+    Empty branches are not stored. A multiway split has a branch per declared value, and on
+    attributes with hundreds of values (diagnosis codes) almost all branches are empty: on a
+    diabetes130 training half 97 % of a tree's 2.06 million nodes were empty leaves, at 104
+    bytes each. An empty branch is a leaf with zero training weight whose answer is its
+    parent's distribution; when its share ``prop`` is also 0, prediction never reaches it
+    through a missing value and it holds no row while growing, so it needs no node: its slot
+    holds -1 and a row taking it gets the parent's distribution (the same numbers the empty
+    leaf held, added in the same order). The stored nodes keep the order they had among all
+    nodes (a parent before its children, the branches of a node in order).
     """
     d = Xc.shape[0]
     n = Xc.shape[1]
@@ -381,6 +391,9 @@ def build_tree(Xc, Xr, n_distinct, dstart, distinct, y, w0, nominal, n_values, n
     for i in range(cnt):
         value[0, y[rows[i]]] += wts[i]
     n_nodes = 1
+    n_grown = 1
+    child = np.empty(64, dtype=np.int32)
+    n_slots = 0
 
     # ---- stack of (node, start, end, depth)
     scap = 64
@@ -501,17 +514,34 @@ def build_tree(Xc, Xr, n_distinct, dstart, distinct, y, w0, nominal, n_values, n
             v2[:ncap] = value
             value = v2
             ncap = new_cap
-        fc = n_nodes
-        n_nodes += best_nb
+        if n_slots + best_nb > child.shape[0]:
+            ccap = child.shape[0]
+            while ccap < n_slots + best_nb:
+                ccap *= 2
+            ch2 = np.empty(ccap, dtype=np.int32)
+            ch2[:n_slots] = child[:n_slots]
+            child = ch2
         feature[node] = best_att
         threshold[node] = best_split
-        first_child[node] = fc
+        first_child[node] = n_slots
         n_children[node] = best_nb
+        n_grown += best_nb
         for b in range(best_nb):
-            prop[fc + b] = best_props[b]
-            parent[fc + b] = node
+            # an empty branch (no weight, zero share) gets no node: its slot holds -1 (see above)
+            wb = 0.0
             for c in range(C):
-                value[fc + b, c] = best[b, c]
+                wb += best[b, c]
+            if wb == 0.0 and best_props[b] == 0.0:
+                child[n_slots + b] = -1
+                continue
+            child[n_slots + b] = n_nodes
+            prop[n_nodes] = best_props[b]
+            parent[n_nodes] = node
+            for c in range(C):
+                value[n_nodes, c] = best[b, c]
+            n_nodes += 1
+        fs = n_slots
+        n_slots += best_nb
         # ---- send the rows down: branch of every row (-1 = missing)
         is_nom = nominal[best_att]
         n_missing = 0
@@ -585,7 +615,9 @@ def build_tree(Xc, Xr, n_distinct, dstart, distinct, y, w0, nominal, n_values, n
             st2[:sp] = st[:sp]
             st = st2
         for b in range(best_nb - 1, -1, -1):
-            st[sp, 0] = fc + b
+            if child[fs + b] < 0:
+                continue  # holds no row: a row with a missing value goes only where the share is > 0
+            st[sp, 0] = child[fs + b]
             st[sp, 1] = child_start[b]
             st[sp, 2] = child_end[b]
             st[sp, 3] = depth + 1
@@ -605,61 +637,9 @@ def build_tree(Xc, Xr, n_distinct, dstart, distinct, y, w0, nominal, n_values, n
         elif parent[node] >= 0:
             for c in range(C):
                 value[node, c] = value[parent[node], c]
-    return _compact(feature, threshold, first_child, n_children, prop, value, weight, n_nodes)
-
-
-@njit(cache=True, nogil=True)
-def _compact(feature, threshold, first_child, n_children, prop, value, weight, n_nodes):
-    """Drop the empty branches of a grown tree without changing what it predicts.
-
-    A multiway split has a branch per declared value, and on attributes with hundreds of values
-    (diagnosis codes) almost all branches are empty: on a diabetes130 training half 97 % of a
-    tree's 2.06 million nodes were empty leaves, at 104 bytes each. An empty branch is a leaf
-    with zero training weight whose answer is its parent's distribution; when its share ``prop``
-    is also 0, prediction never reaches it through a missing value, so it needs no node: its
-    branch slot holds -1 and a row taking it gets the parent's distribution (the same numbers
-    the empty leaf held, added in the same order). Every other node is kept, in the same
-    (preorder) order. Returns ``feature``, ``threshold``, ``first_slot`` (the node's first
-    branch slot; branch b of node k is ``child[first_slot[k] + b]``), ``n_children``, ``prop``,
-    ``value``, ``weight`` of the kept nodes, ``child`` (int32 slots: kept node id or -1) and
-    the number of nodes before compaction."""
-    keep = np.ones(n_nodes, dtype=np.bool_)
-    new_id = np.full(n_nodes, -1, dtype=np.int64)
-    m = 0
-    n_slots = 0
-    for k in range(n_nodes):
-        if k > 0 and feature[k] < 0 and weight[k] == 0.0 and prop[k] == 0.0:
-            keep[k] = False
-        else:
-            new_id[k] = m
-            m += 1
-            n_slots += n_children[k]
-    C = value.shape[1]
-    f2 = np.empty(m, dtype=np.int64)
-    t2 = np.empty(m)
-    fs2 = np.zeros(m, dtype=np.int64)
-    nc2 = np.empty(m, dtype=np.int64)
-    p2 = np.empty(m)
-    v2 = np.empty((m, C))
-    w2 = np.empty(m)
-    child = np.empty(n_slots, dtype=np.int32)
-    q = 0
-    for k in range(n_nodes):
-        if not keep[k]:
-            continue
-        i = new_id[k]
-        f2[i] = feature[k]
-        t2[i] = threshold[k]
-        nc2[i] = n_children[k]
-        p2[i] = prop[k]
-        w2[i] = weight[k]
-        for c in range(C):
-            v2[i, c] = value[k, c]
-        fs2[i] = q
-        for b in range(n_children[k]):
-            child[q] = new_id[first_child[k] + b]
-            q += 1
-    return f2, t2, fs2, nc2, p2, v2, w2, child, n_nodes
+    return (feature[:n_nodes].copy(), threshold[:n_nodes].copy(), first_child[:n_nodes].copy(),
+            n_children[:n_nodes].copy(), prop[:n_nodes].copy(), value[:n_nodes].copy(), weight,
+            child[:n_slots].copy(), n_grown)
 
 
 # --------------------------------------------------------------------------- prediction
@@ -682,7 +662,7 @@ def pack_nodes(feature, first_slot, threshold, nominal):
 def predict_forest(X, roots, nodes, n_children, prop, value, child):
     """Sum over the trees (roots ``roots`` in the concatenated node arrays; ``nodes`` from
     :func:`pack_nodes`; branch b of node k is node ``child[nodes[k, 1] + b]``, -1 for an empty
-    branch, see :func:`_compact`) of each tree's class distribution for every row of ``X``;
+    branch, see :func:`build_tree`) of each tree's class distribution for every row of ``X``;
     Weka's ``distributionForInstance``: an empty branch answers its parent's distribution; a
     missing split value follows every branch with the branch's share of the training weight and
     the distributions reached are added with those weights.

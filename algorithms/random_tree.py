@@ -203,24 +203,42 @@ class RandomForestWeka(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin
         return self
 
     def _pack(self, trees):
+        """Concatenate the trees' arrays into preallocated forest arrays, releasing each tree as it
+        is copied (``trees`` is emptied), so packing needs the forest plus one tree, not twice the
+        forest."""
         sizes = np.array([t[0].shape[0] for t in trees], dtype=np.int64)
         slots = np.array([t[7].shape[0] for t in trees], dtype=np.int64)
-        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        slot_offsets = np.concatenate([[0], np.cumsum(slots)[:-1]])
+        grown = np.array([t[8] for t in trees], dtype=np.int64)
         if sizes.sum() >= 2**31:
             raise ValueError(f"the forest has {int(sizes.sum())} non-empty nodes, more than int32 child indices hold; "
                              "grow fewer trees or limit max_depth")
-        self.roots_ = offsets
-        self.feature_ = np.concatenate([t[0] for t in trees])
-        self.threshold_ = np.concatenate([t[1] for t in trees])
-        self.first_child_ = np.concatenate([t[2] + o for t, o in zip(trees, slot_offsets)])
-        self.n_children_ = np.concatenate([t[3] for t in trees])
-        self.prop_ = np.concatenate([t[4] for t in trees])
-        self.value_ = np.concatenate([t[5] for t in trees])
-        self.node_weight_ = np.concatenate([t[6] for t in trees])
-        self.child_ = np.concatenate([np.where(t[7] >= 0, t[7] + o, -1).astype(np.int32)
-                                      for t, o in zip(trees, offsets)])
-        self.n_nodes_ = np.array([t[8] for t in trees], dtype=np.int64)
+        m, q, C = int(sizes.sum()), int(slots.sum()), trees[0][5].shape[1]
+        self.roots_ = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        self.feature_ = np.empty(m, dtype=np.int64)
+        self.threshold_ = np.empty(m)
+        self.first_child_ = np.empty(m, dtype=np.int64)
+        self.n_children_ = np.empty(m, dtype=np.int64)
+        self.prop_ = np.empty(m)
+        self.value_ = np.empty((m, C))
+        self.node_weight_ = np.empty(m)
+        self.child_ = np.empty(q, dtype=np.int32)
+        o = so = 0
+        trees.reverse()
+        while trees:
+            f, th, fs, nc, pr, val, w, ch, _ = trees.pop()
+            k = f.shape[0]
+            self.feature_[o:o + k] = f
+            self.threshold_[o:o + k] = th
+            self.first_child_[o:o + k] = fs + so
+            self.n_children_[o:o + k] = nc
+            self.prop_[o:o + k] = pr
+            self.value_[o:o + k] = val
+            self.node_weight_[o:o + k] = w
+            self.child_[so:so + ch.shape[0]] = np.where(ch >= 0, ch + o, -1)
+            o += k
+            so += ch.shape[0]
+            del f, th, fs, nc, pr, val, w, ch
+        self.n_nodes_ = grown
         self.n_stored_nodes_ = sizes
         self.nodes_ = K.pack_nodes(self.feature_, self.first_child_, self.threshold_, self.nominal_)
         self.diagnostics_ = {"n_nodes": float(self.n_nodes_.mean())}
