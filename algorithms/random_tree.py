@@ -108,11 +108,21 @@ class RandomForestWeka(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin
     roots_ : ndarray of int
         Each tree's root in the concatenated node arrays ``feature_``, ``threshold_``,
         ``first_child_``, ``n_children_``, ``prop_``, ``value_`` (``feature_ = -1`` at leaves;
-        node k's branches are ``first_child_[k] + b``; ``prop_`` is a branch's share of its
-        parent's known training weight; ``value_`` the normalised distribution a node answers;
-        ``nodes_`` packs feature, first child, split point and nominal flag for prediction).
+        branch b of node k is node ``child_[first_child_[k] + b]``, or -1 for an empty branch,
+        which answers node k's distribution; ``prop_`` is a node's share of its parent's known
+        training weight; ``value_`` the normalised distribution a node answers; ``nodes_`` packs
+        feature, first child slot, split point and nominal flag for prediction).
+    child_ : ndarray of int32
+        The branch slots. Empty branches (no training weight and a zero share) are not stored
+        as nodes: on attributes with hundreds of declared values they are almost all of a
+        Weka tree's nodes (97 % on diabetes130), and dropping them changes no prediction.
+    n_nodes_ : ndarray of int
+        Nodes per tree as grown (Weka's count: every branch of a multiway split, empty or not).
+    n_stored_nodes_ : ndarray of int
+        Nodes per tree kept in the arrays above.
     node_weight_ : ndarray
-        Training weight that reached each node (0 for empty branches).
+        Training weight that reached each stored node (0 only for an empty branch with a
+        positive share, which is kept).
     diagnostics_ : dict
         ``n_nodes`` (mean nodes per tree), per-fit diagnostics (a harness may store them with each split).
     """
@@ -193,23 +203,49 @@ class RandomForestWeka(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin
         return self
 
     def _pack(self, trees):
+        """Concatenate the trees' arrays into preallocated forest arrays, releasing each tree as it
+        is copied (``trees`` is emptied), so packing needs the forest plus one tree, not twice the
+        forest."""
         sizes = np.array([t[0].shape[0] for t in trees], dtype=np.int64)
-        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-        self.roots_ = offsets
-        self.feature_ = np.concatenate([t[0] for t in trees])
-        self.threshold_ = np.concatenate([t[1] for t in trees])
-        self.first_child_ = np.concatenate([t[2] + o for t, o in zip(trees, offsets)])
-        self.n_children_ = np.concatenate([t[3] for t in trees])
-        self.prop_ = np.concatenate([t[4] for t in trees])
-        self.value_ = np.concatenate([t[5] for t in trees])
-        self.node_weight_ = np.concatenate([t[6] for t in trees])
-        self.n_nodes_ = sizes
+        slots = np.array([t[7].shape[0] for t in trees], dtype=np.int64)
+        grown = np.array([t[8] for t in trees], dtype=np.int64)
+        if sizes.sum() >= 2**31:
+            raise ValueError(f"the forest has {int(sizes.sum())} non-empty nodes, more than int32 child indices hold; "
+                             "grow fewer trees or limit max_depth")
+        m, q, C = int(sizes.sum()), int(slots.sum()), trees[0][5].shape[1]
+        self.roots_ = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        self.feature_ = np.empty(m, dtype=np.int64)
+        self.threshold_ = np.empty(m)
+        self.first_child_ = np.empty(m, dtype=np.int64)
+        self.n_children_ = np.empty(m, dtype=np.int64)
+        self.prop_ = np.empty(m)
+        self.value_ = np.empty((m, C))
+        self.node_weight_ = np.empty(m)
+        self.child_ = np.empty(q, dtype=np.int32)
+        o = so = 0
+        trees.reverse()
+        while trees:
+            f, th, fs, nc, pr, val, w, ch, _ = trees.pop()
+            k = f.shape[0]
+            self.feature_[o:o + k] = f
+            self.threshold_[o:o + k] = th
+            self.first_child_[o:o + k] = fs + so
+            self.n_children_[o:o + k] = nc
+            self.prop_[o:o + k] = pr
+            self.value_[o:o + k] = val
+            self.node_weight_[o:o + k] = w
+            self.child_[so:so + ch.shape[0]] = np.where(ch >= 0, ch + o, -1)
+            o += k
+            so += ch.shape[0]
+            del f, th, fs, nc, pr, val, w, ch
+        self.n_nodes_ = grown
+        self.n_stored_nodes_ = sizes
         self.nodes_ = K.pack_nodes(self.feature_, self.first_child_, self.threshold_, self.nominal_)
-        self.diagnostics_ = {"n_nodes": float(sizes.mean())}
+        self.diagnostics_ = {"n_nodes": float(self.n_nodes_.mean())}
 
     # ------------------------------------------------------------------ predict
     def predict_proba(self, X):
         X = self._predict_input(X)
         return normalised_rows(K.predict_forest(X, self.roots_, self.nodes_, self.n_children_, self.prop_,
-                                                self.value_))
+                                                self.value_, self.child_))
 

@@ -59,13 +59,13 @@ def test_hand_computed_tree_with_all_attributes_and_no_bagging():
     m = single_tree(max_features=2, categorical_features=[True, False], n_categories=[3, 0]).fit(X_SMALL, Y)
     assert m.n_nodes_[0] == 6
     assert m.feature_[0] == 0 and m.n_children_[0] == 3
-    fc = m.first_child_[0]
-    left = fc  # a0 = 0
+    kid = m.child_[m.first_child_[0]:m.first_child_[0] + 3]  # no empty branch: all three stored
+    left = kid[0]  # a0 = 0
     assert m.feature_[left] == 1 and m.threshold_[left] == 2.5 and m.n_children_[left] == 2
-    assert m.feature_[fc + 1] == -1 and m.feature_[fc + 2] == -1
-    np.testing.assert_array_equal(m.value_[fc + 1], [0.0, 1.0])
-    np.testing.assert_array_equal(m.value_[fc + 2], [1.0, 0.0])
-    np.testing.assert_array_equal(m.prop_[fc:fc + 3], [3 / 8, 3 / 8, 2 / 8])
+    assert m.feature_[kid[1]] == -1 and m.feature_[kid[2]] == -1
+    np.testing.assert_array_equal(m.value_[kid[1]], [0.0, 1.0])
+    np.testing.assert_array_equal(m.value_[kid[2]], [1.0, 0.0])
+    np.testing.assert_array_equal(m.prop_[kid], [3 / 8, 3 / 8, 2 / 8])
     np.testing.assert_array_equal(m.node_weight_[:4], [8, 3, 3, 2])
     np.testing.assert_array_equal(m.predict(X_SMALL), Y)
     np.testing.assert_array_equal(m.predict([[0, 2.4], [0, 2.5], [2, 1.0]]), [0, 1, 0])
@@ -84,7 +84,7 @@ def test_node_below_twice_min_instances_is_a_leaf():
     m = single_tree(max_features=2, min_instances=2.0, categorical_features=[True, False],
                     n_categories=[3, 0]).fit(X_SMALL, Y)
     # the a0=0 branch weighs 3 < 2 * 2: a leaf with distribution (2/3, 1/3)
-    fc = m.first_child_[0]
+    fc = m.child_[m.first_child_[0]]
     assert m.feature_[fc] == -1
     np.testing.assert_allclose(m.value_[fc], [2 / 3, 1 / 3])
 
@@ -116,8 +116,11 @@ def test_multiway_split_has_one_branch_per_declared_value_and_empty_branch_answe
     y = np.array([0, 0, 1, 1, 0, 1, 1])
     m = single_tree(categorical_features=[True], n_categories=[5]).fit(X, y)
     assert m.feature_[0] == 0 and m.n_children_[0] == 5
-    fc = m.first_child_[0]
-    np.testing.assert_array_equal(m.node_weight_[fc:fc + 5], [2, 2, 3, 0, 0])
+    kid = m.child_[m.first_child_[0]:m.first_child_[0] + 5]
+    # the two empty branches are counted as grown but not stored (their slots hold -1)
+    assert m.n_nodes_[0] == 6 and m.n_stored_nodes_[0] == 4
+    assert np.all(kid[:3] >= 0) and np.all(kid[3:] == -1)
+    np.testing.assert_array_equal(m.node_weight_[kid[:3]], [2, 2, 3])
     # values 3 and 4 were declared but never seen: the parent's distribution (3/7, 4/7)
     np.testing.assert_allclose(m.predict_proba([[3.0], [4.0]]), [[3 / 7, 4 / 7]] * 2)
     np.testing.assert_allclose(m.predict_proba([[2.0]]), [[1 / 3, 2 / 3]])
@@ -150,12 +153,12 @@ def test_missing_value_in_training_is_sent_down_every_branch_with_fractional_wei
     y = np.append(Y, 1)
     m = single_tree(max_features=2, categorical_features=[True, False], n_categories=[3, 0]).fit(X, y)
     assert m.feature_[0] == 0
-    fc = m.first_child_[0]
+    kid = m.child_[m.first_child_[0]:m.first_child_[0] + 3]
     shares = np.array([3, 3, 2]) / 8  # of the known weight
-    np.testing.assert_array_equal(m.prop_[fc:fc + 3], shares)
+    np.testing.assert_array_equal(m.prop_[kid], shares)
     # each branch gets its known rows plus the missing row with weight = its share; the weights sum to 9
-    np.testing.assert_allclose(m.node_weight_[fc:fc + 3], [3, 3, 2] + shares, rtol=1e-15)
-    assert m.node_weight_[fc:fc + 3].sum() == pytest.approx(9.0, abs=1e-12)
+    np.testing.assert_allclose(m.node_weight_[kid], [3, 3, 2] + shares, rtol=1e-15)
+    assert m.node_weight_[kid].sum() == pytest.approx(9.0, abs=1e-12)
     # the gain that chose a0 counts the missing row in every branch: table (2, 1+3/8), (0, 3+3/8), (2, 2/8)
     table = np.array([[2, 1 + 3 / 8], [0, 3 + 3 / 8], [2, 2 / 8]])
     dist = np.zeros((3, 2))
@@ -165,7 +168,7 @@ def test_missing_value_in_training_is_sent_down_every_branch_with_fractional_wei
     np.testing.assert_allclose(dist, table, rtol=1e-15)
     assert K._gain(dist, 3, 2) == pytest.approx(info_gain(table), rel=1e-12)
     # the a0 = 2 node holds (2 of class 0, 2/8 of class 1)
-    np.testing.assert_allclose(m.value_[fc + 2], [2 / 2.25, 0.25 / 2.25], rtol=1e-14)
+    np.testing.assert_allclose(m.value_[kid[2]], [2 / 2.25, 0.25 / 2.25], rtol=1e-14)
 
 
 def test_probabilities_sum_to_one_with_many_missing_values():
@@ -220,7 +223,8 @@ def test_bagging_forest_is_the_normalised_sum_of_its_trees():
     m = RandomForestWeka(n_estimators=4, categorical_features=cat, random_state=1).fit(X, y)
     per_tree = []
     for t in range(4):
-        per_tree.append(K.predict_forest(X, m.roots_[t:t + 1], m.nodes_, m.n_children_, m.prop_, m.value_))
+        per_tree.append(K.predict_forest(X, m.roots_[t:t + 1], m.nodes_, m.n_children_, m.prop_, m.value_,
+                                          m.child_))
         np.testing.assert_allclose(per_tree[-1].sum(axis=1), 1.0, atol=1e-12)  # each tree answers a distribution
     assert not np.allclose(per_tree[0], per_tree[1])
     total = np.sum(per_tree, axis=0)
