@@ -220,8 +220,10 @@ def reports_copy(tmp_path):
 
 def test_stage_writes_all_claims_and_index_begins_with_the_verdict_table(reports_copy):
     write_verdict_stage(reports_copy)
-    df = pd.read_csv(reports_copy / "verdicts.csv")
+    df = pd.read_csv(reports_copy / "verdicts.csv", keep_default_na=False)
     assert len(df) == 96 and df["claim_id"].is_unique
+    checked = df[df["verdict"] != V.NOT_CHECKABLE]
+    assert (checked["test"].str.strip() != "").all(), list(checked.loc[checked["test"].str.strip() == "", "claim_id"])
     md = (reports_copy / "verdicts.md").read_text()
     for cid in published.claims()["claim_id"]:
         assert f"| {cid} |" in md
