@@ -279,6 +279,38 @@ def test_shorten_never_cuts_mid_word():
         assert body == text or text[len(body)] in " ;,:" or body.endswith(".")
 
 
+def test_shorten_keeps_numbers_with_their_units_and_prefers_clauses():
+    from bench.report.pages import shorten
+
+    msg = ("CountTableTooLarge: A3DE count tables (all subsets of size <= 4 of 20 attributes, 10 classes) need "
+           "115.9 GB (124,411,065,480 bytes), more than the allowed 11.8 GB of memory for this job")
+    for limit in range(60, len(msg)):
+        out = shorten(msg, limit)
+        body = out.removesuffix(" …")
+        last = body.split()[-1]
+        assert not last[0].isdigit() and not last.startswith("("), (limit, out)
+        assert body.count("(") == body.count(")"), (limit, out)     # never ends inside a parenthesis
+    assert shorten(msg, 170) == ("CountTableTooLarge: A3DE count tables (all subsets of size <= 4 of 20 attributes, "
+                                 "10 classes) need 115.9 GB (124,411,065,480 bytes) …")
+    assert shorten(msg, 300) == msg
+    # a sentence end, not an abbreviation followed by a number
+    text = "The floor is the product of Eqs. 1-2 over every attribute and class of the data. Then more words follow here."
+    assert shorten(text, 90) == "The floor is the product of Eqs. 1-2 over every attribute and class of the data."
+    assert shorten("x" * 50 + " tail", 20) == "x" * 50 + " …"
+
+
+def test_uncut_recuts_old_index_lines_once():
+    old = ("- failed: a3de on onebig, 10 splits: CountTableTooLarge: A3DE count tables (all subsets of size <= 4 of "
+           "20 attributes, 10 classes) need 115.9 GB (124,411,065,480 bytes), more than the allowed 11.8 …")
+    new = uncut(old)
+    assert new.endswith("need 115.9 GB (124,411,065,480 bytes) …")
+    assert uncut(new) == new
+    inside = "- not applicable: e on la1, 10 splits: Infeasible: at most 31 columns exist (every column needs a …"
+    assert uncut(inside) == "- not applicable: e on la1, 10 splits: Infeasible: at most 31 columns exist …"
+    kept = "- not applicable: e on la1, 10 splits: Infeasible: at most 31 distinct columns exist …"
+    assert uncut(kept) == kept
+
+
 def test_verdicts_only_cli_needs_no_stored_runs(reports_copy, monkeypatch, tmp_path, capsys):
     from bench.report.__main__ import main
 

@@ -57,6 +57,9 @@ __all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summa
 
 #: failed / not-applicable (algorithm, dataset) pairs listed in the index per experiment
 MAX_LISTED = 12
+#: characters of a failed / not-applicable split's error message shown in the index (whole when it fits;
+#: else shortened at a sentence or clause end by :func:`bench.report.pages.shorten`)
+ERROR_WIDTH = 300
 #: modules of bench/report/ that are the framework, not paper reports
 FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "html", "labels", "pages", "perf", "ranking",
              "registry", "synthetic", "tables", "verdicts"}
@@ -541,7 +544,7 @@ def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path
             continue
         groups = list(df[keep(df["status"])].groupby(["algo", "dataset"]))
         for (a, d), g in groups[:MAX_LISTED]:
-            index.append(f"- {label}: {a} on {d}, {len(g)} splits: {shorten(str(g['error'].iloc[0]), 160)}")
+            index.append(f"- {label}: {a} on {d}, {len(g)} splits: {shorten(str(g['error'].iloc[0]), ERROR_WIDTH)}")
         if len(groups) > MAX_LISTED:
             index.append(f"- {label}: {len(groups) - MAX_LISTED} more (algorithm, dataset) pairs "
                          f"(summary_long.csv has them all)")

@@ -30,6 +30,8 @@ SHORT = {"massbayes": "MassBayes", "ecocnb": "ECOC-NB", "eskdb": "ESKDB", "ande_
 #: files of a paper folder that are the page itself, not its content
 OWN = {"README.md", "verdicts.md", "index.md"}
 PROVENANCE = "## Provenance"
+#: characters of a table's caption shown beside its link on a paper page (longer ones are shortened)
+CAPTION_WIDTH = 320
 
 
 def folders(root: Path, paper: str) -> list[Path]:
@@ -44,38 +46,97 @@ def folders(root: Path, paper: str) -> list[Path]:
 
 def caption(md: Path) -> str:
     """The caption of a table written by :func:`bench.report.tables.write_table` (its first
-    paragraph when that is not the table itself), shortened at a sentence end, never mid-word."""
+    paragraph when that is not the table itself), whole up to :data:`CAPTION_WIDTH` characters, else
+    shortened by :func:`shorten` (at a sentence end, else a clause end; never mid-word)."""
     try:
         first = md.read_text().split("\n\n", 1)[0].strip()
     except OSError:
         return ""
     if not first or first.startswith("|") or first.startswith("#"):
         return first.lstrip("# ").split("\n")[0] if first.startswith("#") else ""
-    return shorten(first.replace("\n", " "), 240)
+    return shorten(first.replace("\n", " "), CAPTION_WIDTH)
+
+
+#: a number (maybe signed, with a decimal point, thousands commas or a percent sign): never the last
+#: word before an ellipsis, since the unit or the noun it counts follows it
+_NUMBER = re.compile(r"^[(\[]?[-+~<>=≈±x]*\d[\d.,]*%?$")
+#: clause boundaries a shortened text may end at (the text is cut before them), outside parentheses
+_CLAUSE = ("; ", ": ", ", ", " | ", " (", " - ", " – ")
+
+
+def _depths(text: str) -> list[int]:
+    """The parenthesis depth before each character of ``text``."""
+    out, d = [], 0
+    for ch in text:
+        out.append(d)
+        if ch in "([":
+            d += 1
+        elif ch in ")]" and d:
+            d -= 1
+    return out
+
+
+def _balanced(text: str) -> bool:
+    d = 0
+    for ch in text:
+        if ch in "([":
+            d += 1
+        elif ch in ")]":
+            d -= 1
+    return d <= 0
 
 
 def shorten(text: str, limit: int) -> str:
-    """``text`` cut at the last sentence end (else word end) before ``limit``, never mid-word."""
+    """``text`` whole when it fits in ``limit`` characters, else cut at the last sentence end before
+    ``limit``, else at the last clause boundary (``;``, ``:``, ``,``, ``|``, before a parenthesis;
+    outside parentheses) marked with an ellipsis, else at a word end outside parentheses. Never
+    mid-word, and never after a number (its unit or noun follows it): the cut backs off to before it."""
     text = " ".join(str(text).split())
     if len(text) <= limit:
         return text
-    cut = text[:limit]
-    dot, semi = cut.rfind(". "), cut.rfind("; ")
-    if dot > limit // 3:
-        return cut[:dot + 1]
-    if semi > limit // 3:
-        return cut[:semi] + " …"
-    return cut[:cut.rfind(" ")].rstrip(",;:") + " …" if " " in cut else cut
+    depth = _depths(text)
+    floor = limit // 3
+    # a sentence ends at ". " before a capital (not "Eqs. 1-2", "e.g. the"), outside parentheses
+    ends = [i for i in range(floor, min(limit, len(text) - 2)) if text[i] == "." and text[i + 1] == " "
+            and depth[i] == 0 and (text[i + 2].isupper() or text[i + 2] in "'\"*[`")]
+    if ends:
+        return text[:ends[-1] + 1]
+    clauses = [i for sep in _CLAUSE for i in range(floor, limit - len(sep) + 2)
+               if text.startswith(sep, i) and depth[i] == 0]
+    for i in sorted(clauses, reverse=True):
+        body = text[:i].rstrip(",;:")
+        if not _NUMBER.match(body.rsplit(" ", 1)[-1]):
+            return body + " …"
+    words = text[:limit + 1].split(" ")[:-1]   # whole words within the limit
+    while len(words) > 1 and (_NUMBER.match(words[-1]) or not _balanced(" ".join(words))):
+        words.pop()
+    if not words or not words[0]:   # one word longer than the limit: kept whole
+        first = text.split(" ", 1)[0]
+        return first + (" …" if len(first) < len(text) else "")
+    return " ".join(words).rstrip(",;:") + " …"
+
+
+def _cut_badly(body: str) -> bool:
+    """A shortened text (without its ellipsis) that ends inside a parenthesis or on a number."""
+    last = body.rsplit(" ", 1)[-1]
+    return not _balanced(body) or bool(_NUMBER.match(last))
 
 
 def uncut(line: str, limit: int = 160) -> str:
     """An index line whose error message an earlier build cut at ``limit`` characters (maybe
-    mid-word), cut again at a word end and marked with an ellipsis."""
+    mid-word, inside a parenthesis or between a number and its unit), cut again by :func:`shorten`'s
+    rules (at a clause end, else a word end) and marked with an ellipsis. Lines :func:`shorten`
+    wrote are left as they are (so the stage can run any number of times)."""
     m = re.match(r"^(- (?:failed|not applicable): .*? splits: )(.*)$", line)
-    if m and len(m.group(2)) == limit and not m.group(2).endswith(("…", ".")):
-        body = m.group(2)
-        return m.group(1) + body[:body.rfind(" ")].rstrip(",;:") + " …"
-    return line
+    if not m:
+        return line
+    body = m.group(2)
+    if len(body) == limit and not body.endswith(("…", ".")):   # a raw cut: its last word may be partial
+        body = body[:body.rstrip().rfind(" ")].rstrip(",;:") + " …"
+    elif not body.endswith(" …"):
+        return line
+    core = body[:-2]
+    return m.group(1) + (shorten(core, len(core) - 1) if _cut_badly(core) else body)
 
 
 def figure_caption(png: Path) -> str:
