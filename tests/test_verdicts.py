@@ -12,7 +12,7 @@ import pytest
 
 from bench import published
 from bench.report import verdicts as V
-from bench.report.pages import index_head, split_index, uncut, write_verdict_stage
+from bench.report.pages import TITLES, index_head, split_index, uncut, write_verdict_stage
 
 REPO = Path(__file__).resolve().parents[1]
 REPORTS = REPO / "reports"
@@ -234,11 +234,34 @@ def test_stage_writes_all_claims_and_index_begins_with_the_verdict_table(reports
         assert any(f"]({paper}/README.md)" in ln for ln in lines[3:9])
         assert (reports_copy / paper / "README.md").exists()
     text = (reports_copy / "index.md").read_text()
+    papers = text.split("\n## Papers\n")[1].split("\n## ")[0]
+    for paper in V.PAPERS:
+        assert f"[{paper}/README.md]({paper}/README.md)" in papers.split(f"### {TITLES[paper]}")[1].split("\n### ")[0]
     assert text.index("## Claims not reproduced") < text.index("## Provenance") < text.index("Generated ")
     # running it again keeps the provenance once (the head is replaced, not stacked)
     write_verdict_stage(reports_copy)
     again = (reports_copy / "index.md").read_text()
     assert again.count("## Provenance") == 1 and again.count("\nGenerated ") == 1
+
+
+def test_complete_papers_restores_dropped_papers_and_page_links(tmp_path):
+    from bench.report.pages import TITLES, complete_papers
+
+    text = ("Generated x.\n\n## Papers\n\n### " + TITLES["eskdb"] + "\n\n- built: y\n- experiments read:\n"
+            "  - experiment `eskdb_main`: scale full\n- tables: [t](eskdb/t.md)\n\n## Stored experiments\n\n"
+            "### massbayes_table3\n\n- built: z\n")
+    out = complete_papers(text, tmp_path)
+    papers = out.split("## Papers")[1].split("## Stored experiments")[0]
+    lines = papers.splitlines()
+    page = "- page (verdicts, tables, figures): [eskdb/README.md](eskdb/README.md)"
+    assert lines.index(page) == lines.index("- tables: [t](eskdb/t.md)") - 1
+    for paper in ("massbayes", "mctree", "ecocnb", "ande_sr"):
+        assert f"### {TITLES[paper]}" in papers
+        assert f"[{paper}/README.md]({paper}/README.md)" in papers
+    mb = papers.split(f"### {TITLES['massbayes']}")[1].split("\n### ")[0]
+    assert "Stored experiments below: `massbayes_table3`" in mb
+    assert complete_papers(out, tmp_path) == out          # idempotent
+    assert out.endswith("### massbayes_table3\n\n- built: z\n")
 
 
 def test_split_index_and_uncut():

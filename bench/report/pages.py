@@ -219,6 +219,87 @@ def write_pages(root: Path, verdicts: list) -> list[Path]:
     return out
 
 
+# ---------------------------------------------------------------- the index's Papers section
+PAGE_LINE = "- page (verdicts, tables, figures): "
+
+
+def page_line(paper: str) -> str:
+    return f"{PAGE_LINE}[{paper}/README.md]({paper}/README.md)"
+
+
+def paper_experiments(paper: str) -> list[str]:
+    """The experiments whose config names ``paper`` (conf/experiment/*.yaml)."""
+    from ..experiment_plan import experiment_config, experiment_names
+
+    return [n for n in experiment_names() if experiment_config(n).get("paper") == paper]
+
+
+def experiment_paper_section(paper: str, exps: list[str], stored: list[str]) -> list[str]:
+    """The index section of a paper whose tables and figures are written with each experiment's summary
+    (``PAPER_REPORTS`` hooks): its page, the experiments that hold its tables, those not stored."""
+    return [f"### {TITLES.get(paper, paper)}", "", page_line(paper),
+            "- tables and figures: written with each experiment's summary under Stored experiments below"
+            + (f": {', '.join(f'`{e}`' for e in stored)}" if stored else ""),
+            f"- experiments defined: {', '.join(f'`{e}`' for e in exps) or 'none'}"
+            + (f"; not stored here: {', '.join(f'`{e}`' for e in exps if e not in stored)}"
+               if len(stored) < len(exps) else ""), ""]
+
+
+def _own_tables(root: Path | None, paper: str) -> bool:
+    """Whether reports/<paper>/ holds tables or figures of its own (a paper module's), not only its page."""
+    d = Path(root) / paper if root is not None else None
+    return bool(d and d.is_dir() and any(p.suffix in (".md", ".png") and p.name not in OWN for p in d.iterdir()))
+
+
+def complete_papers(text: str, root: Path | None = None) -> str:
+    """The provenance part of index.md with a section for every paper under "## Papers", each with its
+    page link: a paper an earlier (partial) build left out gets the section the build writes for papers
+    built per experiment (its experiments with a section under "## Stored experiments" count as stored),
+    and a kept section written before pages existed gets its page line (after the experiments it read)."""
+    lines = text.split("\n")
+    try:
+        start = next(i for i, ln in enumerate(lines) if ln.strip() == "## Papers")
+    except StopIteration:
+        return text
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    stored_sections = {ln[4:].strip() for ln in lines[end:] if ln.startswith("### ")}
+    body = lines[start + 1:end]
+    heads = [i for i, ln in enumerate(body) if ln.startswith("### ")]
+    for paper in V.PAPERS:
+        title = f"### {TITLES[paper]}"
+        if title not in body:
+            continue
+        i = body.index(title)
+        j = next((k for k in heads if k > i), len(body))
+        sec = body[i:j]
+        if any(ln.startswith(PAGE_LINE) for ln in sec):
+            continue
+        at = next((k for k, ln in enumerate(sec) if ln.startswith(("- tables", "- figures", "- missing"))), None)
+        if at is None:
+            at = len(sec)
+            while at > 1 and not sec[at - 1].strip():
+                at -= 1
+        body = body[:i] + sec[:at] + [page_line(paper)] + sec[at:] + body[j:]
+        heads = [k for k, ln in enumerate(body) if ln.startswith("### ")]
+    for paper in V.PAPERS:
+        if f"### {TITLES[paper]}" in body:
+            continue
+        while body and not body[-1].strip():
+            body.pop()
+        if _own_tables(root, paper):   # a paper module's folder that the build writing this index did not build
+            body += ["", f"### {TITLES[paper]}", "", page_line(paper),
+                     "- not rebuilt by the build that wrote this index: its tables and figures, from an earlier "
+                     "build, are listed on its page", ""]
+            continue
+        exps = paper_experiments(paper)
+        body += [""] + experiment_paper_section(paper, exps, [e for e in exps if e in stored_sections])
+    if not body or body[0].strip():
+        body = [""] + body
+    if body[-1].strip():
+        body.append("")
+    return "\n".join(lines[:start + 1] + body + lines[end:])
+
+
 # ---------------------------------------------------------------- index head
 def _missing_cells(root: Path, paper: str) -> tuple[str, set[str]]:
     """(display of the missing cells, paper data sets absent here)."""
@@ -360,6 +441,7 @@ def write_verdict_stage(root: Path | str = "reports", provenance_text: str | Non
     if provenance_text is None:
         provenance_text = split_index(idx.read_text()) if idx.exists() else "No build provenance yet."
         provenance_text = "\n".join(uncut(line) for line in provenance_text.splitlines())
+    provenance_text = complete_papers(provenance_text, root)
     head = index_head(root, verdicts, provenance_text)
     idx.write_text("\n".join(head) + "\n" + provenance_text.rstrip("\n") + "\n")
     written.append(idx)
