@@ -149,6 +149,23 @@ def test_a_partial_build_lists_every_paper_with_its_page(tmp_path):
         assert papers.count("### MassBayes") == 1 and papers.count("### MC-Tree") == 1
 
 
+@pytest.mark.parametrize("paper", ["ecocnb", "eskdb", "ande_sr"])
+def test_published_cells_are_the_cells_a_build_lists(paper, tmp_path):
+    """With nothing stored every cell is missing: the cell rows (those naming a dataset) of the missing
+    list are exactly the module's published_cells(), the denominator of the index's "cells filled"."""
+    import importlib
+
+    from bench.report.context import ReportContext
+
+    mod = importlib.import_module(f"bench.report.{paper}")
+    (tmp_path / "out").mkdir()
+    res = mod.build(ReportContext(str(tmp_path / "none"), None), tmp_path / "out")
+    cells = [m for m in res.missing if m.dataset]
+    assert len(cells) == mod.published_cells() > 0
+    df = pd.DataFrame([{"dataset": m.dataset, "algorithm": m.algorithm, "category": m.category} for m in res.missing])
+    assert mod.published_cells(df) == mod.published_cells()
+
+
 def test_latex_bold_and_escapes():
     assert latex_escape("**3/0/1** (5/1/6)") == r"\textbf{3/0/1} (5/1/6)"
     assert latex_escape("a_b 5% ± –") == r"a\_b 5\% $\pm$ --"

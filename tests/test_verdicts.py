@@ -233,6 +233,18 @@ def test_stage_writes_all_claims_and_index_begins_with_the_verdict_table(reports
     for paper in V.PAPERS:
         assert any(f"]({paper}/README.md)" in ln for ln in lines[3:9])
         assert (reports_copy / paper / "README.md").exists()
+    for ln in lines[3:8]:   # cells filled: "<n> of <total>", total - n = the cells missing.csv lists
+        cells = [c.strip() for c in ln.split("|")]
+        paper = cells[1].split("(")[1].split("/")[0]
+        if paper == "mctree":
+            assert cells[8] == "none printed (claims only)"
+            continue
+        filled, total = (int(x) for x in cells[8].split(" of "))
+        if (reports_copy / paper / "missing.csv").exists():
+            miss = pd.read_csv(reports_copy / paper / "missing.csv", dtype=str, keep_default_na=False)
+            assert total - filled == (miss["dataset"] != "").sum(), paper
+        else:
+            assert cells[7].startswith(f"{total - filled} of {total} printed")
     text = (reports_copy / "index.md").read_text()
     papers = text.split("\n## Papers\n")[1].split("\n## ")[0]
     for paper in V.PAPERS:

@@ -301,13 +301,28 @@ def complete_papers(text: str, root: Path | None = None) -> str:
 
 
 # ---------------------------------------------------------------- index head
-def _missing_cells(root: Path, paper: str) -> tuple[str, set[str]]:
-    """(display of the missing cells, paper data sets absent here)."""
+def _published_cells(paper: str, missing: pd.DataFrame) -> int | None:
+    """The published cells the paper module fills or lists as missing (its ``published_cells()``, told
+    the report's missing list), or None when the module has no such count."""
+    import importlib
+
+    try:
+        return int(importlib.import_module(f"{__package__}.{paper}").published_cells(missing))
+    except (ImportError, AttributeError):
+        return None
+
+
+def _missing_cells(root: Path, paper: str) -> tuple[str, str, set[str]]:
+    """(display of the missing cells, display of the filled cells, paper data sets absent here)."""
     m = root / paper / "missing.csv"
     if m.exists():
         df = pd.read_csv(m, dtype=str, keep_default_na=False)
         absent = set(df.loc[df["category"].str.startswith("dataset"), "dataset"])
-        return f"[{len(df)}]({paper}/missing.md)", absent
+        total = _published_cells(paper, df)
+        # cell rows name a dataset; rows for a whole figure or table (no dataset) are not cells
+        n_cells = int((df["dataset"] != "").sum())
+        filled = f"{total - n_cells} of {total}" if total else "-"
+        return f"[{len(df)}]({paper}/missing.md)", filled, absent
     if paper == "massbayes":
         n, filled, absent = 0, 0, set()
         for name, col in (("table3_accuracy_long.csv", "ours"), ("table5_runtime_long.csv", "ours_s")):
@@ -318,8 +333,8 @@ def _missing_cells(root: Path, paper: str) -> tuple[str, set[str]]:
                 n += int((df[pubcol].notna() & df[col].isna()).sum())
                 filled += int((df[pubcol].notna() & df[col].notna()).sum())
                 absent |= set(df.loc[df["ours_dataset"].astype(str) == "not available", "dataset"])
-        return f"{n} of {n + filled} printed in Tables 3, 5", absent
-    return "none printed (claims only)", set()
+        return f"{n} of {n + filled} printed in Tables 3, 5", f"{filled} of {n + filled}", absent
+    return "none printed (claims only)", "none printed (claims only)", set()
 
 
 def _datasets_here(root: Path, paper: str, absent: set[str]) -> str:
@@ -373,25 +388,27 @@ def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
     root = Path(root)
     head = ["# bench reports", "",
             "| paper | reproduced | partly | not reproduced | not checkable | data sets here | cells missing | "
-            "scale and protocol | page |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "cells filled | scale and protocol | page |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     tot = {k: 0 for k in V.VERDICTS}
     for paper in V.PAPERS:
         vs = [v for v in verdicts if v.paper == paper]
         c = V.counts(vs)
         for k in tot:
             tot[k] += c[k]
-        cells, absent = _missing_cells(root, paper)
+        cells, filled, absent = _missing_cells(root, paper)
         head.append(f"| [{SHORT[paper]}]({paper}/README.md) | {c[V.REPRODUCED]} | {c[V.PARTLY]} | {c[V.NOT_REPRODUCED]} | "
-                    f"{c[V.NOT_CHECKABLE]} | {_datasets_here(root, paper, absent)} | {cells} | "
+                    f"{c[V.NOT_CHECKABLE]} | {_datasets_here(root, paper, absent)} | {cells} | {filled} | "
                     f"{_scales(paper, verdicts, index_text).replace('|', '/')} | [{SHORT[paper]} page]({paper}/README.md) |")
     head.append(f"| all {len(verdicts)} claims | {tot[V.REPRODUCED]} | {tot[V.PARTLY]} | {tot[V.NOT_REPRODUCED]} | "
-                f"{tot[V.NOT_CHECKABLE]} | | | | [every claim](verdicts.md) |")
+                f"{tot[V.NOT_CHECKABLE]} | | | | | [every claim](verdicts.md) |")
     head += ["", "One verdict per claim of the papers' running text (bench/published/claims.csv), by the rules at the "
              "top of [verdicts.md](verdicts.md); every claim with our number, the paper's, the test and the table "
              "it rests on: [verdicts.md](verdicts.md) ([csv](verdicts.csv)). Data sets here: the paper's data sets "
              "we have (of those in its data set table); cells missing: published cells we could not fill (each "
-             "paper's missing.md says why). The same pages as HTML: [index.html](index.html).", "",
+             "paper's missing.md says why); cells filled: of the published cells (MassBayes: the cells printed in "
+             "its Tables 3 and 5; ECOC-NB: Table 1's data sets and the printed cells of Tables 2-4; ESKDB, A2DE: "
+             "the (data set, algorithm) cells behind their tables and figures), those with our number. The same pages as HTML: [index.html](index.html).", "",
              "## Claims not reproduced or partly reproduced", ""]
     for paper in V.PAPERS:
         bad = [v for v in verdicts if v.paper == paper and v.verdict in (V.NOT_REPRODUCED, V.PARTLY)]
