@@ -134,3 +134,28 @@ def test_tables_3_to_5_with_published_beside(tmp_path):
     rt = pd.read_csv(tmp_path / "table5_runtime_long.csv")
     r = rt[(rt["dataset"] == "Letters") & (rt["algorithm"] == "MassBayes")].iloc[0]
     assert abs(r["ours_s"] - 1.2) < 1e-9 and r["published_s"] == 5.5
+
+
+def test_psi_claims_read_the_published_numbers(tmp_path, monkeypatch):
+    """MB01/MB02 and Table 3's CoverType cell come from bench/published/massbayes/, not from code:
+    a changed published value changes the psi_claims table."""
+    import bench.report.massbayes as M
+
+    assert M.published_psi_accuracies() == [(5000, 78.21, "Table 3"), (20000, 84.62, "MB01"),
+                                            (50000, 88.66, "MB02")]
+    pub = tmp_path / "published"
+    shutil.copytree(M.PUBLISHED, pub)
+    claims = (pub / "claims.csv").read_text().replace("MB02,accuracy,88.66", "MB02,accuracy,90.01")
+    (pub / "claims.csv").write_text(claims)
+    t3 = (pub / "table3_accuracy.csv").read_text().replace("CoverType,MassBayes,78.21,%,\"psi=5000",
+                                                         "CoverType,MassBayes,77.50,%,\"psi=4000")
+    (pub / "table3_accuracy.csv").write_text(t3)
+    monkeypatch.setattr(M, "PUBLISHED", pub)
+    t = pd.DataFrame({"psi": ["4000", "20000", "50000"], "psi_used": [4000, 18000, 18000],
+                      "accuracy": [80.0, 83.0, 83.0]})
+    M.psi_claims(t, "covtype_head20k_numeric", tmp_path)
+    got = pd.read_csv(tmp_path / "psi_claims_covtype_head20k_numeric.csv")
+    assert got["psi"].tolist() == [4000, 20000, 50000]
+    assert got["published"].tolist() == [77.5, 84.62, 90.01]
+    assert got["source"].tolist() == ["Table 3", "MB01", "MB02"]
+    assert got["diff"].tolist() == [2.5, -1.62, -7.01]

@@ -132,6 +132,43 @@ def test_a_failing_paper_module_does_not_stop_the_others(tmp_path, monkeypatch):
     assert "ECOC" in index
 
 
+def test_a_partial_build_lists_every_paper_with_its_page(tmp_path):
+    """A --paper build still lists every paper under Papers (the per-experiment papers MassBayes and
+    MC-Tree too), each with its page link; a later partial build keeps them."""
+    from bench.report.pages import TITLES
+
+    out = tmp_path / "rep"
+    for only in (["ecocnb"], ["ande_sr"]):
+        build.build_reports(str(tmp_path / "res"), str(out), papers=only)
+        index = (out / "index.md").read_text()
+        papers = index.split("\n## Papers\n")[1].split("\n## ")[0]
+        for paper, title in TITLES.items():
+            assert f"### {title}" in papers, (only, paper)
+            section = papers.split(f"### {title}")[1].split("\n### ")[0]
+            assert f"- page (verdicts, tables, figures): [{paper}/README.md]({paper}/README.md)" in section
+        assert papers.count("### MassBayes") == 1 and papers.count("### MC-Tree") == 1
+
+
+@pytest.mark.parametrize("paper", ["ecocnb", "eskdb", "ande_sr"])
+def test_published_cells_are_the_cells_a_build_lists(paper, tmp_path, monkeypatch):
+    """With nothing stored and no data every cell is missing (ECOC-NB's Table 1 is filled from the data
+    alone): the cell rows (those naming a dataset) of the missing list are exactly the module's
+    published_cells(), the denominator of the index's "cells filled"."""
+    import importlib
+
+    from bench.report.context import ReportContext
+
+    monkeypatch.setenv("BENCH_DATA_DIR", str(tmp_path / "no_data"))
+
+    mod = importlib.import_module(f"bench.report.{paper}")
+    (tmp_path / "out").mkdir()
+    res = mod.build(ReportContext(str(tmp_path / "none"), None), tmp_path / "out")
+    cells = [m for m in res.missing if m.dataset]
+    assert len(cells) == mod.published_cells() > 0
+    df = pd.DataFrame([{"dataset": m.dataset, "algorithm": m.algorithm, "category": m.category} for m in res.missing])
+    assert mod.published_cells(df) == mod.published_cells()
+
+
 def test_latex_bold_and_escapes():
     assert latex_escape("**3/0/1** (5/1/6)") == r"\textbf{3/0/1} (5/1/6)"
     assert latex_escape("a_b 5% ± –") == r"a\_b 5\% $\pm$ --"

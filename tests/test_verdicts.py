@@ -12,7 +12,7 @@ import pytest
 
 from bench import published
 from bench.report import verdicts as V
-from bench.report.pages import index_head, split_index, uncut, write_verdict_stage
+from bench.report.pages import TITLES, index_head, split_index, uncut, write_verdict_stage
 
 REPO = Path(__file__).resolve().parents[1]
 REPORTS = REPO / "reports"
@@ -220,8 +220,10 @@ def reports_copy(tmp_path):
 
 def test_stage_writes_all_claims_and_index_begins_with_the_verdict_table(reports_copy):
     write_verdict_stage(reports_copy)
-    df = pd.read_csv(reports_copy / "verdicts.csv")
+    df = pd.read_csv(reports_copy / "verdicts.csv", keep_default_na=False)
     assert len(df) == 96 and df["claim_id"].is_unique
+    checked = df[df["verdict"] != V.NOT_CHECKABLE]
+    assert (checked["test"].str.strip() != "").all(), list(checked.loc[checked["test"].str.strip() == "", "claim_id"])
     md = (reports_copy / "verdicts.md").read_text()
     for cid in published.claims()["claim_id"]:
         assert f"| {cid} |" in md
@@ -231,12 +233,47 @@ def test_stage_writes_all_claims_and_index_begins_with_the_verdict_table(reports
     for paper in V.PAPERS:
         assert any(f"]({paper}/README.md)" in ln for ln in lines[3:9])
         assert (reports_copy / paper / "README.md").exists()
+    for ln in lines[3:8]:   # cells filled: "<n> of <total>", total - n = the cells missing.csv lists
+        cells = [c.strip() for c in ln.split("|")]
+        paper = cells[1].split("(")[1].split("/")[0]
+        if paper == "mctree":
+            assert cells[8] == "none printed (claims only)"
+            continue
+        filled, total = (int(x) for x in cells[8].split(" of "))
+        if (reports_copy / paper / "missing.csv").exists():
+            miss = pd.read_csv(reports_copy / paper / "missing.csv", dtype=str, keep_default_na=False)
+            assert total - filled == (miss["dataset"] != "").sum(), paper
+        else:
+            assert cells[7].startswith(f"{total - filled} of {total} printed")
     text = (reports_copy / "index.md").read_text()
+    papers = text.split("\n## Papers\n")[1].split("\n## ")[0]
+    for paper in V.PAPERS:
+        assert f"[{paper}/README.md]({paper}/README.md)" in papers.split(f"### {TITLES[paper]}")[1].split("\n### ")[0]
     assert text.index("## Claims not reproduced") < text.index("## Provenance") < text.index("Generated ")
     # running it again keeps the provenance once (the head is replaced, not stacked)
     write_verdict_stage(reports_copy)
     again = (reports_copy / "index.md").read_text()
     assert again.count("## Provenance") == 1 and again.count("\nGenerated ") == 1
+
+
+def test_complete_papers_restores_dropped_papers_and_page_links(tmp_path):
+    from bench.report.pages import TITLES, complete_papers
+
+    text = ("Generated x.\n\n## Papers\n\n### " + TITLES["eskdb"] + "\n\n- built: y\n- experiments read:\n"
+            "  - experiment `eskdb_main`: scale full\n- tables: [t](eskdb/t.md)\n\n## Stored experiments\n\n"
+            "### massbayes_table3\n\n- built: z\n")
+    out = complete_papers(text, tmp_path)
+    papers = out.split("## Papers")[1].split("## Stored experiments")[0]
+    lines = papers.splitlines()
+    page = "- page (verdicts, tables, figures): [eskdb/README.md](eskdb/README.md)"
+    assert lines.index(page) == lines.index("- tables: [t](eskdb/t.md)") - 1
+    for paper in ("massbayes", "mctree", "ecocnb", "ande_sr"):
+        assert f"### {TITLES[paper]}" in papers
+        assert f"[{paper}/README.md]({paper}/README.md)" in papers
+    mb = papers.split(f"### {TITLES['massbayes']}")[1].split("\n### ")[0]
+    assert "Stored experiments below: `massbayes_table3`" in mb
+    assert complete_papers(out, tmp_path) == out          # idempotent
+    assert out.endswith("### massbayes_table3\n\n- built: z\n")
 
 
 def test_split_index_and_uncut():
@@ -275,6 +312,38 @@ def test_shorten_never_cuts_mid_word():
         body = out.removesuffix(" …")
         assert text.startswith(body)
         assert body == text or text[len(body)] in " ;,:" or body.endswith(".")
+
+
+def test_shorten_keeps_numbers_with_their_units_and_prefers_clauses():
+    from bench.report.pages import shorten
+
+    msg = ("CountTableTooLarge: A3DE count tables (all subsets of size <= 4 of 20 attributes, 10 classes) need "
+           "115.9 GB (124,411,065,480 bytes), more than the allowed 11.8 GB of memory for this job")
+    for limit in range(60, len(msg)):
+        out = shorten(msg, limit)
+        body = out.removesuffix(" …")
+        last = body.split()[-1]
+        assert not last[0].isdigit() and not last.startswith("("), (limit, out)
+        assert body.count("(") == body.count(")"), (limit, out)     # never ends inside a parenthesis
+    assert shorten(msg, 170) == ("CountTableTooLarge: A3DE count tables (all subsets of size <= 4 of 20 attributes, "
+                                 "10 classes) need 115.9 GB (124,411,065,480 bytes) …")
+    assert shorten(msg, 300) == msg
+    # a sentence end, not an abbreviation followed by a number
+    text = "The floor is the product of Eqs. 1-2 over every attribute and class of the data. Then more words follow here."
+    assert shorten(text, 90) == "The floor is the product of Eqs. 1-2 over every attribute and class of the data."
+    assert shorten("x" * 50 + " tail", 20) == "x" * 50 + " …"
+
+
+def test_uncut_recuts_old_index_lines_once():
+    old = ("- failed: a3de on onebig, 10 splits: CountTableTooLarge: A3DE count tables (all subsets of size <= 4 of "
+           "20 attributes, 10 classes) need 115.9 GB (124,411,065,480 bytes), more than the allowed 11.8 …")
+    new = uncut(old)
+    assert new.endswith("need 115.9 GB (124,411,065,480 bytes) …")
+    assert uncut(new) == new
+    inside = "- not applicable: e on la1, 10 splits: Infeasible: at most 31 columns exist (every column needs a …"
+    assert uncut(inside) == "- not applicable: e on la1, 10 splits: Infeasible: at most 31 columns exist …"
+    kept = "- not applicable: e on la1, 10 splits: Infeasible: at most 31 distinct columns exist …"
+    assert uncut(kept) == kept
 
 
 def test_verdicts_only_cli_needs_no_stored_runs(reports_copy, monkeypatch, tmp_path, capsys):

@@ -33,6 +33,19 @@ def test_one_verdict_per_claim_on_the_committed_reports(paper):
         assert v.claim == claims.set_index("claim_id").loc[v.claim_id, "quote"]
         if v.evidence and not v.evidence.startswith(".."):
             assert (REPORTS / v.evidence).exists(), v.evidence
+        if v.verdict != "not checkable":   # a checked claim names the test or rule it was checked with
+            assert v.test.strip(), f"{v.claim_id}: empty test column"
+
+
+def test_the_test_column_states_the_rule_applied():
+    from bench.report import ecocnb as ecocnb_report
+    from bench.report.verdicts._common import AVG_RTOL, AVG_TEST, RATIO_FACTOR, RATIO_TEST
+
+    assert f"x{RATIO_FACTOR:g}" in RATIO_TEST and f"{AVG_RTOL:.0%}" in AVG_TEST
+    assert f"<= {ecocnb_report.GROWTH_SLACK:g} x" in ecocnb.TESTS["EC04"]
+    assert f"<= {ecocnb_report.ALMOST_AS_FAST:g}" in ecocnb.TESTS["EC08"]
+    assert set(ande_sr.FIG_TESTS) == ande_sr.FIG_CLAIMS
+    assert f"{ande_sr.GREATLY:g} x" in ande_sr.FIG_TESTS["AN12"]
 
 
 def test_the_papers_tests_are_the_report_modules():

@@ -50,13 +50,16 @@ from .ranking import friedman_report
 from .labels import names_for
 from .labels import variant_labels as _variant_labels
 from .registry import PAPER_MODULES, PAPER_REPORTS
-from .pages import shorten, uncut
+from .pages import experiment_paper_section, paper_experiments, shorten, uncut
 from .tables import write_table
 
 __all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summarise", "generic_report"]
 
 #: failed / not-applicable (algorithm, dataset) pairs listed in the index per experiment
 MAX_LISTED = 12
+#: characters of a failed / not-applicable split's error message shown in the index (whole when it fits;
+#: else shortened at a sentence or clause end by :func:`bench.report.pages.shorten`)
+ERROR_WIDTH = 300
 #: modules of bench/report/ that are the framework, not paper reports
 FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "html", "labels", "pages", "perf", "ranking",
              "registry", "synthetic", "tables", "verdicts"}
@@ -368,9 +371,7 @@ def _kept(block: list[str], generated: str) -> list[str]:
 
 
 def _paper_experiments(paper: str) -> list[str]:
-    from ..experiment_plan import experiment_config, experiment_names
-
-    return [n for n in experiment_names() if experiment_config(n).get("paper") == paper]
+    return paper_experiments(paper)
 
 
 
@@ -448,19 +449,16 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         else:
             index.append("- missing: nothing")
         index.append("")
-    # papers whose tables and figures are written per experiment (PAPER_REPORTS), not by a paper module
+    # papers whose tables and figures are written per experiment (PAPER_REPORTS), not by a paper module;
+    # listed whether or not this build selected them (a --paper build keeps the others' sections)
     for paper, title in PAPER_TITLES.items():
-        if paper in PAPER_MODULES or (papers is not None and paper not in papers):
+        if paper in PAPER_MODULES:
+            continue
+        if papers is not None and paper not in papers and keep_earlier and title in old_papers:
+            index += _kept(old_papers[title], old_generated)
             continue
         exps = _paper_experiments(paper)
-        stored = [e for e in exps if _n_records(ctx, e)]
-        index += [f"### {title}", "",
-                  f"- page (verdicts, tables, figures): [{paper}/README.md]({paper}/README.md)",
-                  "- tables and figures: written with each experiment's summary under Stored experiments below"
-                  + (f": {', '.join(f'`{e}`' for e in stored)}" if stored else ""),
-                  f"- experiments defined: {', '.join(f'`{e}`' for e in exps) or 'none'}"
-                  + (f"; not stored here: {', '.join(f'`{e}`' for e in exps if e not in stored)}"
-                     if len(stored) < len(exps) else ""), ""]
+        index += experiment_paper_section(paper, exps, [e for e in exps if _n_records(ctx, e)])
     for mod, err in sorted(errors.items()):
         index += [f"- report module `{mod}` could not be imported: {err}", ""]
 
@@ -541,7 +539,7 @@ def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path
             continue
         groups = list(df[keep(df["status"])].groupby(["algo", "dataset"]))
         for (a, d), g in groups[:MAX_LISTED]:
-            index.append(f"- {label}: {a} on {d}, {len(g)} splits: {shorten(str(g['error'].iloc[0]), 160)}")
+            index.append(f"- {label}: {a} on {d}, {len(g)} splits: {shorten(str(g['error'].iloc[0]), ERROR_WIDTH)}")
         if len(groups) > MAX_LISTED:
             index.append(f"- {label}: {len(groups) - MAX_LISTED} more (algorithm, dataset) pairs "
                          f"(summary_long.csv has them all)")

@@ -589,4 +589,18 @@ def _fig8(exp, vals, amap, out, res) -> list[Path]:
     return save(fig, out / "fig8_scatter_xgb", cap)
 
 
+
+def published_cells(missing: pd.DataFrame | None = None) -> int:
+    """The (dataset, algorithm) cells of Tables 3-9 and Figs. 1, 8 that :func:`build` fills or lists as
+    missing: every dataset of Table 1 by every algorithm (the "cells filled" of the index counts them).
+    With the ``missing`` list of a built report, the algorithms are those that build enumerated (the
+    most cells listed for one absent dataset), so a report built before an algorithm was added counts right."""
+    n_algos = len(ALGOS)
+    if missing is not None and not missing.empty:
+        whole = missing[missing["category"].str.startswith("dataset") & (missing["dataset"] != "")]
+        if not whole.empty:
+            n_algos = int(whole.groupby("dataset")["algorithm"].nunique().max())
+    return len(published.datasets(PAPER)) * n_algos
+
+
 PAPER_MODULES[PAPER] = build

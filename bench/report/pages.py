@@ -30,6 +30,8 @@ SHORT = {"massbayes": "MassBayes", "ecocnb": "ECOC-NB", "eskdb": "ESKDB", "ande_
 #: files of a paper folder that are the page itself, not its content
 OWN = {"README.md", "verdicts.md", "index.md"}
 PROVENANCE = "## Provenance"
+#: characters of a table's caption shown beside its link on a paper page (longer ones are shortened)
+CAPTION_WIDTH = 320
 
 
 def folders(root: Path, paper: str) -> list[Path]:
@@ -44,38 +46,97 @@ def folders(root: Path, paper: str) -> list[Path]:
 
 def caption(md: Path) -> str:
     """The caption of a table written by :func:`bench.report.tables.write_table` (its first
-    paragraph when that is not the table itself), shortened at a sentence end, never mid-word."""
+    paragraph when that is not the table itself), whole up to :data:`CAPTION_WIDTH` characters, else
+    shortened by :func:`shorten` (at a sentence end, else a clause end; never mid-word)."""
     try:
         first = md.read_text().split("\n\n", 1)[0].strip()
     except OSError:
         return ""
     if not first or first.startswith("|") or first.startswith("#"):
         return first.lstrip("# ").split("\n")[0] if first.startswith("#") else ""
-    return shorten(first.replace("\n", " "), 240)
+    return shorten(first.replace("\n", " "), CAPTION_WIDTH)
+
+
+#: a number (maybe signed, with a decimal point, thousands commas or a percent sign): never the last
+#: word before an ellipsis, since the unit or the noun it counts follows it
+_NUMBER = re.compile(r"^[(\[]?[-+~<>=≈±x]*\d[\d.,]*%?$")
+#: clause boundaries a shortened text may end at (the text is cut before them), outside parentheses
+_CLAUSE = ("; ", ": ", ", ", " | ", " (", " - ", " – ")
+
+
+def _depths(text: str) -> list[int]:
+    """The parenthesis depth before each character of ``text``."""
+    out, d = [], 0
+    for ch in text:
+        out.append(d)
+        if ch in "([":
+            d += 1
+        elif ch in ")]" and d:
+            d -= 1
+    return out
+
+
+def _balanced(text: str) -> bool:
+    d = 0
+    for ch in text:
+        if ch in "([":
+            d += 1
+        elif ch in ")]":
+            d -= 1
+    return d <= 0
 
 
 def shorten(text: str, limit: int) -> str:
-    """``text`` cut at the last sentence end (else word end) before ``limit``, never mid-word."""
+    """``text`` whole when it fits in ``limit`` characters, else cut at the last sentence end before
+    ``limit``, else at the last clause boundary (``;``, ``:``, ``,``, ``|``, before a parenthesis;
+    outside parentheses) marked with an ellipsis, else at a word end outside parentheses. Never
+    mid-word, and never after a number (its unit or noun follows it): the cut backs off to before it."""
     text = " ".join(str(text).split())
     if len(text) <= limit:
         return text
-    cut = text[:limit]
-    dot, semi = cut.rfind(". "), cut.rfind("; ")
-    if dot > limit // 3:
-        return cut[:dot + 1]
-    if semi > limit // 3:
-        return cut[:semi] + " …"
-    return cut[:cut.rfind(" ")].rstrip(",;:") + " …" if " " in cut else cut
+    depth = _depths(text)
+    floor = limit // 3
+    # a sentence ends at ". " before a capital (not "Eqs. 1-2", "e.g. the"), outside parentheses
+    ends = [i for i in range(floor, min(limit, len(text) - 2)) if text[i] == "." and text[i + 1] == " "
+            and depth[i] == 0 and (text[i + 2].isupper() or text[i + 2] in "'\"*[`")]
+    if ends:
+        return text[:ends[-1] + 1]
+    clauses = [i for sep in _CLAUSE for i in range(floor, limit - len(sep) + 2)
+               if text.startswith(sep, i) and depth[i] == 0]
+    for i in sorted(clauses, reverse=True):
+        body = text[:i].rstrip(",;:")
+        if not _NUMBER.match(body.rsplit(" ", 1)[-1]):
+            return body + " …"
+    words = text[:limit + 1].split(" ")[:-1]   # whole words within the limit
+    while len(words) > 1 and (_NUMBER.match(words[-1]) or not _balanced(" ".join(words))):
+        words.pop()
+    if not words or not words[0]:   # one word longer than the limit: kept whole
+        first = text.split(" ", 1)[0]
+        return first + (" …" if len(first) < len(text) else "")
+    return " ".join(words).rstrip(",;:") + " …"
+
+
+def _cut_badly(body: str) -> bool:
+    """A shortened text (without its ellipsis) that ends inside a parenthesis or on a number."""
+    last = body.rsplit(" ", 1)[-1]
+    return not _balanced(body) or bool(_NUMBER.match(last))
 
 
 def uncut(line: str, limit: int = 160) -> str:
     """An index line whose error message an earlier build cut at ``limit`` characters (maybe
-    mid-word), cut again at a word end and marked with an ellipsis."""
+    mid-word, inside a parenthesis or between a number and its unit), cut again by :func:`shorten`'s
+    rules (at a clause end, else a word end) and marked with an ellipsis. Lines :func:`shorten`
+    wrote are left as they are (so the stage can run any number of times)."""
     m = re.match(r"^(- (?:failed|not applicable): .*? splits: )(.*)$", line)
-    if m and len(m.group(2)) == limit and not m.group(2).endswith(("…", ".")):
-        body = m.group(2)
-        return m.group(1) + body[:body.rfind(" ")].rstrip(",;:") + " …"
-    return line
+    if not m:
+        return line
+    body = m.group(2)
+    if len(body) == limit and not body.endswith(("…", ".")):   # a raw cut: its last word may be partial
+        body = body[:body.rstrip().rfind(" ")].rstrip(",;:") + " …"
+    elif not body.endswith(" …"):
+        return line
+    core = body[:-2]
+    return m.group(1) + (shorten(core, len(core) - 1) if _cut_badly(core) else body)
 
 
 def figure_caption(png: Path) -> str:
@@ -158,14 +219,110 @@ def write_pages(root: Path, verdicts: list) -> list[Path]:
     return out
 
 
+# ---------------------------------------------------------------- the index's Papers section
+PAGE_LINE = "- page (verdicts, tables, figures): "
+
+
+def page_line(paper: str) -> str:
+    return f"{PAGE_LINE}[{paper}/README.md]({paper}/README.md)"
+
+
+def paper_experiments(paper: str) -> list[str]:
+    """The experiments whose config names ``paper`` (conf/experiment/*.yaml)."""
+    from ..experiment_plan import experiment_config, experiment_names
+
+    return [n for n in experiment_names() if experiment_config(n).get("paper") == paper]
+
+
+def experiment_paper_section(paper: str, exps: list[str], stored: list[str]) -> list[str]:
+    """The index section of a paper whose tables and figures are written with each experiment's summary
+    (``PAPER_REPORTS`` hooks): its page, the experiments that hold its tables, those not stored."""
+    return [f"### {TITLES.get(paper, paper)}", "", page_line(paper),
+            "- tables and figures: written with each experiment's summary under Stored experiments below"
+            + (f": {', '.join(f'`{e}`' for e in stored)}" if stored else ""),
+            f"- experiments defined: {', '.join(f'`{e}`' for e in exps) or 'none'}"
+            + (f"; not stored here: {', '.join(f'`{e}`' for e in exps if e not in stored)}"
+               if len(stored) < len(exps) else ""), ""]
+
+
+def _own_tables(root: Path | None, paper: str) -> bool:
+    """Whether reports/<paper>/ holds tables or figures of its own (a paper module's), not only its page."""
+    d = Path(root) / paper if root is not None else None
+    return bool(d and d.is_dir() and any(p.suffix in (".md", ".png") and p.name not in OWN for p in d.iterdir()))
+
+
+def complete_papers(text: str, root: Path | None = None) -> str:
+    """The provenance part of index.md with a section for every paper under "## Papers", each with its
+    page link: a paper an earlier (partial) build left out gets the section the build writes for papers
+    built per experiment (its experiments with a section under "## Stored experiments" count as stored),
+    and a kept section written before pages existed gets its page line (after the experiments it read)."""
+    lines = text.split("\n")
+    try:
+        start = next(i for i, ln in enumerate(lines) if ln.strip() == "## Papers")
+    except StopIteration:
+        return text
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    stored_sections = {ln[4:].strip() for ln in lines[end:] if ln.startswith("### ")}
+    body = lines[start + 1:end]
+    heads = [i for i, ln in enumerate(body) if ln.startswith("### ")]
+    for paper in V.PAPERS:
+        title = f"### {TITLES[paper]}"
+        if title not in body:
+            continue
+        i = body.index(title)
+        j = next((k for k in heads if k > i), len(body))
+        sec = body[i:j]
+        if any(ln.startswith(PAGE_LINE) for ln in sec):
+            continue
+        at = next((k for k, ln in enumerate(sec) if ln.startswith(("- tables", "- figures", "- missing"))), None)
+        if at is None:
+            at = len(sec)
+            while at > 1 and not sec[at - 1].strip():
+                at -= 1
+        body = body[:i] + sec[:at] + [page_line(paper)] + sec[at:] + body[j:]
+        heads = [k for k, ln in enumerate(body) if ln.startswith("### ")]
+    for paper in V.PAPERS:
+        if f"### {TITLES[paper]}" in body:
+            continue
+        while body and not body[-1].strip():
+            body.pop()
+        if _own_tables(root, paper):   # a paper module's folder that the build writing this index did not build
+            body += ["", f"### {TITLES[paper]}", "", page_line(paper),
+                     "- not rebuilt by the build that wrote this index: its tables and figures, from an earlier "
+                     "build, are listed on its page", ""]
+            continue
+        exps = paper_experiments(paper)
+        body += [""] + experiment_paper_section(paper, exps, [e for e in exps if e in stored_sections])
+    if not body or body[0].strip():
+        body = [""] + body
+    if body[-1].strip():
+        body.append("")
+    return "\n".join(lines[:start + 1] + body + lines[end:])
+
+
 # ---------------------------------------------------------------- index head
-def _missing_cells(root: Path, paper: str) -> tuple[str, set[str]]:
-    """(display of the missing cells, paper data sets absent here)."""
+def _published_cells(paper: str, missing: pd.DataFrame) -> int | None:
+    """The published cells the paper module fills or lists as missing (its ``published_cells()``, told
+    the report's missing list), or None when the module has no such count."""
+    import importlib
+
+    try:
+        return int(importlib.import_module(f"{__package__}.{paper}").published_cells(missing))
+    except (ImportError, AttributeError):
+        return None
+
+
+def _missing_cells(root: Path, paper: str) -> tuple[str, str, set[str]]:
+    """(display of the missing cells, display of the filled cells, paper data sets absent here)."""
     m = root / paper / "missing.csv"
     if m.exists():
         df = pd.read_csv(m, dtype=str, keep_default_na=False)
         absent = set(df.loc[df["category"].str.startswith("dataset"), "dataset"])
-        return f"[{len(df)}]({paper}/missing.md)", absent
+        total = _published_cells(paper, df)
+        # cell rows name a dataset; rows for a whole figure or table (no dataset) are not cells
+        n_cells = int((df["dataset"] != "").sum())
+        filled = f"{total - n_cells} of {total}" if total else "-"
+        return f"[{len(df)}]({paper}/missing.md)", filled, absent
     if paper == "massbayes":
         n, filled, absent = 0, 0, set()
         for name, col in (("table3_accuracy_long.csv", "ours"), ("table5_runtime_long.csv", "ours_s")):
@@ -176,8 +333,8 @@ def _missing_cells(root: Path, paper: str) -> tuple[str, set[str]]:
                 n += int((df[pubcol].notna() & df[col].isna()).sum())
                 filled += int((df[pubcol].notna() & df[col].notna()).sum())
                 absent |= set(df.loc[df["ours_dataset"].astype(str) == "not available", "dataset"])
-        return f"{n} of {n + filled} printed in Tables 3, 5", absent
-    return "none printed (claims only)", set()
+        return f"{n} of {n + filled} printed in Tables 3, 5", f"{filled} of {n + filled}", absent
+    return "none printed (claims only)", "none printed (claims only)", set()
 
 
 def _datasets_here(root: Path, paper: str, absent: set[str]) -> str:
@@ -231,25 +388,27 @@ def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
     root = Path(root)
     head = ["# bench reports", "",
             "| paper | reproduced | partly | not reproduced | not checkable | data sets here | cells missing | "
-            "scale and protocol | page |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "cells filled | scale and protocol | page |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     tot = {k: 0 for k in V.VERDICTS}
     for paper in V.PAPERS:
         vs = [v for v in verdicts if v.paper == paper]
         c = V.counts(vs)
         for k in tot:
             tot[k] += c[k]
-        cells, absent = _missing_cells(root, paper)
+        cells, filled, absent = _missing_cells(root, paper)
         head.append(f"| [{SHORT[paper]}]({paper}/README.md) | {c[V.REPRODUCED]} | {c[V.PARTLY]} | {c[V.NOT_REPRODUCED]} | "
-                    f"{c[V.NOT_CHECKABLE]} | {_datasets_here(root, paper, absent)} | {cells} | "
+                    f"{c[V.NOT_CHECKABLE]} | {_datasets_here(root, paper, absent)} | {cells} | {filled} | "
                     f"{_scales(paper, verdicts, index_text).replace('|', '/')} | [{SHORT[paper]} page]({paper}/README.md) |")
     head.append(f"| all {len(verdicts)} claims | {tot[V.REPRODUCED]} | {tot[V.PARTLY]} | {tot[V.NOT_REPRODUCED]} | "
-                f"{tot[V.NOT_CHECKABLE]} | | | | [every claim](verdicts.md) |")
+                f"{tot[V.NOT_CHECKABLE]} | | | | | [every claim](verdicts.md) |")
     head += ["", "One verdict per claim of the papers' running text (bench/published/claims.csv), by the rules at the "
              "top of [verdicts.md](verdicts.md); every claim with our number, the paper's, the test and the table "
              "it rests on: [verdicts.md](verdicts.md) ([csv](verdicts.csv)). Data sets here: the paper's data sets "
              "we have (of those in its data set table); cells missing: published cells we could not fill (each "
-             "paper's missing.md says why). The same pages as HTML: [index.html](index.html).", "",
+             "paper's missing.md says why); cells filled: of the published cells (MassBayes: the cells printed in "
+             "its Tables 3 and 5; ECOC-NB: Table 1's data sets and the printed cells of Tables 2-4; ESKDB, A2DE: "
+             "the (data set, algorithm) cells behind their tables and figures), those with our number. The same pages as HTML: [index.html](index.html).", "",
              "## Claims not reproduced or partly reproduced", ""]
     for paper in V.PAPERS:
         bad = [v for v in verdicts if v.paper == paper and v.verdict in (V.NOT_REPRODUCED, V.PARTLY)]
@@ -299,6 +458,7 @@ def write_verdict_stage(root: Path | str = "reports", provenance_text: str | Non
     if provenance_text is None:
         provenance_text = split_index(idx.read_text()) if idx.exists() else "No build provenance yet."
         provenance_text = "\n".join(uncut(line) for line in provenance_text.splitlines())
+    provenance_text = complete_papers(provenance_text, root)
     head = index_head(root, verdicts, provenance_text)
     idx.write_text("\n".join(head) + "\n" + provenance_text.rstrip("\n") + "\n")
     written.append(idx)

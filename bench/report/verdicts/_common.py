@@ -39,6 +39,10 @@ AVG_RTOL = 0.02          #: relative tolerance of an average (RMSE, error) again
 MIN_COVERAGE = 0.8       #: share of the paper's datasets our average must cover to be compared
 RATIO_FACTOR = 1.5       #: a time ratio is reproduced when ours / published lies in [1/1.5, 1.5]
 
+#: the test column of the claims checked with :func:`ratio_check` and :func:`average_check`
+RATIO_TEST = f"time ratio within x{RATIO_FACTOR:g} of the paper's (ours / paper's in [1/{RATIO_FACTOR:g}, {RATIO_FACTOR:g}])"
+AVG_TEST = (f"mean within {AVG_RTOL:.0%} of the paper's (relative), over >= {MIN_COVERAGE:.0%} of its datasets")
+
 MAX_LISTED = 3           #: failing comparisons listed in a reason (the rest counted)
 
 TEST_TEXT = {"sign2": "two-tailed binomial sign test, p < {a}", "sign1": "one-tailed binomial sign test, p <= {a}"}

@@ -42,6 +42,18 @@ FIG_FILES = {"Bias": "fig1_bias_variance_values.csv", "Variance": "fig1_bias_var
              "Learning time": "fig4_time_values.csv", "Classification time": "fig4_time_values.csv"}
 GREATLY, SLIGHTLY, SUBSTANTIALLY = 0.75, 0.5, 2.0
 
+#: the test column of the figure claims (mean ratios to NB over the datasets, Figs. 1-4) and the counts
+FIG_TESTS = {
+    "AN08": "mean ratio to NB, all data (Fig. 1): RF10's bias below and its variance above every AnDE's",
+    "AN11": "A2DE-SW's mean ratio to NB (Figs. 2, 3) at most every other AnDE's and RF10's on small, medium and "
+            "large data, for 0-1 loss and RMSE",
+    "AN12": f"A2DE-S's classification time (x NB) <= {GREATLY:g} x A2DE's",
+    "AN13": f"slightly less: {SLIGHTLY:g} x RF10's <= A2DE-S's, A2DE-SW's training time (x NB) < RF10's; "
+            f"super-linear: RF10's large / all data ratio > 1 and above A2DE-S's and A2DE-SW's",
+    "AN14": f"classification time (x NB) of A2DE, A2DE-S, A2DE-W, A2DE-SW >= {SUBSTANTIALLY:g} x RF10's",
+}
+COUNT_TEST = "our count equals the paper's"
+
 _SW = [("A1DE-S", "A1DE"), ("A1DE-W", "A1DE"), ("A2DE-S", "A2DE"), ("A2DE-W", "A2DE")]
 _JOINT = [("A1DE-SW", "A1DE-S"), ("A1DE-SW", "A1DE-W"), ("A2DE-SW", "A2DE-S"), ("A2DE-SW", "A2DE-W")]
 _MEASURES = ("0-1 loss", "RMSE")
@@ -263,9 +275,9 @@ def _one(data: _Data, row: dict, rf: str) -> tuple:
         own = None
         if cell and cell["published"]:
             own = [("", [Check(cell["published"][COUNT_SPECS[cid][4]] == int(float(row["value"])), "paper's cell")])]
-        return parts, ours, pub, ev or TABLE_FILES[m], "", own
+        return parts, ours, pub, ev or TABLE_FILES[m], COUNT_TEST, own
     parts, shown, ev = _fig_parts(data, cid, rf)
-    return parts, shown, "figure only (no values printed)", ev, "", None
+    return parts, shown, "figure only (no values printed)", ev, FIG_TESTS.get(cid, ""), None
 
 
 def evaluate_dir(paper_dir: Path, claims: pd.DataFrame, prefix: str = PAPER) -> list[Verdict]:

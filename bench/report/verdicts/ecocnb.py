@@ -25,12 +25,22 @@ from pathlib import Path
 import pandas as pd
 
 from . import NOT_CHECKABLE, Verdict
+from ..ecocnb import ALMOST_AS_FAST, GROWTH_SLACK
 from ._common import RATIO_FACTOR, Check, check_one, combine, fixed, num, ratio_check, read_csv, unknown, verdict
 
 PAPER = "ecocnb"
 TABLES = {2: "normal estimators", 3: "kernel density estimators", 4: "discretised"}
 FAR_FROM_WORST = 0.05      #: diversity at most 1/20 of the worst case (every value distinct = 1)
 EC01_LENGTH, EC01_DATASET = 31, "fbis"
+#: the test column: the rule each claim is checked with (EC04, EC05, EC08: bench.report.ecocnb's rules)
+TESTS = {
+    "EC01": f"ECOC-NB / NB time ratio within x{RATIO_FACTOR:g} of the paper's, or lower",
+    "EC03": f"every cell's straightforward-ECOC / NB time ratio within x{RATIO_FACTOR:g} of the number of bits",
+    "EC04": f"median ECOC-NB / NB time ratio <= {GROWTH_SLACK:g} x the paper's at every code length",
+    "EC05": f"median ECOC-NB / NB time ratio <= {GROWTH_SLACK:g} x the paper's at every code length",
+    "EC06": f"every dataset's diversity <= {FAR_FROM_WORST:g} (worst case 1)",
+    "EC08": f"median ECOC-NB / NB time ratio over the (dataset, code length) cells <= {ALMOST_AS_FAST:g}",
+}
 
 
 def _ratio_table(d: Path, n: int) -> pd.DataFrame | None:
@@ -136,6 +146,8 @@ def evaluate_dir(paper_dir: Path, claims: pd.DataFrame, prefix: str = PAPER) -> 
     for row in claims.to_dict("records"):
         cid = row["claim_id"]
         kw = dict(scale=scale)
+        if cid in TESTS:
+            kw["test"] = TESTS[cid]
         if cid == "EC01":
             parts, ours, pub = _ec01(d)
             out.append(verdict(row, PAPER, parts, ours=ours, published=pub, evidence=f"{prefix}/table2_traintime_ratio.csv",
