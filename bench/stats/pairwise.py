@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binomtest
 
+from .spread import pooled_standard_error, standard_error
+
 TESTS = ("raw", "sign1", "sign2", "two_se")
 
 #: measures where a lower value is better (everything else: higher is better)
@@ -88,10 +90,10 @@ def two_se_outcome(a_splits, b_splits, lower_is_better: bool = True, se: str = "
         raise ValueError(f"two-SE test needs paired split values (>= 2 each), got {a.shape} and {b.shape}")
     if se == "paired":
         d = a - b
-        s = d.std(ddof=1) / np.sqrt(d.size)
+        s = standard_error(d)
         diff = d.mean()
     elif se == "pooled":
-        s = np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+        s = pooled_standard_error(a, b)
         diff = a.mean() - b.mean()
     else:
         raise ValueError(f"se must be 'paired' or 'pooled', got {se!r}")
