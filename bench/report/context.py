@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..stats import collect
+from .labels import variant_labels
 
 #: reason categories, in the order the index lists them
 REASONS = (
@@ -82,7 +83,11 @@ class ExperimentView:
         raw = ctx.load_records(name)
         self.all_records = raw
         self.plan = ctx.plan(name)
-        labelled = collect.label_variants(raw, list((self.plan.get("sweep") or {}).keys())) if not raw.empty else raw
+        labelled = raw
+        sweep = [k for k in (self.plan.get("sweep") or {}) if str(k).startswith("algo.")]
+        if sweep and not raw.empty and "algo_config" in raw:   # name the swept variants apart, so that
+            # latest_runs keeps one config per variant: ecocnb[code_length=15]
+            labelled = raw.assign(base_algo=raw["algo"], algo=variant_labels(raw, sweep=sweep))
         self.records = collect.latest_runs(labelled) if not raw.empty else raw
         prot = self.plan.get("protocol")
         if prot and not self.records.empty:
