@@ -28,10 +28,10 @@ import pytest
 from bench import weka
 from bench.data import load
 from bench.protocols import splits
+from tests.helpers import MDL_FILTER, mdl_fold
 
 pytestmark = [pytest.mark.weka, pytest.mark.skipif(not weka.available(), reason="Weka 3.6 not installed")]
 
-MDL_FILTER = ("weka.filters.supervised.attribute.Discretize", [])
 SIMPLE = ["-E", "weka.classifiers.bayes.net.estimate.SimpleEstimator", "--", "-A"]
 
 
@@ -87,19 +87,12 @@ def compare_fold(ds, train, test, case):
     """(our proba, Weka's result, same structure, note). For TAN, when the directed trees differ,
     the undirected trees must be equal and the root must be decided by an exact tie; the
     probabilities are then compared with Weka's root imposed (``TAN(root=r)`` on the same data)."""
-    from algorithms.discretize import MDLDiscretizer
     from bench.weka.bayesnet import run_bayesnet
 
     label, options, make = case
     d = ds.X.shape[1]
     numeric = not ds.categorical.all()
-    Xtr, Xte = ds.X[train], ds.X[test]
-    cat, ncat = ds.categorical, ds.n_categories
-    if numeric:
-        disc = MDLDiscretizer(categorical_features=cat, n_categories=ncat)
-        Xtr = disc.fit_transform(Xtr, ds.y[train])
-        Xte = disc.transform(Xte)
-        cat, ncat = disc.categorical_features_out_, disc.n_categories_out_
+    Xtr, Xte, cat, ncat = mdl_fold(ds, train, test, numeric)
     est = make(categorical_features=cat, n_categories=ncat).fit(Xtr, ds.y[train])
     w = run_bayesnet(ds, train, test, options, filter=MDL_FILTER if numeric else None)
     ours = our_structure(est, d)
