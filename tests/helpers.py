@@ -91,3 +91,11 @@ def mdl_fold(ds, train, test, discretise: bool = True):
         Xte = disc.transform(Xte)
         cat, ncat = disc.categorical_features_out_, disc.n_categories_out_
     return Xtr, Xte, cat, ncat
+
+
+def noise_classes(seed: int, n: int, d: int, n_classes: int = 3):
+    """A problem without signal: ``n`` standard normal points in ``d`` dimensions and uniform labels
+    of ``n_classes`` classes, drawn in that order from ``np.random.default_rng(seed)``."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    return X, rng.integers(0, n_classes, size=n)
