@@ -132,12 +132,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     paper_name = dict(zip(pds["ours"], pds["dataset"]))
     label = DISPLAY_NAMES[PAPER]
 
-    # every (paper dataset, algorithm) cell that has no complete stored run
-    for r in pds.itertuples():
-        for pa, oa in ALGOS.items():
-            why = exp.reason(r.ours or None, oa)
-            if why:
-                res.add_missing("Tables 2-5, Figs 1-4", r.dataset, pa, why)
+    res.add_missing_cells("Tables 2-5, Figs 1-4", exp, pds, ALGOS)
 
     vals = _values(exp, mapped)
     res.files += _datasets_table(exp, pds, out)

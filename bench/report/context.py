@@ -63,6 +63,17 @@ class PaperResult:
     def add_missing(self, item: str, dataset: str, algorithm: str, reason: str) -> None:
         self.missing.append(Missing(self.paper, item, dataset, algorithm, reason))
 
+    def add_missing_cells(self, item: str, exp: "ExperimentView", datasets: pd.DataFrame,
+                          algos: dict[str, str]) -> None:
+        """A row for every (paper dataset, algorithm) cell of ``item`` that has no complete stored
+        run: ``datasets`` is the paper's dataset table (columns ``dataset`` and ``ours``),
+        ``algos`` maps the paper's algorithm names to our config names."""
+        for r in datasets.itertuples():
+            for pa, oa in algos.items():
+                why = exp.reason(r.ours or None, oa)
+                if why:
+                    self.add_missing(item, r.dataset, pa, why)
+
 
 def status_counts(records: pd.DataFrame) -> dict[str, int]:
     """Stored splits by outcome: ``ok``, ``not_applicable`` (the algorithm does not apply to the
