@@ -9,7 +9,7 @@ imposed (``root_ties`` counts such folds).
 
 * TAN: ``BayesNet -D -Q search.local.TAN -- -S ENTROPY -E SimpleEstimator -- -A <alpha>`` against
   ``TAN(root="weka", smoothing="laplace", alpha=<alpha>, backoff=False, missing="mode")``;
-* K2 (seed 000's BayesNet): ``BayesNet -D -Q search.local.K2 -- -P 100 -N -S BAYES -E SimpleEstimator
+* K2 (Aryal and Ting 2013's BayesNet): ``BayesNet -D -Q search.local.K2 -- -P 100 -N -S BAYES -E SimpleEstimator
   -- -A 0.5`` against ``BayesNetK2()`` (its defaults are those settings).
 
 Numeric attributes are discretised on the training fold by Weka's supervised Discretize on Weka's

@@ -1,4 +1,5 @@
-"""Training time of ESKDB (seed 002 Sect. 4.8, Table 9) against tuned XGBoost and Random Forest.
+"""Training time of ESKDB (Zhang, Petitjean and Buntine 2020, Sect. 4.8, Table 9) against tuned
+XGBoost and Random Forest.
 
 On each of the mirror's mid-size datasets of the paper (magic, letter, adult, connect_4) the
 training set is a random half (the training size of 5x2 CV). In the same run we fit

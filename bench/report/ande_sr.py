@@ -1,4 +1,4 @@
-"""Seed 003 (Zaidi and Webb, "Fast and Effective Single Pass Bayesian Learning"): Tables 2-5,
+"""Zaidi and Webb 2013, "Fast and Effective Single Pass Bayesian Learning": Tables 2-5,
 Figs 1-4 and a verdict on each of the paper's claims (conclusions.md, a view of
 :mod:`bench.report.verdicts.ande_sr`), from the stored runs of experiment ``ande_sr``.
 
@@ -62,7 +62,7 @@ SUBSETS = ("all", "large", "medium", "small")
 #: table number -> (our measure key, the published measure string, file label)
 TABLES = {2: ("bias", "bias", "bias"), 3: ("variance", "variance", "variance"),
           4: ("error", "0-1 loss", "01loss"), 5: ("rmse", "RMSE", "rmse")}
-TEST = "sign2"        # seed 003: two-tailed binomial sign test, significant when p < 0.05
+TEST = "sign2"        # Zaidi and Webb 2013: two-tailed binomial sign test, significant when p < 0.05
 ALPHA = 0.05
 
 

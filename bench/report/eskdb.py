@@ -1,4 +1,4 @@
-"""Seed 002 (Zhang, Petitjean and Buntine, ESKDB): Tables 3-9 and Figs 1, 3-8, with the
+"""ESKDB (Zhang, Petitjean and Buntine 2020): Tables 3-9 and Figs 1, 3-8, with the
 published numbers beside ours.
 
 What the module expects (the ESKDB issue writes the experiments and algorithm configs; whatever
