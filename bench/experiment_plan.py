@@ -143,8 +143,13 @@ def write_plan(root: Path, p: dict, seconds: float, rc: int) -> None:
 def algo_config(name: str, overrides: list[str] | tuple = ()) -> dict:
     """The algorithm config ``conf/algo/<name>.yaml`` as ``python -m bench algo=<name>`` composes it
     (through Hydra: defaults lists, interpolations and ``overrides`` such as ``algo.estimator.t=50``),
-    resolved to a plain dict, so that a driver outside the Hydra app (``bench.scaleup``) runs, and
-    hashes, exactly the config the app would."""
+    resolved to a plain dict, so that a driver outside the Hydra app (``bench.scaleup``,
+    ``bench.warm``, ``bench.perf``) runs, and hashes, exactly the config the app would.
+
+    Algorithm configs inherit through the defaults list: a family's shared settings live in
+    ``conf/algo/_base/`` (not algorithms: :func:`algo_names` lists ``conf/algo/*.yaml`` only) and
+    a config merges them into its own package (``- _base/ecocnb_normal@_here_`` before ``_self_``);
+    ``tests/test_config_inheritance.py`` checks every composed config against its stored hash."""
     from hydra import compose, initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
     from omegaconf import OmegaConf

@@ -32,15 +32,6 @@ DEFAULT_ALGOS = ("a1de", "a1de_s", "a1de_w", "a2de", "nb", "nb_disc", "nb_gaussi
 SIZES = (600, 40_000)
 
 
-def _algo_config(name: str) -> dict:
-    from .algo_config import load_algo_config
-
-    try:
-        return load_algo_config(name)   # with its defaults list, as `python -m bench algo=<name>` composes it
-    except FileNotFoundError as exc:
-        raise SystemExit(str(exc)) from None
-
-
 def _dataset(n: int, seed: int = 0):
     """``n`` rows: 6 numeric and 4 nominal attributes (3-5 values), 3 classes, ~2% missing."""
     import numpy as np
@@ -63,12 +54,13 @@ def warm(algos=DEFAULT_ALGOS, sizes=SIZES, out=sys.stderr) -> dict:
     """Fit and apply each algorithm on each size; returns ``{algo: seconds or error text}``."""
     import numpy as np
 
+    from .experiment_plan import algo_config
     from .protocols import Split
     from .runner import run_split
 
     done = {}
     for name in algos:
-        cfg = _algo_config(name)
+        cfg = algo_config(name)   # as `python -m bench algo=<name>` composes it (Hydra; SystemExit if unknown)
         t0 = time.perf_counter()
         print(f"warming {name} ...", end="", file=out, flush=True)
         try:

@@ -1,4 +1,4 @@
-"""Estimators used only by tests (importable by subprocesses with the project root on PYTHONPATH)."""
+"""Estimators and helpers used only by tests (importable by subprocesses with the project root on PYTHONPATH)."""
 
 from __future__ import annotations
 
@@ -70,3 +70,32 @@ class BinAll:
 
     def transform(self, X):
         return np.clip(np.floor(X), 0, 2)
+
+
+#: Weka's supervised (MDL) Discretize, as ``bench.weka.run(filter=...)`` takes it
+MDL_FILTER = ("weka.filters.supervised.attribute.Discretize", [])
+
+
+def mdl_fold(ds, train, test, discretise: bool = True):
+    """Our side of a Weka agreement fold: the training and test rows of ``ds`` with the numeric
+    attributes discretised by ``MDLDiscretizer`` fitted on the training rows (Weka's cut points,
+    as :data:`MDL_FILTER` on Weka's side), unless ``discretise`` is false; returns
+    ``(Xtr, Xte, categorical_features, n_categories)`` of what the estimator is fitted on."""
+    Xtr, Xte = ds.X[train], ds.X[test]
+    cat, ncat = ds.categorical, ds.n_categories
+    if discretise:
+        from algorithms.discretize import MDLDiscretizer
+
+        disc = MDLDiscretizer(categorical_features=cat, n_categories=ncat)
+        Xtr = disc.fit_transform(Xtr, ds.y[train])
+        Xte = disc.transform(Xte)
+        cat, ncat = disc.categorical_features_out_, disc.n_categories_out_
+    return Xtr, Xte, cat, ncat
+
+
+def noise_classes(seed: int, n: int, d: int, n_classes: int = 3):
+    """A problem without signal: ``n`` standard normal points in ``d`` dimensions and uniform labels
+    of ``n_classes`` classes, drawn in that order from ``np.random.default_rng(seed)``."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    return X, rng.integers(0, n_classes, size=n)

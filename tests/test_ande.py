@@ -1,4 +1,4 @@
-"""AnDE (seed 003): hand-computed cases, a brute-force pure-Python AnDE, the A(n-1)DE fall-back,
+"""AnDE (Zaidi and Webb 2013): hand-computed cases, a brute-force pure-Python AnDE, the A(n-1)DE fall-back,
 subsumption resolution on a female/pregnant example, MI weights, partial_fit, underflow, sklearn."""
 
 import math
@@ -14,7 +14,7 @@ from algorithms.ande import AnDE
 
 # --------------------------------------------------------------------------- brute force reference
 class BruteAnDE:
-    """Seed 003's equations evaluated literally with Python dicts and loops (no shared code)."""
+    """Zaidi and Webb 2013's equations evaluated literally with Python dicts and loops (no shared code)."""
 
     def __init__(self, X, y, k, C, n, smoothing="m_estimate", m=1.0, sr=None, weighting=False, min_count=1):
         self.k, self.C, self.n = list(k), C, n

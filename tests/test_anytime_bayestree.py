@@ -6,6 +6,7 @@ import pytest
 
 from algorithms.anytime import BayesTree, MCTree
 from algorithms.anytime._rtree import rtree_insert_all
+from tests.helpers import noise_classes
 
 
 def _walk(is_leaf, count, child, root):
@@ -81,9 +82,7 @@ def test_qbk_refines_the_most_probable_classes():
 
 
 def test_determinism_and_insert_order():
-    rng = np.random.default_rng(2)
-    X = rng.normal(size=(300, 3))
-    y = rng.integers(0, 3, size=300)
+    X, y = noise_classes(2, 300, 3)
     a = BayesTree(random_state=3).fit(X, y)
     b = BayesTree(random_state=3).fit(X, y)
     c = BayesTree(random_state=4).fit(X, y)
@@ -97,9 +96,7 @@ def test_determinism_and_insert_order():
 
 def test_same_full_model_as_mctree():
     """MC-Tree Sec. 4.2: once the whole leaf level is read both classifiers decide on the same model."""
-    rng = np.random.default_rng(3)
-    X = rng.normal(size=(200, 5))
-    y = rng.integers(0, 3, size=200)
+    X, y = noise_classes(3, 200, 5)
     bt = BayesTree(random_state=0).fit(X[:150], y[:150])
     mc = MCTree(random_state=0).fit(X[:150], y[:150])
     np.testing.assert_allclose(bt.predict_proba_anytime(X[150:], [None]), mc.predict_proba_anytime(X[150:], [None]),

@@ -11,6 +11,7 @@ from algorithms.anytime import BayesTree, MCTree, NumericView
 from algorithms.anytime._kernels import class_penalised_distances, mds_out_of_sample, smacof
 from algorithms.anytime._model import build_model, flatten_tree
 from algorithms.anytime.mctree import page_fanout, page_leaf_capacity
+from tests.helpers import noise_classes
 
 
 # ------------------------------------------------------------------ a hand-built tree
@@ -46,9 +47,7 @@ def test_hand_built_tree_entries_match_hand_computed_cluster_features():
 def test_cluster_features_combine_additively():
     """n, LS and SS of an entry are the sums over its child entries (Def. 3: O(e) is the union
     of the objects of its subnode), per class."""
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(200, 4))
-    y = rng.integers(0, 3, size=200)
+    X, y = noise_classes(0, 200, 4)
     est = MCTree(fanout=3, delta=1, entry_variance="kde", random_state=0).fit(X, y)
     m = est.model_
     E = len(m["ent_child_lo"])
@@ -166,9 +165,7 @@ def test_unlimited_budget_on_real_data_equals_bruteforce():
 
 # ------------------------------------------------------------------ determinism
 def test_same_seed_gives_identical_trees_and_posteriors():
-    rng = np.random.default_rng(2)
-    X = rng.normal(size=(240, 3))
-    y = rng.integers(0, 3, size=240)
+    X, y = noise_classes(2, 240, 3)
     budgets = [5, 20, 80, None]
     for kw in ({"delta": "inf"}, {"delta": 2.5, "fanout": 3, "mds_max_points": 30}):
         a = MCTree(random_state=11, **kw).fit(X, y)
@@ -183,9 +180,7 @@ def test_same_seed_gives_identical_trees_and_posteriors():
 # ------------------------------------------------------------------ variants of the paper
 def test_entry_types_agree_when_every_entry_is_pure():
     """Sec. 4.1: with delta = inf all classification options of Defs. 1 and 2 give the same results."""
-    rng = np.random.default_rng(3)
-    X = rng.normal(size=(200, 3))
-    y = rng.integers(0, 3, size=200)
+    X, y = noise_classes(3, 200, 3)
     a = MCTree(delta="inf", entry_type="A", fanout=3, random_state=0).fit(X, y)
     b = MCTree(delta="inf", entry_type="B", fanout=3, random_state=0).fit(X, y)
     budgets = [3, 10, 30, 100]
@@ -194,9 +189,7 @@ def test_entry_types_agree_when_every_entry_is_pure():
 
 
 def test_first_best_is_k_best_with_k_1():
-    rng = np.random.default_rng(4)
-    X = rng.normal(size=(150, 3))
-    y = rng.integers(0, 3, size=150)
+    X, y = noise_classes(4, 150, 3)
     a = MCTree(delta=1, fanout=3, strategy="first-best", random_state=0).fit(X, y)
     b = MCTree(delta=1, fanout=3, strategy="k-best", k=1, random_state=0).fit(X, y)
     budgets = [4, 12, 40]

@@ -7,6 +7,7 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from algorithms.anytime import AnytimeNN
 from algorithms.anytime.anytime_nn import RERANK, simple_rank_order
+from tests.helpers import noise_classes
 
 
 def brute_simple_rank(Z, y, m, mode):
@@ -93,9 +94,7 @@ def test_anytime_scan_is_1nn_over_the_ranked_prefix():
 
 
 def test_determinism_and_time_budgets():
-    rng = np.random.default_rng(4)
-    X = rng.normal(size=(100, 2))
-    y = rng.integers(0, 3, size=100)
+    X, y = noise_classes(4, 100, 2)
     a = AnytimeNN(random_state=5).fit(X, y)
     b = AnytimeNN(random_state=5).fit(X, y)
     np.testing.assert_array_equal(a.order_, b.order_)

@@ -9,7 +9,7 @@ imposed (``root_ties`` counts such folds).
 
 * TAN: ``BayesNet -D -Q search.local.TAN -- -S ENTROPY -E SimpleEstimator -- -A <alpha>`` against
   ``TAN(root="weka", smoothing="laplace", alpha=<alpha>, backoff=False, missing="mode")``;
-* K2 (seed 000's BayesNet): ``BayesNet -D -Q search.local.K2 -- -P 100 -N -S BAYES -E SimpleEstimator
+* K2 (Aryal and Ting 2013's BayesNet): ``BayesNet -D -Q search.local.K2 -- -P 100 -N -S BAYES -E SimpleEstimator
   -- -A 0.5`` against ``BayesNetK2()`` (its defaults are those settings).
 
 Numeric attributes are discretised on the training fold by Weka's supervised Discretize on Weka's
@@ -28,10 +28,10 @@ import pytest
 from bench import weka
 from bench.data import load
 from bench.protocols import splits
+from tests.helpers import MDL_FILTER, mdl_fold
 
 pytestmark = [pytest.mark.weka, pytest.mark.skipif(not weka.available(), reason="Weka 3.6 not installed")]
 
-MDL_FILTER = ("weka.filters.supervised.attribute.Discretize", [])
 SIMPLE = ["-E", "weka.classifiers.bayes.net.estimate.SimpleEstimator", "--", "-A"]
 
 
@@ -87,19 +87,12 @@ def compare_fold(ds, train, test, case):
     """(our proba, Weka's result, same structure, note). For TAN, when the directed trees differ,
     the undirected trees must be equal and the root must be decided by an exact tie; the
     probabilities are then compared with Weka's root imposed (``TAN(root=r)`` on the same data)."""
-    from algorithms.discretize import MDLDiscretizer
     from bench.weka.bayesnet import run_bayesnet
 
     label, options, make = case
     d = ds.X.shape[1]
     numeric = not ds.categorical.all()
-    Xtr, Xte = ds.X[train], ds.X[test]
-    cat, ncat = ds.categorical, ds.n_categories
-    if numeric:
-        disc = MDLDiscretizer(categorical_features=cat, n_categories=ncat)
-        Xtr = disc.fit_transform(Xtr, ds.y[train])
-        Xte = disc.transform(Xte)
-        cat, ncat = disc.categorical_features_out_, disc.n_categories_out_
+    Xtr, Xte, cat, ncat = mdl_fold(ds, train, test, numeric)
     est = make(categorical_features=cat, n_categories=ncat).fit(Xtr, ds.y[train])
     w = run_bayesnet(ds, train, test, options, filter=MDL_FILTER if numeric else None)
     ours = our_structure(est, d)

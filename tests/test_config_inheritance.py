@@ -5,8 +5,8 @@ before: ``tests/data/algo_config_composed.json`` holds, per algorithm, the hash 
 computes (:func:`bench.runner.algo_identity`) and the sha256 of the whole composed config
 (descriptive keys included), taken from the flat configs before inheritance (as at commit ffd193a).
 
-An algorithm added later is not in that list; it is still checked: the loader of the entry points
-without a Hydra app (:func:`bench.algo_config.load_algo_config`) must give what Hydra composes.
+An algorithm added later is not in that list; it is still checked: the composer of the entry points
+without a Hydra app (:func:`bench.experiment_plan.algo_config`) must give what the app composes.
 A deliberate change of an algorithm's config changes its entry: ``python tests/test_config_inheritance.py
 NAME ...`` prints the new entries.
 """
@@ -30,7 +30,7 @@ def _hydra_composed() -> dict[str, dict]:
     from hydra import compose, initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
 
-    from bench.algo_config import algo_names
+    from bench.experiment_plan import algo_names
 
     GlobalHydra.instance().clear()
     out = {}
@@ -75,39 +75,19 @@ def test_families_inherit(composed):
             assert "preprocess" not in raw or name.startswith("ecoc"), name
 
 
-def test_loader_gives_what_hydra_composes(composed):
-    from bench.algo_config import load_algo_config
+def test_entry_points_compose_what_the_app_composes(composed):
+    from bench.experiment_plan import algo_config
 
-    differ = [name for name, cfg in composed.items() if load_algo_config(name) != cfg]
-    assert not differ, f"bench.algo_config.load_algo_config differs from Hydra for {differ}"
+    differ = [name for name, cfg in composed.items() if algo_config(name) != cfg]
+    assert not differ, f"bench.experiment_plan.algo_config differs from the app for {differ}"
 
 
 def test_bases_are_not_algorithms():
-    from bench.algo_config import algo_names
+    from bench.experiment_plan import algo_names
 
     names = algo_names()   # what `algos: all` of an experiment runs
     assert not any(n.startswith("_") for n in names)
     assert "kdb" in names and "ecocnb_normal_b15" in names and len(names) == len(set(names))
-
-
-def test_loader_refuses_what_hydra_would_put_elsewhere(tmp_path):
-    from bench.algo_config import compose_file
-
-    (tmp_path / "_base").mkdir()
-    (tmp_path / "_base" / "b.yaml").write_text("family: x\nestimator:\n  k: 1\n")
-    (tmp_path / "ok.yaml").write_text("defaults:\n  - _base/b@_here_\n  - _self_\nname: ok\nestimator:\n  k: 2\n")
-    assert OmegaConf.to_container(compose_file(tmp_path / "ok.yaml")) == {"family": "x", "estimator": {"k": 2},
-                                                                        "name": "ok"}
-    # Hydra would nest this one under `_base`, not merge it here
-    (tmp_path / "nested.yaml").write_text("defaults:\n  - _base/b\n  - _self_\nname: n\n")
-    with pytest.raises(ValueError, match="@_here_"):
-        compose_file(tmp_path / "nested.yaml")
-    (tmp_path / "group.yaml").write_text("defaults:\n  - data: iris\nname: g\n")
-    with pytest.raises(ValueError, match="not supported"):
-        compose_file(tmp_path / "group.yaml")
-    # the config's own keys win over the base's (``_self_`` last)
-    (tmp_path / "self_first.yaml").write_text("defaults:\n  - _self_\n  - _base/b@_here_\nestimator:\n  k: 3\n")
-    assert OmegaConf.to_container(compose_file(tmp_path / "self_first.yaml"))["estimator"]["k"] == 1
 
 
 if __name__ == "__main__":   # print the entries of the named algorithms (all without names)

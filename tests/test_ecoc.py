@@ -1,4 +1,4 @@
-"""ECOC with naive Bayes in a single pass (seed 001): code matrices, ECOC-NB against the
+"""ECOC with naive Bayes in a single pass (Park and Fuernkranz 2014): code matrices, ECOC-NB against the
 straightforward ECOC and an independent NB, hand-computed Eqs. 1-2, sparse text, the runner's
 "not applicable" status."""
 

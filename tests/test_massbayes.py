@@ -1,4 +1,4 @@
-"""MassBayes (seed 000): Algorithms 1-2, Eq. 10, the sampling scheme and the estimator contract."""
+"""MassBayes (Aryal and Ting 2013): Algorithms 1-2, Eq. 10, the sampling scheme and the estimator contract."""
 
 from __future__ import annotations
 

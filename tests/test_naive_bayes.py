@@ -49,7 +49,7 @@ def test_gaussian_matches_the_normal_density():
         Xc = X[y == c]
         ref[c] = math.log((np.sum(y == c) + 1) / (len(y) + 3))
         for j in (0, 2):
-            ref[c] += norm.logpdf(x[0, j], Xc[:, j].mean(), Xc[:, j].std())   # ddof = 0, seed 001
+            ref[c] += norm.logpdf(x[0, j], Xc[:, j].mean(), Xc[:, j].std())   # ddof = 0, Park and Fuernkranz 2014
         for j in (1, 3):
             ref[c] += math.log((np.sum(Xc[:, j] == x[0, j]) + 1) / (len(Xc) + 3))
     assert np.allclose(est.predict_log_joint(x)[0], ref)

@@ -101,13 +101,15 @@ def test_wdl_matrix_lower_triangle():
 
 
 def test_wdl_of_published_counts_reproduces_the_papers_text():
-    # seed 003: "RF10 has lower bias ... significantly more often than the reverse relative to all AnDE variants"
+    # Zaidi and Webb 2013: "RF10 has lower bias ... significantly more often than the reverse relative to all
+    # AnDE variants"
     t2 = published.wdl("ande_sr", 2)
     rf = t2[t2["row_algorithm"] == "RF10"]
     assert len(rf) == 9
     for r in rf.itertuples():
         assert sign_test(r.wins, r.losses) < 0.05
-    # seed 002, Table 3: "ESKDB is significant better than all of the existing BNCs" (one-tailed)
+    # Zhang, Petitjean and Buntine 2020, Table 3: "ESKDB is significant better than all of the existing BNCs"
+    # (one-tailed)
     t3 = published.wdl("eskdb", 3)
     assert all(sign_test(r.wins, r.losses, "greater") <= 0.05 for r in t3.itertuples())
 

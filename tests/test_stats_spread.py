@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bench.stats import mean_se, standard_error
+from bench.stats import mean_se, pooled_standard_error, standard_error
 
 
 def _same(x, y) -> bool:
@@ -30,6 +30,10 @@ OLD = {
         lambda v: float(v.to_numpy().std(ddof=1) / math.sqrt(v.size)) if v.size > 1 else 0.0,
     "report/build.py summary tables (0)":
         lambda v: v.to_numpy().std(ddof=1) / np.sqrt(v.size) if v.size > 1 else 0.0,
+    "stats/pairwise.py two-SE test, paired (nan)":
+        lambda d: d.to_numpy().std(ddof=1) / np.sqrt(d.size) if d.size > 1 else np.nan,
+    "perf/forest.py agreement (nan)":
+        lambda a: a.to_numpy().std(ddof=1) / math.sqrt(len(a)) if a.size > 1 else np.nan,
 }
 SINGLE = {k: (0.0 if "(0" in k else math.nan) for k in OLD}
 
@@ -72,3 +76,11 @@ def test_mean_se_of_the_console_summary():
     assert m == 2.5 and se == np.std([1, 2, 3, 4], ddof=1) / 2
     assert mean_se([5.0]) == (5.0, 0.0)
     assert all(math.isnan(v) for v in mean_se([None]))
+
+
+def test_pooled_identical_to_the_replaced_copy():
+    """stats/pairwise.py two-SE test, pooled: sqrt(var_a/n + var_b/n), bit for bit."""
+    rng = np.random.default_rng(11)
+    for n in [2, 3, 5, 10, 30] * 40:
+        a, b = rng.normal(0.2, 0.05, n), rng.normal(0.25, 0.03, n) * 10.0 ** rng.integers(-2, 2)
+        assert np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size) == pooled_standard_error(a, b)

@@ -20,10 +20,9 @@ from bench import weka
 from bench.data import load
 from bench.data.dataset import Dataset
 from bench.protocols import splits
+from tests.helpers import MDL_FILTER, mdl_fold
 
 pytestmark = [pytest.mark.weka, pytest.mark.skipif(not weka.available(), reason="Weka 3.6 not installed")]
-
-MDL_FILTER = ("weka.filters.supervised.attribute.Discretize", [])
 
 # (row label, Weka classifier, options, our estimator factory, needs discretised data)
 CASES = [
@@ -65,19 +64,11 @@ def missing_as_value(ds: Dataset) -> Dataset:
 
 def compare_fold(ds: Dataset, train, test, label, classifier, options, kind):
     """(our proba, Weka proba) on one fold, discretising numeric attributes on both sides."""
-    from algorithms.discretize import MDLDiscretizer
-
     if kind == "waode" and np.isnan(ds.X).any():
         ds = missing_as_value(ds)
     numeric = not ds.categorical.all()
     discretise = numeric and kind != "nb_kde_weka"
-    Xtr, Xte = ds.X[train], ds.X[test]
-    cat, ncat = ds.categorical, ds.n_categories
-    if discretise:
-        disc = MDLDiscretizer(categorical_features=cat, n_categories=ncat)
-        Xtr = disc.fit_transform(Xtr, ds.y[train])
-        Xte = disc.transform(Xte)
-        cat, ncat = disc.categorical_features_out_, disc.n_categories_out_
+    Xtr, Xte, cat, ncat = mdl_fold(ds, train, test, discretise)
     est = ours(kind, cat, ncat).fit(Xtr, ds.y[train])
     r = weka.run(ds, train, test, classifier, options, filter=MDL_FILTER if discretise else None)
     return est.predict_proba(Xte), r.proba

@@ -1,4 +1,4 @@
-"""Synthetic data of the MassBayes paper (seed 000, Table 2 and the Fig. 3 scale-up test).
+"""Synthetic data of the MassBayes paper (Aryal and Ting 2013, Table 2 and the Fig. 3 scale-up test).
 
 The paper gives no formulas. RingCurve and Wave are "subsets of the RingCurve-Wave-TriGaussian
 data set used in [Ting and Wells 2010]", and the scale-up test uses "the 48-dimensional (42

@@ -1,4 +1,4 @@
-"""Anytime classifiers (seed 004): queries per second at budgets of 10, 100 and 1000 Gaussians
+"""Anytime classifiers (Kranen et al. 2010): queries per second at budgets of 10, 100 and 1000 Gaussians
 (instances for anytime NN), against same-run peers at full budget:
 
 - MC-Tree and the Bayes tree against scikit-learn's ``KernelDensity`` per class (Gaussian

@@ -7,10 +7,10 @@ split 90% / 10% (fold 0 of a stratified 10-fold split). Both sides get the same 
 
 Peers: ``TAN(root="weka", smoothing="laplace", backoff=False, missing="mode")`` is Weka's
 ``BayesNet -D -Q search.local.TAN -- -S ENTROPY -E SimpleEstimator -- -A 1`` (the same structure
-and probabilities, tests/test_bnc_weka.py); ``BayesNetK2()`` is seed 000's ``BayesNet -D -Q
-search.local.K2 -- -P 100 -N -S BAYES -E SimpleEstimator -- -A 0.5``. Weka has no KDB or SKDB, so
-the seed 002 configurations (KDB k=5, SKDB maxK=5, M-estimation with back-off) are reported
-beside Weka's TAN, the cheapest BNC structure learner Weka has (the ratio says how many of our
+and probabilities, tests/test_bnc_weka.py); ``BayesNetK2()`` is Aryal and Ting 2013's ``BayesNet
+-D -Q search.local.K2 -- -P 100 -N -S BAYES -E SimpleEstimator -- -A 0.5``. Weka has no KDB or SKDB,
+so the configurations of Zhang, Petitjean and Buntine 2020 (KDB k=5, SKDB maxK=5, M-estimation with
+back-off) are reported beside Weka's TAN, the cheapest BNC structure learner Weka has (the ratio says how many of our
 KDB/SKDB fits take the time of one Weka TAN fit). Weka's times are its own build / test seconds
 in one warm JVM (best of its repeats; ARFF parsing and start-up excluded); ours are the best wall
 seconds of 3 calls, CPU seconds in the note.

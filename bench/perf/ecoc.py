@@ -1,4 +1,4 @@
-"""ECOC-NB speed (seed 001): training time of ECOC-NB with 1023-bit BCH codes against NB's, and the
+"""ECOC-NB speed (Park and Fuernkranz 2014): training time of ECOC-NB with 1023-bit BCH codes against NB's, and the
 straightforward ECOC's scaling in the number of bits, measured in one run (benchmark ``ecoc``);
 and, for issue 16, ECOC-NB / NB per estimator at 15 / 127 / 1023 bits on the text sets with the
 floor of the precalculation (benchmark ``ecoc_text``, below).

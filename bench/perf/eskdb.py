@@ -1,4 +1,5 @@
-"""Training time of ESKDB (seed 002 Sect. 4.8, Table 9) against tuned XGBoost and Random Forest.
+"""Training time of ESKDB (Zhang, Petitjean and Buntine 2020, Sect. 4.8, Table 9) against tuned
+XGBoost and Random Forest.
 
 On each of the mirror's mid-size datasets of the paper (magic, letter, adult, connect_4) the
 training set is a random half (the training size of 5x2 CV). In the same run we fit
@@ -47,28 +48,40 @@ def _learners(ds):
     }
 
 
-@benchmark("eskdb")
-def eskdb_speed(quick: bool = False) -> list[dict]:
-    from ..data import load
-
-    rows = []
-    # compile the Numba kernels outside the timings
+def _compile(estimations=("m_estimate", "hdp")) -> None:
+    """Compile ESKDB's Numba kernels outside the timings: a small fit and predict per estimation."""
     from algorithms.eskdb import ESKDB
+
     rng = np.random.default_rng(0)
     Xw = rng.normal(size=(200, 3))
     yw = (Xw[:, 0] > 0).astype(int)
-    for est in ("m_estimate", "hdp"):
+    for est in estimations:
         ESKDB(n_estimators=2, estimation=est, n_iterations=20, burn_in=5, random_state=0).fit(Xw, yw).predict_proba(Xw)
-    for name in DATASETS:
+
+
+def _training_halves(datasets, quick: bool, seed: int, rows: list, bench: str, learner: str):
+    """Per dataset that loads: ``(ds, X, y, case)`` of a random half of its rows (2000 rows with
+    ``quick``) and the case's name; a "skipped" row in ``rows`` for one that does not (the
+    dataset mirror is optional for perf runs)."""
+    from ..data import load
+
+    for name in datasets:
         try:
             ds = load(name)
         except Exception as exc:  # the dataset mirror is optional for perf runs
-            rows.append(row("eskdb", name, "ESKDB", float("nan"), note=f"skipped: {exc}"))
+            rows.append(row(bench, name, learner, float("nan"), note=f"skipped: {exc}"))
             continue
         n = ds.X.shape[0]
-        idx = np.random.default_rng(0).permutation(n)[: (2000 if quick else n // 2)]
+        idx = np.random.default_rng(seed).permutation(n)[: (2000 if quick else n // 2)]
         X, y = ds.X[idx], ds.y[idx]
-        case = f"{name} {idx.size}x{X.shape[1]}, {np.unique(y).size} classes"
+        yield ds, X, y, f"{name} {idx.size}x{X.shape[1]}, {np.unique(y).size} classes"
+
+
+@benchmark("eskdb")
+def eskdb_speed(quick: bool = False) -> list[dict]:
+    rows = []
+    _compile()
+    for ds, X, y, case in _training_halves(DATASETS, quick, 0, rows, "eskdb", "ESKDB"):
         times = {}
         for label, make in _learners(ds).items():
             wall, cpu, model = _timed(lambda: make().fit(X, y))
@@ -86,14 +99,13 @@ def eskdb_speed(quick: bool = False) -> list[dict]:
 
 
 def _from_conf(algo: str, **extra):
-    """The estimator of ``conf/algo/<algo>.yaml`` with every setting of the file (plus ``extra``)."""
-    from pathlib import Path
-
-    import yaml
+    """The estimator of ``conf/algo/<algo>.yaml`` with every setting of the config as the app
+    composes it (plus ``extra``)."""
     from hydra.utils import get_class
 
-    spec = yaml.safe_load((Path(__file__).resolve().parents[2] / "conf" / "algo" / f"{algo}.yaml").read_text())
-    params = dict(spec["estimator"])
+    from ..experiment_plan import algo_config
+
+    params = dict(algo_config(algo)["estimator"])
     cls = get_class(params.pop("_target_"))
     return cls(**params, **extra)
 
@@ -105,27 +117,13 @@ def hdp_vs_xgb(datasets=DATASETS, quick: bool = False, seed: int = 0) -> list[di
     half of each dataset in the same process; fit CPU seconds (``time.process_time``: the
     machine may be shared) and their ratio. Issue 18 goal: ESKDB_HDP / XGBoost_tuned <= 1.0
     on every dataset, i.e. ``ratio`` (peer / ours) >= 1."""
-    from ..data import load
-
-    from algorithms.eskdb import ESKDB
-    rng = np.random.default_rng(0)  # compile the Numba kernels outside the timings
-    Xw = rng.normal(size=(200, 3))
-    ESKDB(n_estimators=2, estimation="hdp", n_iterations=20, burn_in=5, random_state=0).fit(Xw, Xw[:, 0] > 0)
+    _compile(("hdp",))
     rows = []
-    for name in datasets:
-        try:
-            ds = load(name)
-        except Exception as exc:  # the dataset mirror is optional for perf runs
-            rows.append(row("eskdb_hdp", name, "ESKDB_HDP", float("nan"), note=f"skipped: {exc}"))
-            continue
-        n = ds.X.shape[0]
-        idx = np.random.default_rng(seed).permutation(n)[: (2000 if quick else n // 2)]
-        X, y = ds.X[idx], ds.y[idx]
+    for ds, X, y, case in _training_halves(datasets, quick, seed, rows, "eskdb_hdp", "ESKDB_HDP"):
         cat = dict(categorical_features=ds.categorical, n_categories=ds.n_categories)
         ours_wall, ours_cpu, _ = _timed(lambda: _from_conf("eskdb_hdp", random_state=seed, **cat).fit(X, y))
         peer_wall, peer_cpu, _ = _timed(lambda: _from_conf("xgb_tuned", random_state=seed).fit(X, y))
-        rows.append(row("eskdb_hdp", f"{name} {idx.size}x{X.shape[1]}, {np.unique(y).size} classes",
-                        "ESKDB_HDP fit CPU (conf/algo/eskdb_hdp.yaml)", ours_cpu,
+        rows.append(row("eskdb_hdp", case, "ESKDB_HDP fit CPU (conf/algo/eskdb_hdp.yaml)", ours_cpu,
                         "XGBoost_tuned fit CPU (conf/algo/xgb_tuned.yaml)", peer_cpu,
                         ours_wall_s=ours_wall, peer_wall_s=peer_wall,
                         note=f"ESKDB_HDP / XGBoost_tuned CPU = {ours_cpu / peer_cpu:.2f} (goal <= 1.0)"))

@@ -100,6 +100,7 @@ def agreement(names, n_seeds: int = 10, n_trees: int = 10, protocol: str = "cv10
     from .. import weka
     from ..data import load
     from ..protocols import resolve, splits
+    from ..stats.spread import standard_error
     from ..weka.folds import _protocol
 
     out = []
@@ -125,7 +126,7 @@ def agreement(names, n_seeds: int = 10, n_trees: int = 10, protocol: str = "cv10
             if progress:
                 print(f"  {name} seed {seed}: ours {ours[-1]:.4f}  Weka {theirs[-1]:.4f}", flush=True)
         a, b = np.array(ours), np.array(theirs)
-        se_a, se_b = a.std(ddof=1) / math.sqrt(len(a)), b.std(ddof=1) / math.sqrt(len(b))
+        se_a, se_b = standard_error(a), standard_error(b)
         diff = a.mean() - b.mean()
         se_d = math.hypot(se_a, se_b)
         out.append({"dataset": name, "splits": len(folds), "seeds": n_seeds, "ours": a.mean(), "ours_se": se_a,

@@ -101,10 +101,10 @@ def _petal_run(args: list[str], cwd: Path) -> tuple[float, dict]:
 
 
 def _estimator(algo: str, ds):
-    from ..algo_config import load_algo_config
+    from ..experiment_plan import algo_config
     from ..runner import build_estimator
 
-    cfg = load_algo_config(algo)
+    cfg = algo_config(algo)
     cfg = {**cfg, "preprocess": []}   # the codes are given: no discretiser
     return lambda: build_estimator(cfg, ds, 0)[1]
 

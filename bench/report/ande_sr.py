@@ -1,4 +1,4 @@
-"""Seed 003 (Zaidi and Webb, "Fast and Effective Single Pass Bayesian Learning"): Tables 2-5,
+"""Zaidi and Webb 2013, "Fast and Effective Single Pass Bayesian Learning": Tables 2-5,
 Figs 1-4 and a verdict on each of the paper's claims (conclusions.md, a view of
 :mod:`bench.report.verdicts.ande_sr`), from the stored runs of experiment ``ande_sr``.
 
@@ -62,7 +62,7 @@ SUBSETS = ("all", "large", "medium", "small")
 #: table number -> (our measure key, the published measure string, file label)
 TABLES = {2: ("bias", "bias", "bias"), 3: ("variance", "variance", "variance"),
           4: ("error", "0-1 loss", "01loss"), 5: ("rmse", "RMSE", "rmse")}
-TEST = "sign2"        # seed 003: two-tailed binomial sign test, significant when p < 0.05
+TEST = "sign2"        # Zaidi and Webb 2013: two-tailed binomial sign test, significant when p < 0.05
 ALPHA = 0.05
 
 
@@ -132,12 +132,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     paper_name = dict(zip(pds["ours"], pds["dataset"]))
     label = DISPLAY_NAMES[PAPER]
 
-    # every (paper dataset, algorithm) cell that has no complete stored run
-    for r in pds.itertuples():
-        for pa, oa in ALGOS.items():
-            why = exp.reason(r.ours or None, oa)
-            if why:
-                res.add_missing("Tables 2-5, Figs 1-4", r.dataset, pa, why)
+    res.add_missing_cells("Tables 2-5, Figs 1-4", exp, pds, ALGOS)
 
     vals = _values(exp, mapped)
     res.files += _datasets_table(exp, pds, out)

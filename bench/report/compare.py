@@ -111,7 +111,7 @@ def our_wdl(values: pd.DataFrame, row: str, col: str, datasets=None, lower_is_be
 
 def our_wdl_two_se(splits: pd.DataFrame, row: str, col: str, datasets=None, lower_is_better: bool = True,
                    se: str = "paired") -> WDL | None:
-    """Our WDL by seed 000's two-standard-error test, from split values (index (dataset, seed, repeat,
+    """Our WDL by Aryal and Ting 2013's two-standard-error test, from split values (index (dataset, seed, repeat,
     fold), one column per algo), over the datasets where both have every split."""
     if splits is None or splits.empty or row not in splits.columns or col not in splits.columns:
         return None
@@ -150,7 +150,7 @@ def wdl_vs_published(published_wdl: pd.DataFrame, values: dict[str, pd.DataFrame
     ``algo_map`` maps the paper's algorithm names to ours; ``measure_map`` the published measure
     strings to the keys of ``values``; ``subsets`` the published subset strings to lists of our
     datasets (None = all). ``algo_reasons`` says why an algorithm has no values at all. With
-    ``test="two_se"`` (seed 000) the records come from ``splits[measure]`` (split values, see
+    ``test="two_se"`` (Aryal and Ting 2013) the records come from ``splits[measure]`` (split values, see
     :func:`our_wdl_two_se`) and the published counts are taken as printed (their draws already are
     the non-significant differences).
     """

@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..stats import collect
+from .labels import variant_labels
 
 #: reason categories, in the order the index lists them
 REASONS = (
@@ -62,6 +63,17 @@ class PaperResult:
     def add_missing(self, item: str, dataset: str, algorithm: str, reason: str) -> None:
         self.missing.append(Missing(self.paper, item, dataset, algorithm, reason))
 
+    def add_missing_cells(self, item: str, exp: "ExperimentView", datasets: pd.DataFrame,
+                          algos: dict[str, str]) -> None:
+        """A row for every (paper dataset, algorithm) cell of ``item`` that has no complete stored
+        run: ``datasets`` is the paper's dataset table (columns ``dataset`` and ``ours``),
+        ``algos`` maps the paper's algorithm names to our config names."""
+        for r in datasets.itertuples():
+            for pa, oa in algos.items():
+                why = exp.reason(r.ours or None, oa)
+                if why:
+                    self.add_missing(item, r.dataset, pa, why)
+
 
 def status_counts(records: pd.DataFrame) -> dict[str, int]:
     """Stored splits by outcome: ``ok``, ``not_applicable`` (the algorithm does not apply to the
@@ -82,7 +94,11 @@ class ExperimentView:
         raw = ctx.load_records(name)
         self.all_records = raw
         self.plan = ctx.plan(name)
-        labelled = collect.label_variants(raw, list((self.plan.get("sweep") or {}).keys())) if not raw.empty else raw
+        labelled = raw
+        sweep = [k for k in (self.plan.get("sweep") or {}) if str(k).startswith("algo.")]
+        if sweep and not raw.empty and "algo_config" in raw:   # name the swept variants apart, so that
+            # latest_runs keeps one config per variant: ecocnb[code_length=15]
+            labelled = raw.assign(base_algo=raw["algo"], algo=variant_labels(raw, sweep=sweep))
         self.records = collect.latest_runs(labelled) if not raw.empty else raw
         prot = self.plan.get("protocol")
         if prot and not self.records.empty:

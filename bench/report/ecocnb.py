@@ -1,4 +1,4 @@
-"""Seed 001 (Park and Fuernkranz, ECOC with naive Bayes): Table 1's diversity column and
+"""ECOC with naive Bayes (Park and Fuernkranz 2014): Table 1's diversity column and
 Tables 2-4 (training times) as ratios to NB, with the published ratios beside ours.
 
 The machines differ (the paper: a 2.4 GHz Opteron 250), so training times are compared as the
@@ -72,7 +72,7 @@ DISPLAY_NAMES[PAPER] = {**{f"nb_{e}_text": "NB" for e in ("normal", "kernel", "d
 
 # ---------------------------------------------------------------- Table 1: diversity
 def diversity(X) -> float:
-    """Distinct values summed over the attributes / (instances x attributes) (seed 001, Table 1)."""
+    """Distinct values summed over the attributes / (instances x attributes) (Park and Fuernkranz 2014, Table 1)."""
     n, d = X.shape
     if sp.issparse(X):
         csc = sp.csc_matrix(X)

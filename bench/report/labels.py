@@ -8,7 +8,10 @@
   the parameters that differ when one name was run with several configurations (a swept
   parameter), e.g. ``massbayes[psi=500]``; with ``names`` the algorithm part is the display name
   (``MassBayes[psi=500]``). Labels stay unique: two configs that map to the same display name
-  (e.g. ``kdb`` and ``kdb5`` both "KDB") get their config name in brackets.
+  (e.g. ``kdb`` and ``kdb5`` both "KDB") get their config name in brackets. With ``sweep`` (an
+  experiment's sweep keys) the parameters are the swept ``algo.`` keys, in the sweep's order,
+  read from each record's config: the names :class:`bench.report.context.ExperimentView` keeps
+  the variants of an experiment apart by (``ecocnb[code_length=15]``).
 
 Config names stay the keys of every computation and of every CSV's ``algo`` column; only
 legends, CD diagrams, rank and test tables and summary tables show display names.
@@ -30,6 +33,18 @@ def _flat(d, prefix=""):
         else:
             out[f"{prefix}{k}"] = v
     return out
+
+
+def _lookup(cfg, path: list[str]):
+    for part in path:
+        if not isinstance(cfg, dict) or part not in cfg:
+            return None
+        cfg = cfg[part]
+    return cfg
+
+
+def _label(algo: str, parts: list[str], style: str) -> str:
+    return f"{algo}[{','.join(parts)}]" if style == "brackets" else f"{algo} ({', '.join(parts)})"
 
 
 def display_name(algo: str, names: dict[str, str] | None) -> str:
@@ -55,16 +70,27 @@ def unique_display(algos, names: dict[str, str] | None) -> dict[str, str]:
 
 
 def variant_labels(df: pd.DataFrame, names: dict[str, str] | None = None, keys: str = "all",
-                   style: str = "brackets") -> pd.Series:
+                   style: str = "brackets", sweep=None) -> pd.Series:
     """A label per record: the algorithm name (its display name with ``names``), plus the
     parameters that differ when one name was run with several configurations, e.g.
     ``massbayes[psi=500]``. ``keys="estimator"`` looks only at the estimator's parameters;
     ``style="parens"`` spells the parameters ``mctree (alpha=0.0, delta=1)``, the MC-Tree
-    report's spelling, which its stored tables and the claim evaluators read."""
+    report's spelling, which its stored tables and the claim evaluators read.
+
+    ``sweep``: an experiment's sweep keys. Its ``algo.``-prefixed ones (``algo.estimator.code_length``)
+    are then the parameters, in that order, of every record whose config has them (``ecocnb[code_length=15]``),
+    whether or not they differ; a record whose config has none of them keeps its name."""
     if style not in ("brackets", "parens"):
         raise ValueError(f"style must be 'brackets' or 'parens', got {style!r}")
     labels = pd.Series(df["algo"].astype(str).values, index=df.index)
-    if "algo_hash" in df and "algo_config" in df:
+    if sweep is not None:
+        paths = [str(k).split(".")[1:] for k in sweep if str(k).startswith("algo.")]
+        if paths and "algo_config" in df:
+            for i, (algo, conf) in enumerate(zip(labels, df["algo_config"])):
+                parts = [f"{p[-1]}={v}" for p in paths if (v := _lookup(conf, p)) is not None]
+                if parts:
+                    labels.iloc[i] = _label(algo, parts, style)
+    elif "algo_hash" in df and "algo_config" in df:
         for algo, g in df.groupby("algo"):
             hashes = g["algo_hash"].unique()
             if len(hashes) < 2:
@@ -77,8 +103,7 @@ def variant_labels(df: pd.DataFrame, names: dict[str, str] | None = None, keys: 
                 continue
             for h in hashes:
                 parts = [f"{k.split('.')[-1]}={flat[h].get(k)}" for k in varying]
-                labels[g.index[g["algo_hash"] == h]] = (f"{algo}[{','.join(parts)}]" if style == "brackets"
-                                                        else f"{algo} ({', '.join(parts)})")
+                labels[g.index[g["algo_hash"] == h]] = _label(algo, parts, style)
     if names:
         labels = labels.map(unique_display(labels.unique(), names))
     return labels

@@ -1,4 +1,4 @@
-"""Reports of the MC-Tree paper (seed 004): anytime accuracy curves (Figs. 4-6) from stored runs.
+"""Reports of the MC-Tree paper (Kranen et al. 2010): anytime accuracy curves (Figs. 4-6) from stored runs.
 
 Every experiment ``mctree_*`` gets, per dataset:
 

@@ -9,7 +9,7 @@ from .biasvar import BiasVariance, bias_variance_table, decompose, decompose_rec
 from .collect import dataset_means, latest_runs, run_status, split_values
 from .pairwise import (SIZE_SUBSETS, WDL, in_subset, outcomes, sign_test, size_category, two_se_outcome, wdl,
                        wdl_from_outcomes, wdl_matrix, wdl_two_se)
-from .spread import mean_se, standard_error
+from .spread import mean_se, pooled_standard_error, standard_error
 from .ranks import critical_difference, friedman, nemenyi_cliques, nemenyi_q, ranks
 from .ttests import (combined_5x2cv_ftest, corrected_resampled_ttest, paired_5x2cv_ttest,
                      wilcoxon_signed_rank)
@@ -19,7 +19,7 @@ __all__ = [
     "dataset_means", "latest_runs", "run_status", "split_values",
     "SIZE_SUBSETS", "WDL", "in_subset", "outcomes", "sign_test", "size_category", "two_se_outcome", "wdl",
     "wdl_from_outcomes", "wdl_matrix", "wdl_two_se",
-    "mean_se", "standard_error",
+    "mean_se", "pooled_standard_error", "standard_error",
     "critical_difference", "friedman", "nemenyi_cliques", "nemenyi_q", "ranks",
     "combined_5x2cv_ftest", "corrected_resampled_ttest", "paired_5x2cv_ttest", "wilcoxon_signed_rank",
 ]

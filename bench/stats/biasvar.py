@@ -11,7 +11,7 @@ distribution P(Y_F = y | x) and learner distribution P(Y_H = y | x) over trainin
 and the expected 0-1 loss at x is sigma^2_x + bias^2_x + variance_x. The reported
 terms are averages over the instances of the data.
 
-Estimation (Webb 2000, MultiBoosting, Sec. 5; seed 003 used 20 rounds of 2-fold CV):
+Estimation (Webb 2000, MultiBoosting, Sec. 5; Zaidi and Webb 2013 used 20 rounds of 2-fold CV):
 every round of k-fold cross-validation tests each instance exactly once, so after L
 rounds each instance has L predictions, each from a model trained on a different
 random training set. P(Y_H = y | x) is estimated by the fraction of those L
@@ -31,7 +31,7 @@ two terms still sum to the loss. (Weka corrects the bias term only, so its bias 
 variance do not sum to its error.) The default is the plug-in estimate.
 
 Webb (2000) also defines bias and variance through the central tendency of the predictions (as
-Weka's BVDecomposeSegCVSub reports beside Kohavi and Wolpert's); seed 003 uses Kohavi and
+Weka's BVDecomposeSegCVSub reports beside Kohavi and Wolpert's); Zaidi and Webb 2013 use Kohavi and
 Wolpert's definitions, so only those are computed here.
 
 Predictions are the argmax of the stored class probabilities, ties to the lowest class

@@ -29,38 +29,6 @@ MEASURES = {
 SPLIT_KEYS = ["seed", "repeat", "fold"]
 
 
-def _lookup(cfg, path: list[str]):
-    for part in path:
-        if not isinstance(cfg, dict) or part not in cfg:
-            return None
-        cfg = cfg[part]
-    return cfg
-
-
-def label_variants(df: pd.DataFrame, sweep_keys) -> pd.DataFrame:
-    """Name the swept variants of an algorithm apart: ``algo`` becomes ``name[key=value,...]`` for
-    every ``algo.``-prefixed sweep key of the experiment (e.g. ``algo.estimator.code_length`` gives
-    ``ecocnb[code_length=15]``), so that :func:`latest_runs` keeps one config per variant.
-    Algorithms whose config lacks the key keep their name."""
-    keys = [k for k in (sweep_keys or []) if str(k).startswith("algo.")]
-    if df.empty or not keys or "algo_config" not in df.columns:
-        return df
-    paths = [str(k).split(".")[1:] for k in keys]
-
-    def label(row):
-        parts = []
-        for path in paths:
-            v = _lookup(row["algo_config"], path)
-            if v is not None:
-                parts.append(f"{path[-1]}={v}")
-        return f"{row['algo']}[{','.join(parts)}]" if parts else row["algo"]
-
-    out = df.copy()
-    out["base_algo"] = out["algo"]
-    out["algo"] = out.apply(label, axis=1)
-    return out
-
-
 def base_algo(name: str) -> str:
     """The algorithm name without a variant label: ``ecocnb[code_length=15]`` -> ``ecocnb``."""
     return str(name).split("[", 1)[0]

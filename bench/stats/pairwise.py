@@ -5,14 +5,14 @@ A is better (win), equal (draw) or worse (loss), and test the record:
 
 * ``raw`` - the counts by the raw difference of the mean measure, no test;
 * ``sign2`` - two-tailed binomial sign test, draws left out, wins and losses equiprobable,
-  significant when p < alpha (seed 003: "less than 0.05");
+  significant when p < alpha (Zaidi and Webb 2013: "less than 0.05");
 * ``sign1`` - one-tailed binomial sign test in the direction of the majority, significant when
-  p <= alpha (seed 002: "p <= 0.05");
-* ``two_se`` - seed 000's two-standard-error test: a win or loss is counted on a dataset only
+  p <= alpha (Zhang, Petitjean and Buntine 2020: "p <= 0.05");
+* ``two_se`` - Aryal and Ting 2013's two-standard-error test: a win or loss is counted on a dataset only
   when the difference of the means exceeds two standard errors, otherwise a draw (see
   :func:`two_se_outcome` for the standard error used).
 
-Datasets are split by size as seed 003 does (:func:`size_category`).
+Datasets are split by size as Zaidi and Webb 2013 do (:func:`size_category`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy.stats import binomtest
+
+from .spread import pooled_standard_error, standard_error
 
 TESTS = ("raw", "sign1", "sign2", "two_se")
 
@@ -33,7 +35,7 @@ LOWER_IS_BETTER = {"error": True, "0-1 loss": True, "rmse": True, "RMSE": True, 
 #: relative tolerance under which two means count as equal (a draw): float noise only
 DRAW_RTOL = 1e-12
 
-#: seed 003's dataset collections and how they are labelled in reports
+#: Zaidi and Webb 2013's dataset collections and how they are labelled in reports
 SIZE_SUBSETS = ("all", "large", "medium", "small")
 SIZE_LABELS = {"all": "all", "large": "> 10000 instances", "medium": "1000-10000 instances",
                "small": "<= 1000 instances"}
@@ -75,7 +77,7 @@ def outcomes(a, b, lower_is_better: bool = True, rtol: float = DRAW_RTOL) -> np.
 
 def two_se_outcome(a_splits, b_splits, lower_is_better: bool = True, se: str = "paired",
                    k: float = 2.0) -> int:
-    """Seed 000's two-standard-error test on one dataset: +1 / -1 when the difference of the means
+    """Aryal and Ting 2013's two-standard-error test on one dataset: +1 / -1 when the difference of the means
     exceeds ``k`` standard errors, else 0 (a draw).
 
     The paper does not say which standard error. ``se="paired"`` (default) uses the standard error
@@ -88,10 +90,10 @@ def two_se_outcome(a_splits, b_splits, lower_is_better: bool = True, se: str = "
         raise ValueError(f"two-SE test needs paired split values (>= 2 each), got {a.shape} and {b.shape}")
     if se == "paired":
         d = a - b
-        s = d.std(ddof=1) / np.sqrt(d.size)
+        s = standard_error(d)
         diff = d.mean()
     elif se == "pooled":
-        s = np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+        s = pooled_standard_error(a, b)
         diff = a.mean() - b.mean()
     else:
         raise ValueError(f"se must be 'paired' or 'pooled', got {se!r}")
@@ -166,7 +168,7 @@ def wdl_matrix(values: pd.DataFrame, algos: list[str], lower_is_better: bool = T
     """WDL matrix of ``values`` (datasets x algorithms, per-dataset means).
 
     ``layout="lower"`` gives the papers' triangle: row ``algos[i]`` against column ``algos[j]``
-    for every j < i (seed 003, Tables 2-5); ``"full"`` fills every off-diagonal cell. Cells are
+    for every j < i (Zaidi and Webb 2013, Tables 2-5); ``"full"`` fills every off-diagonal cell. Cells are
     :class:`WDL` objects (None where not compared); only datasets where both have a value count.
     """
     present = [a for a in algos if a in values.columns]
@@ -186,7 +188,7 @@ def wdl_matrix(values: pd.DataFrame, algos: list[str], lower_is_better: bool = T
 
 # ---------------------------------------------------------------- dataset sizes
 def size_category(n_instances: float) -> str:
-    """Seed 003's collections: ``large`` (> 10000 instances), ``medium`` (> 1000 and <= 10000),
+    """Zaidi and Webb 2013's collections: ``large`` (> 10000 instances), ``medium`` (> 1000 and <= 10000),
     ``small`` (<= 1000).
 
     The paper says "> 1000 and < 10,000" and "< 1000", which leaves exactly 1000 undefined;

@@ -10,6 +10,10 @@ at the call, so the two conventions no longer hide in eight inline copies.
 
 Values are taken as they are: a NaN among them gives NaN (filter first, as :func:`mean_se`
 does for the console summary).
+
+The standard error of a difference of two learners' means: ``standard_error(a - b)`` when the
+values are paired (same folds), :func:`pooled_standard_error` when each learner's spread counts
+on its own (sqrt(se_a^2 + se_b^2), computed as sqrt(var_a/n_a + var_b/n_b)).
 """
 
 from __future__ import annotations
@@ -27,6 +31,14 @@ def standard_error(values, *, single: float = math.nan) -> float:
     if v.size == 1:
         return float(single)
     return float(v.std(ddof=1) / np.sqrt(v.size))
+
+
+def pooled_standard_error(a, b) -> float:
+    """sqrt(var(a)/n_a + var(b)/n_b) (``ddof=1``): the standard error of mean(a) - mean(b) for
+    unpaired values, i.e. sqrt(se_a^2 + se_b^2) without squaring a square root."""
+    a = np.asarray(a, dtype=np.float64).ravel()
+    b = np.asarray(b, dtype=np.float64).ravel()
+    return float(np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size))
 
 
 def mean_se(values) -> tuple[float, float]:

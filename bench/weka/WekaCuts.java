@@ -7,8 +7,6 @@
 //   "<index> all"      (numeric, no cut point: Weka's single bin 'All')
 //   "<index> c1,c2,..." (numeric, ascending cut points)
 // Last line on stderr: "#fit_s=<s1>,<s2>,..."
-import java.io.BufferedReader;
-import java.io.FileReader;
 import java.util.Arrays;
 import weka.core.Instances;
 import weka.core.Utils;
@@ -24,10 +22,7 @@ public class WekaCuts {
     }
 
     public static void main(String[] args) throws Exception {
-        BufferedReader r = new BufferedReader(new FileReader(args[0]));
-        Instances train = new Instances(r);
-        r.close();
-        train.setClassIndex(train.numAttributes() - 1);
+        Instances train = WekaIO.read(args[0]);
         int repeats = Integer.parseInt(args[1]);
         String name = args[2];
         String[] opts = Arrays.copyOfRange(args, 3, args.length);
@@ -54,10 +49,7 @@ public class WekaCuts {
                 if (c == null || c.length == 0) {
                     sb.append("all");
                 } else {
-                    for (int j = 0; j < c.length; j++) {
-                        if (j > 0) sb.append(',');
-                        sb.append(Double.toString(c[j]));
-                    }
+                    WekaIO.appendDoubles(sb, c);
                 }
             }
             sb.append('\n');

@@ -6,30 +6,15 @@
 // Optional tokens before that: "measures:<name>,<name>" prints the trained model's additional measures
 // (AdditionalMeasureProducer, e.g. J48's measureNumLeaves,measureTreeSize) on a "#measures" stderr line;
 // "model:<path>" writes the trained model's toString() to <path>.
-import java.io.BufferedReader;
-import java.io.FileReader;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.io.FileWriter;
+import java.util.Arrays;
 import weka.classifiers.Classifier;
 import weka.core.AdditionalMeasureProducer;
 import weka.core.Instances;
-import weka.core.Utils;
-import weka.filters.Filter;
 
 public class WekaProba {
-    static Instances read(String path) throws Exception {
-        BufferedReader r = new BufferedReader(new FileReader(path));
-        Instances d = new Instances(r);
-        r.close();
-        d.setClassIndex(d.numAttributes() - 1);
-        return d;
-    }
-
     public static void main(String[] args) throws Exception {
-        Instances train = read(args[0]);
-        Instances test = read(args[1]);
+        Instances[] data = {WekaIO.read(args[0]), WekaIO.read(args[1])};
         int i = 2;
         String[] measures = new String[0];
         String modelPath = null;
@@ -39,17 +24,8 @@ public class WekaProba {
             i++;
         }
         long f0 = System.nanoTime();
-        if (args[i].startsWith("filter:")) {
-            String filterName = args[i].substring(7);
-            List<String> fopts = new ArrayList<String>();
-            i++;
-            while (!args[i].equals("--")) { fopts.add(args[i]); i++; }
-            i++;
-            Filter f = (Filter) Utils.forName(Filter.class, filterName, fopts.toArray(new String[0]));
-            f.setInputFormat(train);
-            train = Filter.useFilter(train, f);
-            test = Filter.useFilter(test, f);
-        }
+        i = WekaIO.filter(args, i, data);
+        Instances train = data[0], test = data[1];
         long f1 = System.nanoTime();
         String name = args[i];
         String[] opts = Arrays.copyOfRange(args, i + 1, args.length);
@@ -60,10 +36,7 @@ public class WekaProba {
         StringBuilder sb = new StringBuilder();
         for (int k = 0; k < test.numInstances(); k++) {
             double[] d = c.distributionForInstance(test.instance(k));
-            for (int j = 0; j < d.length; j++) {
-                if (j > 0) sb.append(',');
-                sb.append(Double.toString(d[j]));
-            }
+            WekaIO.appendDoubles(sb, d);
             sb.append('\n');
         }
         long t2 = System.nanoTime();

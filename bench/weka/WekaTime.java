@@ -1,24 +1,14 @@
 // Time a Weka classifier: build it on one ARFF file and classify another, `repeats` times in one JVM
 // (later repeats are JIT-warm), printing one line "train_s=<s> test_s=<s>" per repeat.
 // Usage: java -cp weka.jar:. WekaTime <train.arff> <test.arff> <repeats> <classifier class> [options...]
-import java.io.BufferedReader;
-import java.io.FileReader;
 import java.util.Arrays;
 import weka.classifiers.Classifier;
 import weka.core.Instances;
 
 public class WekaTime {
-    static Instances read(String path) throws Exception {
-        BufferedReader r = new BufferedReader(new FileReader(path));
-        Instances d = new Instances(r);
-        r.close();
-        d.setClassIndex(d.numAttributes() - 1);
-        return d;
-    }
-
     public static void main(String[] args) throws Exception {
-        Instances train = read(args[0]);
-        Instances test = read(args[1]);
+        Instances train = WekaIO.read(args[0]);
+        Instances test = WekaIO.read(args[1]);
         int repeats = Integer.parseInt(args[2]);
         String name = args[3];
         String[] opts = Arrays.copyOfRange(args, 4, args.length);

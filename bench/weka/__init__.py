@@ -61,12 +61,13 @@ def driver_classpath(name: str) -> str:
     if jar is None:
         raise RuntimeError("Weka is not installed: apt-get install weka (or set WEKA_JAR)")
     src = Path(__file__).with_name(f"{name}.java")
-    digest = hashlib.sha256(src.read_bytes() + jar.encode()).hexdigest()[:12]
+    shared = Path(__file__).with_name("WekaIO.java")   # what the drivers share, compiled with each
+    digest = hashlib.sha256(src.read_bytes() + shared.read_bytes() + jar.encode()).hexdigest()[:12]
     out = cache_dir() / "weka" / f"{name}-{digest}"
     if not (out / f"{name}.class").exists():
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out.parent))
-        proc = subprocess.run(["javac", "-nowarn", "-cp", jar, "-d", str(tmp), str(src)],
+        proc = subprocess.run(["javac", "-nowarn", "-cp", jar, "-d", str(tmp), str(src), str(shared)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)
