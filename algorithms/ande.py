@@ -484,7 +484,7 @@ class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, Ba
     n : int in 0..3, default=1
         Number of super-parents (0 = naive Bayes, 1 = AODE/A1DE, 2 = A2DE, 3 = A3DE).
     smoothing : {"m_estimate", "laplace"}, default="m_estimate"
-        Seed 003: "Probability estimates were smoothed using m-estimation with m = 1".
+        Zaidi and Webb 2013: "Probability estimates were smoothed using m-estimation with m = 1".
         Weka's AODE default is Laplace.
     m : float, default=1.0
         The m of the m-estimate (Weka's ``-W``).

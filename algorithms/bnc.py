@@ -824,7 +824,7 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin
 
 _COMMON_DOC = """
     smoothing : {"m_estimate", "laplace", "hdp"}, default="m_estimate"
-        Parameter estimates (module docstring). Seed 002 uses M-estimation with back-off
+        Parameter estimates (module docstring). Zhang, Petitjean and Buntine 2020 use M-estimation with back-off
         for every BNC and HDP for ESKDB_HDP.
     m : float or "1/C", default=1.0
         M of the M-estimate (base rate ``1/|X|`` for attributes, ``1/C`` for the class).
