@@ -136,7 +136,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _ecoc_kernels as K
 from ._counts import class_codes
 from ._nominal import nominal_columns_values
-from ._base import NotApplicableError, PredictFromLogJointMixin
+from ._base import NotApplicableError, PredictFromLogJointMixin, ProbaFromLogJointMixin
 from ._code_cache import BCH_CODES, BCH_FIELD_DEGREE, _min_weight, bch_codebook  # noqa: F401 (re-exported)
 from ._sparse import _csr_parts, as_csr
 from .discretize import SparseEqualFrequencyDiscretizer  # noqa: F401 (re-exported: configs name algorithms.ecoc.SparseEqualFrequencyDiscretizer)
@@ -952,7 +952,7 @@ class _OnePassNB(ClassifierMixin, BaseEstimator):
         return tags
 
 
-class OnePassNaiveBayes(PredictFromLogJointMixin, _OnePassNB):
+class OnePassNaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, _OnePassNB):
     """Naive Bayes on the ECOC-NB statistics (the groups are the classes): the NB of Park and Fuernkranz 2014's
     Tables 2-4, with the same estimators, sparse handling and cost model as :class:`ECOCNaiveBayes`.
 
@@ -1013,14 +1013,6 @@ class OnePassNaiveBayes(PredictFromLogJointMixin, _OnePassNB):
     def predict_log_joint(self, X):
         check_is_fitted(self, "model_")
         return self.model_.log_joint(as_csr(self._validate(X)))
-
-    def predict_log_proba(self, X):
-        lj = self.predict_log_joint(X)
-        hi = lj.max(axis=1, keepdims=True)
-        return lj - (hi + np.log(np.exp(lj - hi).sum(axis=1, keepdims=True)))
-
-    def predict_proba(self, X):
-        return np.exp(self.predict_log_proba(X))
 
 
 def _decode(p_pos: np.ndarray, M: np.ndarray, decoding: str) -> np.ndarray:

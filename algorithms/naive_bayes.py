@@ -66,7 +66,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _weka_normal as wn
 from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, validation_dtype
 from ._nominal import nominal_columns_values
-from ._base import PredictFromLogJointMixin
+from ._base import PredictFromLogJointMixin, ProbaFromLogJointMixin
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 KDE_CUTOFF = 40.0          # stop adding kernels worth less than e^-40 of the running sum
@@ -265,7 +265,7 @@ def _weighted_quantile(v, w, q):
 
 
 # --------------------------------------------------------------------------- estimator
-class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
+class NaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, BaseEstimator):
     """Naive Bayes over nominal (counts) and numeric (Gaussian or kernel density) attributes.
 
     Parameters
@@ -583,14 +583,6 @@ class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
                             _kde_log_density(col, vk, wk, 0, vk.size, h, W, math.log(wk.max()), res)
                         out[:, k] += res
         return out
-
-    def predict_log_proba(self, X):
-        lj = self.predict_log_joint(X)
-        hi = lj.max(axis=1, keepdims=True)
-        return lj - (hi + np.log(np.exp(lj - hi).sum(axis=1, keepdims=True)))
-
-    def predict_proba(self, X):
-        return np.exp(self.predict_log_proba(X))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
