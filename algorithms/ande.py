@@ -80,7 +80,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import NotApplicableError, PredictFromLogJointMixin, ProbaFromLogJointMixin
+from ._base import AllowNanTagsMixin, NotApplicableError, PredictFromLogJointMixin, ProbaFromLogJointMixin
 from ._counts import (BLOCK_ROWS, AllSubsetCounts, Smoothing, class_codes, encode, encode_classes,
                       validation_dtype)
 from ._nominal import declared_values
@@ -476,7 +476,7 @@ class MissingValuesRefused(NotApplicableError):
     """``missing="error"`` met a missing value, as Weka 3.6 WAODE does ("Cannot handle missing values")."""
 
 
-class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, BaseEstimator):
+class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Averaged n-Dependence Estimators with optional subsumption resolution and MI weighting.
 
     Parameters
@@ -737,7 +737,6 @@ class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, Ba
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
         tags.input_tags.categorical = True
         tags.input_tags.positive_only = True  # nominal codes 0..k-1
         return tags

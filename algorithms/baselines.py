@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from ._base import PredictFromProbaMixin
+from ._base import PredictFromProbaMixin, SparseAllowNanTagsMixin
 
 
 def weka_num_features(n_features: int) -> int:
@@ -20,7 +20,7 @@ def weka_num_features(n_features: int) -> int:
     return int(math.log2(n_features)) + 1 if n_features > 0 else 1
 
 
-class RandomForest(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class RandomForest(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Random forest configured as Weka's ``RandomForest -I <n_estimators>``.
 
     Unpruned trees (grown to pure leaves, one instance per leaf allowed) on
@@ -70,14 +70,8 @@ class RandomForest(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse="csr", ensure_all_finite="allow-nan", reset=False)
         return self.forest_.predict_proba(X)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        return tags
 
-
-class XGBoost(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class XGBoost(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """XGBoost with its default parameters, as the ESKDB paper's XGBoost_default:
     100 rounds, maximum depth 6, learning rate 0.3, ``multi:softprob`` (binary
     problems use the equivalent ``binary:logistic``).
@@ -126,9 +120,3 @@ class XGBoost(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", ensure_all_finite="allow-nan", reset=False)
         return self.booster_.predict_proba(X)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        return tags

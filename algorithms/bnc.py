@@ -106,7 +106,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import PredictFromLogJointMixin, ProbaFromLogJointMixin, logsumexp_rows
+from ._base import AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin, logsumexp_rows
 from ._bnc_kernels import (_family_log_prob, _information_kernel, _loo_attribute, _loo_attribute_authors, _loo_prior,
                            _sum_runs_kernel, _walk_tree, _weka_sort_kernel, _weka_tan_scores)
 from . import hdp as H
@@ -534,7 +534,7 @@ def _sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 # =========================================================================== the estimator base
-class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, BaseEstimator):
+class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Shared machinery: validation, coding, counting, estimation and prediction.
 
     Subclasses implement ``_learn(codes, y)``, which sets ``self._members`` (a list of
@@ -806,7 +806,6 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
         tags.input_tags.categorical = True
         tags.input_tags.positive_only = True
         return tags

@@ -74,6 +74,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _ecoc_kernels as EK
+from ._base import AllowNanTagsMixin, SparseAllowNanTagsMixin
 from ._nominal import nominal_mask, nominal_value_counts
 from ._sparse import _csr_parts, as_csr
 
@@ -528,17 +529,12 @@ def bin_codes(x, cut_points) -> np.ndarray:
 
 
 # ====================================================================== transformers
-class _Discretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+class _Discretizer(AllowNanTagsMixin, OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Shared machinery: column selection, metadata for the next pipeline step, transform."""
 
     def __init__(self, categorical_features=None, n_categories=None):
         self.categorical_features = categorical_features
         self.n_categories = n_categories
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
 
     def _fit_columns(self, X, cut_fn):
         n, d = X.shape
@@ -693,7 +689,7 @@ def _check_n_bins(n_bins) -> None:
 
 
 # --------------------------------------------------------------------------- sparse input
-class SparseEqualFrequencyDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+class SparseEqualFrequencyDiscretizer(SparseAllowNanTagsMixin, OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Weka 3.6's unsupervised ``Discretize -F -B n_bins`` (as
     :class:`EqualFrequencyDiscretizer`, whose cut-point rule it calls) on CSR
     input: a column's values are its stored entries plus the zeros that are not stored (Park and Fuernkranz 2014
@@ -772,9 +768,3 @@ class SparseEqualFrequencyDiscretizer(OneToOneFeatureMixin, TransformerMixin, Ba
         if dense:
             return res.toarray()
         return res
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        return tags

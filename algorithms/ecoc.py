@@ -136,7 +136,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _ecoc_kernels as K
 from ._counts import class_codes
 from ._nominal import nominal_columns_values
-from ._base import NotApplicableError, PredictFromLogJointMixin, ProbaFromLogJointMixin
+from ._base import (AllowNanTagsMixin, NotApplicableError, PredictFromLogJointMixin, ProbaFromLogJointMixin,
+                    SparseAllowNanTagsMixin)
 from ._code_cache import BCH_CODES, BCH_FIELD_DEGREE, _min_weight, bch_codebook  # noqa: F401 (re-exported)
 from ._sparse import _csr_parts, as_csr
 from .discretize import SparseEqualFrequencyDiscretizer  # noqa: F401 (re-exported: configs name algorithms.ecoc.SparseEqualFrequencyDiscretizer)
@@ -908,7 +909,7 @@ class GroupModel:
 
 
 # --------------------------------------------------------------------------- estimators
-class _OnePassNB(ClassifierMixin, BaseEstimator):
+class _OnePassNB(SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Shared parameters, input checks and the one pass of NB statistics."""
 
     def _check_params(self):
@@ -944,12 +945,6 @@ class _OnePassNB(ClassifierMixin, BaseEstimator):
 
     def _add(self, Xc, y):
         self.statistics_.add(Xc, class_codes(y, self.classes_)[1])
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        return tags
 
 
 class OnePassNaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, _OnePassNB):
@@ -1154,7 +1149,7 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         return expit(lj if self.model_.pairs else lj[:, 0::2] - lj[:, 1::2])
 
 
-class StraightforwardECOC(_ECOCMixin, ClassifierMixin, BaseEstimator):
+class StraightforwardECOC(_ECOCMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """The straightforward ECOC (Park and Fuernkranz 2014's reference): one NB per column, each trained on the
     relabelled instances of its nonzero classes (n passes over the data, O(n t g)).
 
@@ -1232,6 +1227,5 @@ class StraightforwardECOC(_ECOCMixin, ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
         tags.input_tags.sparse = self.base == "onepass"
         return tags

@@ -103,7 +103,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import PredictFromProbaMixin
+from ._base import AllowNanTagsMixin, PredictFromProbaMixin
 from ._counts import encode
 from ._nominal import nominal_mask, nominal_value_counts
 from .discretize import (_bin_codes_kernel, _candidate_kernel, _mdl_boundaries_kernel, class_counts_by_value,
@@ -342,7 +342,7 @@ def _fit_member(X: np.ndarray, y_codes: np.ndarray, spec: dict, seed: int) -> _M
     return _Member(cut_points, order, model)
 
 
-class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Ensemble of selective KDBs with randomised discretisation and orders (Zhang et al. 2020, Alg. 1).
 
     See the module docstring for the algorithm, its variants and every choice made where
@@ -427,11 +427,6 @@ class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         self.categorical_features = categorical_features
         self.n_categories = n_categories
         self.max_table_bytes = max_table_bytes
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
 
     # ------------------------------------------------------------------ checks
     def _check_params(self):

@@ -27,7 +27,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._counts import class_codes
-from ._base import PredictFromProbaMixin
+from ._base import AllowNanTagsMixin, PredictFromProbaMixin
 
 _PRIORS = ("training", "subsample")
 _ABSENT = ("skip", "zero")
@@ -499,7 +499,7 @@ def _likelihood_sums(X, node_attr, node_split, node_left, node_start, node_size,
 
 
 # ---------------------------------------------------------------- estimator
-class MassBayes(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class MassBayes(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """MassBayes: p(x, y) = p(y) (1/t) sum_i |D_{i,y,T_i(x)}| / |D_{i,y}| (Eq. 10).
 
     Algorithm 1 builds ``t`` h:d-trees. Tree i draws ``psi`` instances strictly
@@ -850,10 +850,6 @@ class MassBayes(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
             total[empty] = 1.0
         return joint / total
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
 
 
 def _load_kernels() -> None:

@@ -66,7 +66,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _weka_normal as wn
 from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, validation_dtype
 from ._nominal import nominal_columns_values
-from ._base import PredictFromLogJointMixin, ProbaFromLogJointMixin
+from ._base import AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 KDE_CUTOFF = 40.0          # stop adding kernels worth less than e^-40 of the running sum
@@ -265,7 +265,7 @@ def _weighted_quantile(v, w, q):
 
 
 # --------------------------------------------------------------------------- estimator
-class NaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, BaseEstimator):
+class NaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Naive Bayes over nominal (counts) and numeric (Gaussian or kernel density) attributes.
 
     Parameters
@@ -583,8 +583,3 @@ class NaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMix
                             _kde_log_density(col, vk, wk, 0, vk.size, h, W, math.log(wk.max()), res)
                         out[:, k] += res
         return out
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags

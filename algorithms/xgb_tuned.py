@@ -12,7 +12,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .baselines import XGBoost
-from ._base import PredictFromProbaMixin
+from ._base import PredictFromProbaMixin, SparseAllowNanTagsMixin
 
 SCORINGS = ("log_loss", "error", "rmse")
 
@@ -29,7 +29,7 @@ def _fold_loss(scoring: str, proba: np.ndarray, y_codes: np.ndarray) -> float:
     return float(((onehot - proba) ** 2).sum() / proba.shape[1])  # summed; RMSE taken over all folds
 
 
-class XGBoostTuned(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class XGBoostTuned(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """XGBoost_tuned of the ESKDB paper: ``num_rounds`` in {10, 50, 100} x
     ``max_depth`` in {2, 4, 6, 8} chosen by stratified 10-fold cross-validation
     inside the training data, then refitted on all of it (``multi:softprob``;
@@ -160,9 +160,3 @@ class XGBoostTuned(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         proba = np.zeros((X.shape[0], self.classes_.size))
         proba[:, self.model_.classes_] = self.model_.predict_proba(X)
         return proba
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        return tags

@@ -14,14 +14,14 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._frontier import STRATEGIES, anytime_posteriors
 from ._kernels import LOG_2PI, kde_class_log_scores
 from ._model import ENGINE_KEYS
-from .._base import PredictFromProbaMixin
+from .._base import AllowNanTagsMixin, PredictFromProbaMixin
 
 #: unit names accepted by ``predict_proba_anytime``
 COUNT_UNITS = ("units", "gaussians", "kernels", "instances")
 TIME_UNITS = ("seconds", "wall")
 
 
-class NumericView(TransformerMixin, BaseEstimator):
+class NumericView(AllowNanTagsMixin, TransformerMixin, BaseEstimator):
     """The numeric attributes of a dataset, with missing values filled by the training mean.
 
     The anytime classifiers model continuous densities (Gaussians, Euclidean distances), as
@@ -77,11 +77,6 @@ class NumericView(TransformerMixin, BaseEstimator):
         if miss.any():
             out[miss] = np.take(self.fill_, np.nonzero(miss)[1])
         return out
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
 
 
 def silverman_variances(Z: np.ndarray, y: np.ndarray, n_classes: int, scope: str, scale: float,
@@ -143,7 +138,7 @@ def fit_targets(estimator, X, y):
     return X, codes.astype(np.int64)
 
 
-class KernelDensityTreeBase(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class KernelDensityTreeBase(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Shared machinery of MC-Tree and the Bayes tree: standardised numeric attributes,
     per-class Gaussian kernels with Silverman bandwidths, a flattened tree of entries, and
     the anytime query (:mod:`._frontier`).
@@ -238,9 +233,3 @@ class KernelDensityTreeBase(PredictFromProbaMixin, ClassifierMixin, BaseEstimato
         """log P(c) p(x|c) of the full kernel density (brute force over every kernel)."""
         return kde_class_log_scores(Z, self.kernels_, self.kernel_class_, 1.0 / self.kernel_var_,
                                     self.kernel_log_norm_, self.classes_.size, float(self.kernels_.shape[0]))
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
-

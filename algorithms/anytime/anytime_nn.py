@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._common import NumericView, check_budgets, check_unit, fit_targets
 from ._kernels import monotonic_ns
-from .._base import PredictFromProbaMixin
+from .._base import AllowNanTagsMixin, PredictFromProbaMixin
 
 
 RERANK = {"none": 0, "forward": 1, "backward": 2}
@@ -167,7 +167,7 @@ def anytime_nn_predictions(Xq, ranked, ranked_class, budgets, use_clock):
     return out, cmp_at, secs_at
 
 
-class AnytimeNN(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class AnytimeNN(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Anytime 1-nearest-neighbour classifier with the SimpleRank ordering (Ueno et al. 2006).
 
     Training ranks the objects by SimpleRank on leave-one-out 1-NN (+1 for being the nearest
@@ -270,8 +270,3 @@ class AnytimeNN(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         budget = math.inf if self.budget is None else self.budget
         return self.predict_proba_anytime(X, [budget])[0]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
