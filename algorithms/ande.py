@@ -536,7 +536,7 @@ class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMixin, 
     the A1DE table) are rebuilt on the next prediction; ``fit`` builds them at once.
     """
 
-    def __init__(self, n=1, smoothing="m_estimate", m=1.0, subsumption=False, sr_threshold=100,
+    def __init__(self, *, n=1, smoothing="m_estimate", m=1.0, subsumption=False, sr_threshold=100,
                  weighting="none", mi_min_prob=0.0, min_parent_count=1, missing="skip", categorical_features=None,
                  n_categories=None, max_table_bytes="auto", block_rows=BLOCK_ROWS):
         self.n = n

@@ -44,7 +44,7 @@ class RandomForest(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMix
     random_state : int or None
     """
 
-    def __init__(self, n_estimators=100, max_features="weka", criterion="entropy", n_jobs=1,
+    def __init__(self, *, n_estimators=100, max_features="weka", criterion="entropy", n_jobs=1,
                  random_state=None):
         self.n_estimators = n_estimators
         self.max_features = max_features
@@ -90,7 +90,7 @@ class XGBoost(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMixin, B
     random_state : int or None
     """
 
-    def __init__(self, n_estimators=100, max_depth=6, learning_rate=0.3, tree_method="hist", n_jobs=1,
+    def __init__(self, *, n_estimators=100, max_depth=6, learning_rate=0.3, tree_method="hist", n_jobs=1,
                  random_state=None):
         self.n_estimators = n_estimators
         self.max_depth = max_depth

@@ -148,7 +148,7 @@ class BayesNetK2(_BNCBase):
     order_ : node order of the search
     """
 
-    def __init__(self, max_parents=100, init_as_naive_bayes=False, structure_score="bayes", score_alpha=0.5,
+    def __init__(self, *, max_parents=100, init_as_naive_bayes=False, structure_score="bayes", score_alpha=0.5,
                  smoothing="laplace", m=1.0, alpha=0.5, backoff=False, hdp_settings=None, missing="mode",
                  random_state=None, categorical_features=None, n_categories=None, max_table_bytes="auto"):
         self.max_parents = max_parents

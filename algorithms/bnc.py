@@ -888,7 +888,7 @@ class TAN(_BNCBase):
     information_ : PairInformation (MI, CMI)
     """
 
-    def __init__(self, root=0, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
+    def __init__(self, *, root=0, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
                  missing="value", missing_slot="observed", random_state=None, categorical_features=None,
                  n_categories=None, max_table_bytes="auto"):
         self.root = root
@@ -951,7 +951,7 @@ class KDB(_BNCBase):
     information_ : PairInformation
     """
 
-    def __init__(self, k=1, order=None, tie_order="stable", smoothing="m_estimate", m=1.0, alpha=1.0,
+    def __init__(self, *, k=1, order=None, tie_order="stable", smoothing="m_estimate", m=1.0, alpha=1.0,
                  backoff=True, hdp_settings=None, missing="value", missing_slot="observed", random_state=None,
                  categorical_features=None, n_categories=None, max_table_bytes="auto"):
         self.k = k
@@ -1044,7 +1044,7 @@ class SKDB(_BNCBase):
     diagnostics_ : dict with k*, n*
     """
 
-    def __init__(self, max_k=5, order=None, loo_loss="true_class", loo_rule="exact", tie_order="stable",
+    def __init__(self, *, max_k=5, order=None, loo_loss="true_class", loo_rule="exact", tie_order="stable",
                  smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None, missing="value",
                  missing_slot="observed", random_state=None, categorical_features=None, n_categories=None,
                  max_table_bytes="auto"):
@@ -1169,7 +1169,7 @@ class KDF(_BNCBase):
     information_ : PairInformation
     """
 
-    def __init__(self, k=5, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
+    def __init__(self, *, k=5, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
                  missing="value", missing_slot="observed", random_state=None, categorical_features=None,
                  n_categories=None, max_table_bytes="auto"):
         self.k = k

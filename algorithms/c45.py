@@ -107,7 +107,7 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
         ``n_leaves`` and ``tree_size``, per-fit diagnostics (a harness may store them with each split).
     """
 
-    def __init__(self, confidence=0.25, min_instances=2, unpruned=False, subtree_raising=True, use_laplace=False,
+    def __init__(self, *, confidence=0.25, min_instances=2, unpruned=False, subtree_raising=True, use_laplace=False,
                  use_mdl_correction=True, relocate_split_point=True, categorical_features=None, n_categories=None):
         self.confidence = confidence
         self.min_instances = min_instances

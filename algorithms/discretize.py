@@ -532,7 +532,7 @@ def bin_codes(x, cut_points) -> np.ndarray:
 class _Discretizer(AllowNanTagsMixin, OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Shared machinery: column selection, metadata for the next pipeline step, transform."""
 
-    def __init__(self, categorical_features=None, n_categories=None):
+    def __init__(self, *, categorical_features=None, n_categories=None):
         self.categorical_features = categorical_features
         self.n_categories = n_categories
 
@@ -608,7 +608,7 @@ class MDLDiscretizer(_Discretizer):
         The columns passed through.
     """
 
-    def __init__(self, categorical_features=None, n_categories=None, better_encoding=False):
+    def __init__(self, *, categorical_features=None, n_categories=None, better_encoding=False):
         super().__init__(categorical_features=categorical_features, n_categories=n_categories)
         self.better_encoding = better_encoding
 
@@ -654,7 +654,7 @@ class EqualFrequencyDiscretizer(_Discretizer):
     ignored), plus ``n_bins`` (default 10).
     """
 
-    def __init__(self, n_bins=10, categorical_features=None, n_categories=None):
+    def __init__(self, *, n_bins=10, categorical_features=None, n_categories=None):
         super().__init__(categorical_features=categorical_features, n_categories=n_categories)
         self.n_bins = n_bins
 
@@ -673,7 +673,7 @@ class EqualWidthDiscretizer(_Discretizer):
     Parameters and attributes as :class:`EqualFrequencyDiscretizer`.
     """
 
-    def __init__(self, n_bins=10, categorical_features=None, n_categories=None):
+    def __init__(self, *, n_bins=10, categorical_features=None, n_categories=None):
         super().__init__(categorical_features=categorical_features, n_categories=n_categories)
         self.n_bins = n_bins
 
@@ -703,7 +703,7 @@ class SparseEqualFrequencyDiscretizer(SparseAllowNanTagsMixin, OneToOneFeatureMi
     steps after it.
     """
 
-    def __init__(self, n_bins=10, categorical_features=None, n_categories=None):
+    def __init__(self, *, n_bins=10, categorical_features=None, n_categories=None):
         self.n_bins = n_bins
         self.categorical_features = categorical_features
         self.n_categories = n_categories

@@ -969,7 +969,7 @@ class OnePassNaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, _OnePa
     classes_, nominal_, statistics_ (:class:`NBStatistics`), model_ (:class:`GroupModel`)
     """
 
-    def __init__(self, numeric="normal", kde_evaluation="weka_cell", var_smoothing=1e-9, alpha=1.0,
+    def __init__(self, *, numeric="normal", kde_evaluation="weka_cell", var_smoothing=1e-9, alpha=1.0,
                  categorical_features=None, n_categories=None):
         self.numeric = numeric
         self.kde_evaluation = kde_evaluation
@@ -1088,7 +1088,7 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
     2n groups: 2b = C_b^+, 2b+1 = C_b^-)
     """
 
-    def __init__(self, code="bch", code_length=15, decoding="weighted", numeric="normal", kde_evaluation="weka_cell",
+    def __init__(self, *, code="bch", code_length=15, decoding="weighted", numeric="normal", kde_evaluation="weka_cell",
                  var_smoothing=1e-9, alpha=1.0, max_tries=MAX_TRIES, random_state=None, categorical_features=None,
                  n_categories=None, precalculation="fused"):
         self.precalculation = precalculation
@@ -1160,7 +1160,7 @@ class StraightforwardECOC(_ECOCMixin, AllowNanTagsMixin, ClassifierMixin, BaseEs
     :class:`ECOCNaiveBayes` draws it (same ``random_state`` -> same matrix), and decoding is the same.
     """
 
-    def __init__(self, code="bch", code_length=15, decoding="weighted", base="onepass", numeric="normal",
+    def __init__(self, *, code="bch", code_length=15, decoding="weighted", base="onepass", numeric="normal",
                  kde_evaluation="weka_cell", var_smoothing=1e-9, alpha=1.0, max_tries=MAX_TRIES, random_state=None,
                  categorical_features=None, n_categories=None):
         self.code = code

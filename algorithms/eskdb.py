@@ -402,7 +402,7 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
         Per member: chosen k*, n* and bins per numeric column (stored by the runner).
     """
 
-    def __init__(self, n_estimators=10, max_k=5, estimation="m_estimate", m=1.0, n_iterations=1000, burn_in=100,
+    def __init__(self, *, n_estimators=10, max_k=5, estimation="m_estimate", m=1.0, n_iterations=1000, burn_in=100,
                  tying="level", prior="gamma", random_cut_points=True, random_order=True,
                  cut_point_count="boundaries", zero_mi="append", missing_slot="observed", tie_order="stable",
                  loo_rule="exact", n_jobs=1, random_state=None, categorical_features=None, n_categories=None,

@@ -599,7 +599,7 @@ class MassBayes(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseE
         the chunks) and growing the trees, node counts (per-fit diagnostics).
     """
 
-    def __init__(self, t=100, h=10, psi=5000, prior="training", absent_class="skip", outside="route",
+    def __init__(self, *, t=100, h=10, psi=5000, prior="training", absent_class="skip", outside="route",
                  zero_likelihood="prior", nominal="ordinal", missing="stop", categorical_features=None,
                  n_categories=None, random_state=None):
         self.t = t

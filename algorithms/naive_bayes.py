@@ -316,7 +316,7 @@ class NaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsM
     standard deviation precision / 6.
     """
 
-    def __init__(self, numeric="gaussian", smoothing="laplace", m=1.0, bandwidth="weka", precision_rounding=True,
+    def __init__(self, *, numeric="gaussian", smoothing="laplace", m=1.0, bandwidth="weka", precision_rounding=True,
                  kde_evaluation="density", var_smoothing=1e-9, missing="skip", categorical_features=None,
                  n_categories=None):
         self.numeric = numeric

@@ -127,7 +127,7 @@ class RandomForestWeka(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin
         ``n_nodes`` (mean nodes per tree), per-fit diagnostics (a harness may store them with each split).
     """
 
-    def __init__(self, n_estimators=100, max_features="weka", min_instances=1.0, max_depth=0, bootstrap=True,
+    def __init__(self, *, n_estimators=100, max_features="weka", min_instances=1.0, max_depth=0, bootstrap=True,
                  categorical_features=None, n_categories=None, n_jobs=1, random_state=None):
         self.n_estimators = n_estimators
         self.max_features = max_features

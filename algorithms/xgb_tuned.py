@@ -81,7 +81,7 @@ class XGBoostTuned(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMix
         Chosen parameters and inner-CV losses, stored by the runner.
     """
 
-    def __init__(self, n_estimators_grid=(10, 50, 100), max_depth_grid=(2, 4, 6, 8), cv=10, scoring="log_loss",
+    def __init__(self, *, n_estimators_grid=(10, 50, 100), max_depth_grid=(2, 4, 6, 8), cv=10, scoring="log_loss",
                  learning_rate=0.3, tree_method="hist", n_jobs=1, random_state=None):
         self.n_estimators_grid = n_estimators_grid
         self.max_depth_grid = max_depth_grid

@@ -45,7 +45,7 @@ class NumericView(AllowNanTagsMixin, TransformerMixin, BaseEstimator):
     fill_ : float array, the training mean of each kept column (0 when a column is all NaN).
     """
 
-    def __init__(self, categorical_features=None, nominal="drop"):
+    def __init__(self, *, categorical_features=None, nominal="drop"):
         self.categorical_features = categorical_features
         self.nominal = nominal
 

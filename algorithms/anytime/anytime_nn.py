@@ -204,7 +204,7 @@ class AnytimeNN(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseE
     per training row), ranked_ (standardised objects in rank order)
     """
 
-    def __init__(self, rerank="forward", tie_break="random", budget=None, nominal="drop", categorical_features=None,
+    def __init__(self, *, rerank="forward", tie_break="random", budget=None, nominal="drop", categorical_features=None,
                  random_state=None):
         self.rerank = rerank
         self.tie_break = tie_break

@@ -64,7 +64,7 @@ class BayesTree(KernelDensityTreeBase):
 
     alpha = 0.0  # global best descent orders by density only (quality_alpha with alpha = 0)
 
-    def __init__(self, strategy="qbk", k=2, budget=None, entry_variance="kde", bandwidth_scope="class",
+    def __init__(self, *, strategy="qbk", k=2, budget=None, entry_variance="kde", bandwidth_scope="class",
                  bandwidth_scale=1.0, page_bytes=PAGE_BYTES, value_bytes=8, min_fill=0.4, insert_order="random",
                  nominal="drop", categorical_features=None, random_state=None):
         self.strategy = strategy

@@ -143,7 +143,7 @@ class MCTree(KernelDensityTreeBase):
     classes_, model_ (flattened tree arrays), fanout_, delta_, kernel_var_, diagnostics_
     """
 
-    def __init__(self, fanout="page", delta="inf", entry_type="A", entry_variance="kde", strategy="k-class", k=2,
+    def __init__(self, *, fanout="page", delta="inf", entry_type="A", entry_variance="kde", strategy="k-class", k=2,
                  alpha=0.0, budget=None, bandwidth_scope="class", bandwidth_scale=1.0, page_bytes=PAGE_BYTES,
                  value_bytes=8, em_max_iter=100, mds_max_points=500, mds_max_iter=100, nominal="drop",
                  categorical_features=None, random_state=None, cost="entries", root="classes",
