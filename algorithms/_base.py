@@ -9,6 +9,7 @@ The mixins come first in an estimator's bases (before scikit-learn's ``Classifie
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils._param_validation import Integral, Interval
 
 
 class PredictFromProbaMixin:
@@ -71,6 +72,13 @@ class SparseAllowNanTagsMixin(AllowNanTagsMixin):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
+
+
+#: scikit-learn parameter constraint of ``random_state`` in ``algorithms/``: None, a non-negative int
+#: of any size (ensembles draw 64-bit member seeds for ``numpy.random.default_rng``; scikit-learn's
+#: ``"random_state"`` stops at 2**32 - 1), a ``RandomState`` or a ``Generator``
+RANDOM_STATE_CONSTRAINT = [Interval(Integral, 0, None, closed="left"), np.random.RandomState, np.random.Generator,
+                           None]
 
 
 class NotApplicableError(ValueError):

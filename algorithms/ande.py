@@ -77,12 +77,13 @@ import math
 import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._base import AllowNanTagsMixin, NotApplicableError, PredictFromLogJointMixin, ProbaFromLogJointMixin
-from ._counts import (BLOCK_ROWS, AllSubsetCounts, Smoothing, class_codes, encode, encode_classes,
-                      validation_dtype)
+from ._counts import (BLOCK_ROWS, MAX_TABLE_BYTES_CONSTRAINT, AllSubsetCounts, Smoothing, class_codes, encode,
+                      encode_classes, validation_dtype)
 from ._nominal import declared_values
 
 TINY = 1e-150
@@ -553,22 +554,28 @@ class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMixin, 
         self.max_table_bytes = max_table_bytes
         self.block_rows = block_rows
 
+    _parameter_constraints: dict = {
+        "n": [Interval(Integral, 0, 3, closed="both")],
+        "smoothing": [StrOptions({"m_estimate", "laplace"})],
+        "m": [Real],  # > 0 with smoothing="m_estimate" (_check_params)
+        "subsumption": ["boolean"],
+        "sr_threshold": [Interval(Real, 0, None, closed="left")],
+        "weighting": [StrOptions({"none", "mi"})],
+        "mi_min_prob": [Interval(Real, 0, 1, closed="left")],
+        "min_parent_count": [Interval(Integral, 0, None, closed="left")],
+        "missing": [StrOptions({"skip", "value", "error"})],
+        "categorical_features": ["array-like", None],
+        "n_categories": ["array-like", None],
+        "max_table_bytes": MAX_TABLE_BYTES_CONSTRAINT,
+        "block_rows": [Interval(Integral, 1, None, closed="left")],
+    }
+
     # ------------------------------------------------------------------ checks
     def _check_params(self):
-        if self.n not in (0, 1, 2, 3):
-            raise ValueError(f"n must be 0, 1, 2 or 3, got {self.n!r}")
-        if self.smoothing not in ("m_estimate", "laplace"):
-            raise ValueError(f"smoothing must be 'm_estimate' or 'laplace', got {self.smoothing!r}")
-        if self.smoothing == "m_estimate" and not (isinstance(self.m, (int, float)) and self.m > 0):
-            raise ValueError(f"m must be a positive number, got {self.m!r}")
-        if self.weighting not in ("none", "mi"):
-            raise ValueError(f"weighting must be 'none' or 'mi', got {self.weighting!r}")
-        if not (isinstance(self.mi_min_prob, (int, float)) and 0 <= self.mi_min_prob < 1):
-            raise ValueError(f"mi_min_prob must be a number in [0, 1) (Weka's WAODE: 1e-6), got {self.mi_min_prob!r}")
-        if self.missing not in ("skip", "value", "error"):
-            raise ValueError(f"missing must be 'skip', 'value' or 'error', got {self.missing!r}")
-        if int(self.min_parent_count) < 0:
-            raise ValueError(f"min_parent_count must be >= 0, got {self.min_parent_count!r}")
+        """The declared constraints, then the rule that ties two parameters."""
+        self._validate_params()
+        if self.smoothing == "m_estimate" and not self.m > 0:
+            raise ValueError(f"m must be a positive number with smoothing='m_estimate', got {self.m!r}")
 
     def _encode(self, X, what: str = "X"):
         """Integer codes of ``X``; ``missing="error"`` refuses missing values as Weka's WAODE does."""

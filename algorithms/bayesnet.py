@@ -43,6 +43,7 @@ import math
 import numpy as np
 from numba import njit
 from scipy.special import gammaln
+from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 
 from .bnc import _COMMON_DOC, _BNCBase
 
@@ -166,15 +167,13 @@ class BayesNetK2(_BNCBase):
         self.n_categories = n_categories
         self.max_table_bytes = max_table_bytes
 
-    def _check_params(self):
-        self._check_common()
-        if not (isinstance(self.max_parents, (int, np.integer)) and not isinstance(self.max_parents, bool)
-                and self.max_parents >= 0):
-            raise ValueError(f"max_parents must be a non-negative integer, got {self.max_parents!r}")
-        if self.structure_score not in SCORES:
-            raise ValueError(f"structure_score must be one of {SCORES}, got {self.structure_score!r}")
-        if not (isinstance(self.score_alpha, (int, float)) and self.score_alpha > 0):
-            raise ValueError(f"score_alpha must be a positive number, got {self.score_alpha!r}")
+    _parameter_constraints: dict = {
+        **_BNCBase._parameter_constraints,
+        "max_parents": [Interval(Integral, 0, None, closed="left")],
+        "init_as_naive_bayes": ["boolean"],
+        "structure_score": [StrOptions(set(SCORES))],
+        "score_alpha": [Interval(Real, 0, None, closed="neither")],
+    }
 
     # ------------------------------------------------------------------ K2
     def _local_score(self, cfg, n_cfg: int, ranked: bool, x, n_values: int, n_rows: int) -> float:

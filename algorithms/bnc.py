@@ -103,15 +103,17 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin, logsumexp_rows
+from ._base import (RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin,
+                    logsumexp_rows)
 from ._bnc_kernels import (_family_log_prob, _information_kernel, _loo_attribute, _loo_attribute_authors, _loo_prior,
                            _sum_runs_kernel, _walk_tree, _weka_sort_kernel, _weka_tan_scores)
 from . import hdp as H
-from ._counts import (BLOCK_ROWS, AllSubsetCounts, CountTableTooLarge, class_codes, code_dtype, encode,
-                      encode_classes)
+from ._counts import (BLOCK_ROWS, MAX_TABLE_BYTES_CONSTRAINT, AllSubsetCounts, CountTableTooLarge, class_codes,
+                      code_dtype, encode, encode_classes)
 from ._nominal import declared_values
 
 SMOOTHINGS = ("m_estimate", "laplace", "hdp")
@@ -544,30 +546,32 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
     """
 
     # ------------------------------------------------------------------ parameters
-    def _check_common(self):
-        if self.smoothing not in SMOOTHINGS:
-            raise ValueError(f"smoothing must be one of {SMOOTHINGS}, got {self.smoothing!r}")
-        if not (self.m == "1/C" or (isinstance(self.m, (int, float)) and not isinstance(self.m, bool)
-                                    and self.m > 0)):
-            raise ValueError(f"m must be a positive number or '1/C', got {self.m!r}")
-        if not (isinstance(self.alpha, (int, float)) and self.alpha > 0):
-            raise ValueError(f"alpha must be a positive number, got {self.alpha!r}")
-        if self.missing not in MISSING_MODES:
-            raise ValueError(f"missing must be one of {MISSING_MODES}, got {self.missing!r}")
+    _parameter_constraints: dict = {
+        "smoothing": [StrOptions(set(SMOOTHINGS))],
+        "m": [Interval(Real, 0, None, closed="neither"), StrOptions({"1/C"})],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "backoff": ["boolean"],
+        "hdp_settings": [dict, None],
+        "missing": [StrOptions(set(MISSING_MODES))],
+        "missing_slot": [StrOptions(set(MISSING_SLOTS)), "array-like"],
+        "tie_order": [StrOptions(set(TIE_ORDERS))],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+        "categorical_features": ["array-like", None],
+        "n_categories": ["array-like", None],
+        "max_table_bytes": MAX_TABLE_BYTES_CONSTRAINT,
+    }
+
+    def _check_params(self):
+        """The declared constraints (:attr:`_parameter_constraints`, a subclass adds its own), then
+        what they cannot say: a ``missing_slot`` list holds column indices (or is a boolean mask),
+        ``hdp_settings`` are fields of :class:`algorithms.hdp.HDPSettings`."""
+        self._validate_params()
         ms = getattr(self, "missing_slot", "observed")
-        if isinstance(ms, str):
-            if ms not in MISSING_SLOTS:
-                raise ValueError(f"missing_slot must be one of {MISSING_SLOTS} or a list of column indices, "
-                                 f"got {ms!r}")
-        else:
+        if not isinstance(ms, str):
             arr = np.asarray(ms)
             if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iub"):
                 raise ValueError(f"missing_slot must be one of {MISSING_SLOTS} or a list of column indices "
                                  f"(or a boolean mask), got {ms!r}")
-        if getattr(self, "tie_order", "stable") not in TIE_ORDERS:
-            raise ValueError(f"tie_order must be one of {TIE_ORDERS}, got {self.tie_order!r}")
-        if self.hdp_settings is not None and not isinstance(self.hdp_settings, dict):
-            raise ValueError(f"hdp_settings must be a dict of HDPSettings fields or None, got {self.hdp_settings!r}")
         self._hdp_settings()
 
     def _hdp_settings(self) -> H.HDPSettings:
@@ -904,11 +908,10 @@ class TAN(_BNCBase):
         self.n_categories = n_categories
         self.max_table_bytes = max_table_bytes
 
-    def _check_params(self):
-        self._check_common()
-        if not (self.root == "weka" or (isinstance(self.root, (int, np.integer)) and not isinstance(self.root, bool)
-                                        and self.root >= 0)):
-            raise ValueError(f"root must be an attribute index or 'weka', got {self.root!r}")
+    _parameter_constraints: dict = {
+        **_BNCBase._parameter_constraints,
+        "root": [Interval(Integral, 0, None, closed="left"), StrOptions({"weka"})],
+    }
 
     def _learn(self, codes, y):
         d = codes.shape[1]
@@ -969,10 +972,11 @@ class KDB(_BNCBase):
         self.n_categories = n_categories
         self.max_table_bytes = max_table_bytes
 
-    def _check_params(self):
-        self._check_common()
-        if not (isinstance(self.k, (int, np.integer)) and not isinstance(self.k, bool) and self.k >= 0):
-            raise ValueError(f"k must be a non-negative integer, got {self.k!r}")
+    _parameter_constraints: dict = {
+        **_BNCBase._parameter_constraints,
+        "k": [Interval(Integral, 0, None, closed="left")],
+        "order": ["array-like", None],
+    }
 
     def _learn(self, codes, y, order=None, information=None):
         d = codes.shape[1]
@@ -1065,14 +1069,13 @@ class SKDB(_BNCBase):
         self.n_categories = n_categories
         self.max_table_bytes = max_table_bytes
 
-    def _check_params(self):
-        self._check_common()
-        if not (isinstance(self.max_k, (int, np.integer)) and not isinstance(self.max_k, bool) and self.max_k >= 0):
-            raise ValueError(f"max_k must be a non-negative integer, got {self.max_k!r}")
-        if self.loo_loss not in LOO_LOSSES:
-            raise ValueError(f"loo_loss must be one of {LOO_LOSSES}, got {self.loo_loss!r}")
-        if self.loo_rule not in LOO_RULES:
-            raise ValueError(f"loo_rule must be one of {LOO_RULES}, got {self.loo_rule!r}")
+    _parameter_constraints: dict = {
+        **_BNCBase._parameter_constraints,
+        "max_k": [Interval(Integral, 0, None, closed="left")],
+        "order": ["array-like", None],
+        "loo_loss": [StrOptions(set(LOO_LOSSES))],
+        "loo_rule": [StrOptions(set(LOO_RULES))],
+    }
 
     def _learn(self, codes, y, order=None, information=None):
         d = codes.shape[1]
@@ -1185,10 +1188,10 @@ class KDF(_BNCBase):
         self.n_categories = n_categories
         self.max_table_bytes = max_table_bytes
 
-    def _check_params(self):
-        self._check_common()
-        if not (isinstance(self.k, (int, np.integer)) and not isinstance(self.k, bool) and self.k >= 0):
-            raise ValueError(f"k must be a non-negative integer, got {self.k!r}")
+    _parameter_constraints: dict = {
+        **_BNCBase._parameter_constraints,
+        "k": [Interval(Integral, 0, None, closed="left")],
+    }
 
     def _learn(self, codes, y):
         d = codes.shape[1]

@@ -60,6 +60,7 @@ import math
 import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -330,21 +331,20 @@ class NaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsM
         self.categorical_features = categorical_features
         self.n_categories = n_categories
 
-    # ------------------------------------------------------------------ training
-    def _check_params(self):
-        if self.numeric not in NUMERIC_ESTIMATORS:
-            raise ValueError(f"numeric must be one of {', '.join(map(repr, NUMERIC_ESTIMATORS))}, "
-                             f"got {self.numeric!r}")
-        Smoothing(self.smoothing, self.m)
-        if self.kde_evaluation not in ("density", "weka_cell"):
-            raise ValueError(f"kde_evaluation must be 'density' or 'weka_cell', got {self.kde_evaluation!r}")
-        if self.bandwidth not in ("weka", "silverman"):
-            raise ValueError(f"bandwidth must be 'weka' or 'silverman', got {self.bandwidth!r}")
-        if self.missing not in ("skip", "value"):
-            raise ValueError(f"missing must be 'skip' or 'value', got {self.missing!r}")
-        if not self.var_smoothing >= 0:
-            raise ValueError(f"var_smoothing must be >= 0, got {self.var_smoothing!r}")
+    _parameter_constraints: dict = {
+        "numeric": [StrOptions(set(NUMERIC_ESTIMATORS))],
+        "smoothing": [StrOptions({"laplace", "m_estimate"})],
+        "m": [Real],  # > 0 with smoothing="m_estimate" (checked in fit)
+        "bandwidth": [StrOptions({"weka", "silverman"})],
+        "precision_rounding": ["boolean"],
+        "kde_evaluation": [StrOptions({"density", "weka_cell"})],
+        "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "missing": [StrOptions({"skip", "value"})],
+        "categorical_features": ["array-like", None],
+        "n_categories": ["array-like", None],
+    }
 
+    # ------------------------------------------------------------------ training
     def fit(self, X, y):
         """One pass over the training data."""
         for attr in ("classes_", "_model"):
@@ -362,7 +362,8 @@ class NaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsM
         return self
 
     def _partial_fit(self, X, y, classes, first):
-        self._check_params()
+        self._validate_params()
+        Smoothing(self.smoothing, self.m)  # the m of the m-estimate must be > 0
         X, y = validate_data(self, X, y, reset=first, ensure_all_finite="allow-nan", dtype=validation_dtype(X))
         if y.dtype.kind not in "iub":   # integer labels are class labels; others may be continuous
             check_classification_targets(y)
