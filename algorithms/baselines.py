@@ -8,9 +8,11 @@ import math
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import RandomForestClassifier
+from sklearn.utils._param_validation import Integral, Interval, Real, RealNotInt, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from ._base import PredictFromProbaMixin, SparseAllowNanTagsMixin
+
+from ._base import RANDOM_STATE_CONSTRAINT, PredictFromProbaMixin, SparseAllowNanTagsMixin
 
 
 def weka_num_features(n_features: int) -> int:
@@ -52,7 +54,17 @@ class RandomForest(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMix
         self.n_jobs = n_jobs
         self.random_state = random_state
 
+    _parameter_constraints: dict = {
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "max_features": [StrOptions({"weka", "sqrt", "log2"}), Interval(Integral, 1, None, closed="left"),
+                         Interval(RealNotInt, 0, 1, closed="right"), None],
+        "criterion": [StrOptions({"gini", "entropy", "log_loss"})],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],  # scikit-learn's forest takes it
+    }
+
     def fit(self, X, y):
+        self._validate_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", ensure_all_finite="allow-nan")
         check_classification_targets(y)
         mf = weka_num_features(X.shape[1]) if self.max_features == "weka" else self.max_features
@@ -99,8 +111,19 @@ class XGBoost(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMixin, B
         self.n_jobs = n_jobs
         self.random_state = random_state
 
+    _parameter_constraints: dict = {
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "max_depth": [Interval(Integral, 0, None, closed="left")],
+        "learning_rate": [Interval(Real, 0, None, closed="left")],
+        "tree_method": [str],
+        "n_jobs": [Integral, None],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
+
     def fit(self, X, y):
         from xgboost import XGBClassifier
+
+        self._validate_params()
 
         X, y = validate_data(self, X, y, accept_sparse="csr", ensure_all_finite="allow-nan")
         check_classification_targets(y)

@@ -553,13 +553,13 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
         "backoff": ["boolean"],
         "hdp_settings": [dict, None],
         "missing": [StrOptions(set(MISSING_MODES))],
-        "missing_slot": [StrOptions(set(MISSING_SLOTS)), "array-like"],
-        "tie_order": [StrOptions(set(TIE_ORDERS))],
         "random_state": RANDOM_STATE_CONSTRAINT,
         "categorical_features": ["array-like", None],
         "n_categories": ["array-like", None],
         "max_table_bytes": MAX_TABLE_BYTES_CONSTRAINT,
     }
+    #: of the subclasses that have a ``missing_slot``
+    _slot_constraints: dict = {"missing_slot": [StrOptions(set(MISSING_SLOTS)), "array-like"]}
 
     def _check_params(self):
         """The declared constraints (:attr:`_parameter_constraints`, a subclass adds its own), then
@@ -910,6 +910,7 @@ class TAN(_BNCBase):
 
     _parameter_constraints: dict = {
         **_BNCBase._parameter_constraints,
+        **_BNCBase._slot_constraints,
         "root": [Interval(Integral, 0, None, closed="left"), StrOptions({"weka"})],
     }
 
@@ -974,8 +975,10 @@ class KDB(_BNCBase):
 
     _parameter_constraints: dict = {
         **_BNCBase._parameter_constraints,
+        **_BNCBase._slot_constraints,
         "k": [Interval(Integral, 0, None, closed="left")],
         "order": ["array-like", None],
+        "tie_order": [StrOptions(set(TIE_ORDERS))],
     }
 
     def _learn(self, codes, y, order=None, information=None):
@@ -1071,8 +1074,10 @@ class SKDB(_BNCBase):
 
     _parameter_constraints: dict = {
         **_BNCBase._parameter_constraints,
+        **_BNCBase._slot_constraints,
         "max_k": [Interval(Integral, 0, None, closed="left")],
         "order": ["array-like", None],
+        "tie_order": [StrOptions(set(TIE_ORDERS))],
         "loo_loss": [StrOptions(set(LOO_LOSSES))],
         "loo_rule": [StrOptions(set(LOO_RULES))],
     }
@@ -1190,6 +1195,7 @@ class KDF(_BNCBase):
 
     _parameter_constraints: dict = {
         **_BNCBase._parameter_constraints,
+        **_BNCBase._slot_constraints,
         "k": [Interval(Integral, 0, None, closed="left")],
     }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtri
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, Real
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
@@ -119,8 +120,21 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
         self.categorical_features = categorical_features
         self.n_categories = n_categories
 
+    _parameter_constraints: dict = {
+        "confidence": [Real],  # in (0, 0.5] unless unpruned (fit)
+        "min_instances": [Interval(Real, 1, None, closed="left")],
+        "unpruned": ["boolean"],
+        "subtree_raising": ["boolean"],
+        "use_laplace": ["boolean"],
+        "use_mdl_correction": ["boolean"],
+        "relocate_split_point": ["boolean"],
+        "categorical_features": ["array-like", None],
+        "n_categories": ["array-like", None],
+    }
+
     # ------------------------------------------------------------------ fit
     def fit(self, X, y):
+        self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
@@ -128,8 +142,6 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
             raise ValueError(f"J48 needs at least 2 classes in the training data; got 1 class: {self.classes_[0]!r}")
         if not (0 < float(self.confidence) <= 0.5) and not self.unpruned:
             raise ValueError(f"confidence must be in (0, 0.5]; got {self.confidence!r}")
-        if int(self.min_instances) < 1:
-            raise ValueError(f"min_instances must be >= 1; got {self.min_instances!r}")
         self._set_nominal(X)
         self._check_codes(X, "fit")
         y_codes = y_codes.astype(np.int64)

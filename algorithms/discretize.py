@@ -70,6 +70,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
+from sklearn.utils._param_validation import Integral, Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -529,8 +530,17 @@ def bin_codes(x, cut_points) -> np.ndarray:
 
 
 # ====================================================================== transformers
+#: ``n_bins`` of the unsupervised discretisers
+_N_BINS_CONSTRAINT = {"n_bins": [Interval(Integral, 1, None, closed="left")]}
+
+
 class _Discretizer(AllowNanTagsMixin, OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Shared machinery: column selection, metadata for the next pipeline step, transform."""
+
+    _parameter_constraints: dict = {
+        "categorical_features": ["array-like", None],
+        "n_categories": ["array-like", None],
+    }
 
     def __init__(self, *, categorical_features=None, n_categories=None):
         self.categorical_features = categorical_features
@@ -612,6 +622,8 @@ class MDLDiscretizer(_Discretizer):
         super().__init__(categorical_features=categorical_features, n_categories=n_categories)
         self.better_encoding = better_encoding
 
+    _parameter_constraints: dict = {**_Discretizer._parameter_constraints, "better_encoding": ["boolean"]}
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
@@ -619,6 +631,7 @@ class MDLDiscretizer(_Discretizer):
 
     def fit(self, X, y=None):
         """Learn the cut points of every numeric column from ``X`` and the class labels ``y``."""
+        self._validate_params()
         if y is None:
             raise ValueError("MDLDiscretizer requires y to be passed, but the target y is None: supervised "
                              "discretisation needs the class labels, fit(X, y)")
@@ -654,13 +667,15 @@ class EqualFrequencyDiscretizer(_Discretizer):
     ignored), plus ``n_bins`` (default 10).
     """
 
+    _parameter_constraints: dict = {**_Discretizer._parameter_constraints, **_N_BINS_CONSTRAINT}
+
     def __init__(self, *, n_bins=10, categorical_features=None, n_categories=None):
         super().__init__(categorical_features=categorical_features, n_categories=n_categories)
         self.n_bins = n_bins
 
     def fit(self, X, y=None):
+        self._validate_params()
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
-        _check_n_bins(self.n_bins)
         return self._fit_columns(X, lambda col: equal_frequency_cut_points(col, int(self.n_bins)))
 
 
@@ -673,19 +688,16 @@ class EqualWidthDiscretizer(_Discretizer):
     Parameters and attributes as :class:`EqualFrequencyDiscretizer`.
     """
 
+    _parameter_constraints: dict = {**_Discretizer._parameter_constraints, **_N_BINS_CONSTRAINT}
+
     def __init__(self, *, n_bins=10, categorical_features=None, n_categories=None):
         super().__init__(categorical_features=categorical_features, n_categories=n_categories)
         self.n_bins = n_bins
 
     def fit(self, X, y=None):
+        self._validate_params()
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
-        _check_n_bins(self.n_bins)
         return self._fit_columns(X, lambda col: equal_width_cut_points(col, int(self.n_bins)))
-
-
-def _check_n_bins(n_bins) -> None:
-    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
-        raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
 
 
 # --------------------------------------------------------------------------- sparse input
@@ -703,13 +715,15 @@ class SparseEqualFrequencyDiscretizer(SparseAllowNanTagsMixin, OneToOneFeatureMi
     steps after it.
     """
 
+    _parameter_constraints: dict = {**_Discretizer._parameter_constraints, **_N_BINS_CONSTRAINT}
+
     def __init__(self, *, n_bins=10, categorical_features=None, n_categories=None):
         self.n_bins = n_bins
         self.categorical_features = categorical_features
         self.n_categories = n_categories
 
     def fit(self, X, y=None):
-        _check_n_bins(self.n_bins)
+        self._validate_params()
         X = validate_data(self, X, accept_sparse=("csr", "csc", "coo"), dtype=np.float64,
                           ensure_all_finite="allow-nan")
         Xc = as_csr(X)

@@ -130,14 +130,15 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _ecoc_kernels as K
 from ._counts import class_codes
 from ._nominal import nominal_columns_values
-from ._base import (AllowNanTagsMixin, NotApplicableError, PredictFromLogJointMixin, ProbaFromLogJointMixin,
-                    SparseAllowNanTagsMixin)
+from ._base import (RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, NotApplicableError, PredictFromLogJointMixin,
+                    ProbaFromLogJointMixin, SparseAllowNanTagsMixin)
 from ._code_cache import BCH_CODES, BCH_FIELD_DEGREE, _min_weight, bch_codebook  # noqa: F401 (re-exported)
 from ._sparse import _csr_parts, as_csr
 from .discretize import SparseEqualFrequencyDiscretizer  # noqa: F401 (re-exported: configs name algorithms.ecoc.SparseEqualFrequencyDiscretizer)
@@ -912,15 +913,14 @@ class GroupModel:
 class _OnePassNB(SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Shared parameters, input checks and the one pass of NB statistics."""
 
-    def _check_params(self):
-        if self.numeric not in NUMERIC:
-            raise ValueError(f"numeric must be one of {NUMERIC}, got {self.numeric!r}")
-        if self.kde_evaluation not in ("density", "weka_cell"):
-            raise ValueError(f"kde_evaluation must be 'density' or 'weka_cell', got {self.kde_evaluation!r}")
-        if not self.var_smoothing >= 0:
-            raise ValueError(f"var_smoothing must be >= 0, got {self.var_smoothing!r}")
-        if not self.alpha > 0:
-            raise ValueError(f"alpha must be > 0, got {self.alpha!r}")
+    _parameter_constraints: dict = {
+        "numeric": [StrOptions(set(NUMERIC))],
+        "kde_evaluation": [StrOptions({"density", "weka_cell"})],
+        "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "categorical_features": ["array-like", None],
+        "n_categories": ["array-like", None],
+    }
 
     def _validate(self, X, y=None, reset=False, fitting=False):
         kw = dict(accept_sparse=("csr", "csc", "coo"), dtype=np.float64, ensure_all_finite="allow-nan")
@@ -979,7 +979,7 @@ class OnePassNaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, _OnePa
         self.n_categories = n_categories
 
     def fit(self, X, y):
-        self._check_params()
+        self._validate_params()
         Xc, y = self._validate(X, y, reset=True, fitting=True)
         self._start(Xc, y)
         self._add(Xc, y)
@@ -988,7 +988,7 @@ class OnePassNaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, _OnePa
 
     def partial_fit(self, X, y, classes=None):
         """Add a chunk; the statistics equal those of one ``fit`` on all chunks."""
-        self._check_params()
+        self._validate_params()
         first = not hasattr(self, "classes_")
         Xc, y = self._validate(X, y, reset=first, fitting=True)
         if first:
@@ -1028,13 +1028,14 @@ def _proba_from_agreement(agree):
 
 
 class _ECOCMixin:
-    def _check_code_params(self):
-        if getattr(self, "precalculation", "fused") not in ("fused", "reference"):
-            raise ValueError(f"precalculation must be 'fused' or 'reference', got {self.precalculation!r}")
-        if isinstance(self.code, str) and self.code not in CODES:
-            raise ValueError(f"code must be one of {CODES} or a matrix, got {self.code!r}")
-        if self.decoding not in ("weighted", "hamming"):
-            raise ValueError(f"decoding must be 'weighted' or 'hamming', got {self.decoding!r}")
+    #: constraints of the code parameters, added to the NB ones by each ECOC estimator
+    _code_constraints: dict = {
+        "code": [StrOptions(set(CODES)), "array-like"],
+        "code_length": [Interval(Integral, 1, None, closed="left"), None],
+        "decoding": [StrOptions({"weighted", "hamming"})],
+        "max_tries": [Interval(Integral, 1, None, closed="left")],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
 
     def _draw_code(self):
         rng = np.random.default_rng(self.random_state)
@@ -1088,6 +1089,12 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
     2n groups: 2b = C_b^+, 2b+1 = C_b^-)
     """
 
+    _parameter_constraints: dict = {
+        **_OnePassNB._parameter_constraints,
+        **_ECOCMixin._code_constraints,
+        "precalculation": [StrOptions({"fused", "reference"})],
+    }
+
     def __init__(self, *, code="bch", code_length=15, decoding="weighted", numeric="normal", kde_evaluation="weka_cell",
                  var_smoothing=1e-9, alpha=1.0, max_tries=MAX_TRIES, random_state=None, categorical_features=None,
                  n_categories=None, precalculation="fused"):
@@ -1105,8 +1112,7 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         self.n_categories = n_categories
 
     def fit(self, X, y):
-        self._check_params()
-        self._check_code_params()
+        self._validate_params()
         Xc, y = self._validate(X, y, reset=True, fitting=True)
         self._start(Xc, y)
         self._draw_code()                   # before the pass: an infeasible code fails at once
@@ -1116,8 +1122,7 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
 
     def partial_fit(self, X, y, classes=None):
         """Add a chunk (the code matrix is drawn on the first call); equals one ``fit`` on all chunks."""
-        self._check_params()
-        self._check_code_params()
+        self._validate_params()
         first = not hasattr(self, "classes_")
         Xc, y = self._validate(X, y, reset=first, fitting=True)
         if first:
@@ -1160,6 +1165,12 @@ class StraightforwardECOC(_ECOCMixin, AllowNanTagsMixin, ClassifierMixin, BaseEs
     :class:`ECOCNaiveBayes` draws it (same ``random_state`` -> same matrix), and decoding is the same.
     """
 
+    _parameter_constraints: dict = {
+        **_OnePassNB._parameter_constraints,
+        **_ECOCMixin._code_constraints,
+        "base": [StrOptions({"onepass", "naive_bayes"})],  # base="naive_bayes" and numeric: _base_estimator
+    }
+
     def __init__(self, *, code="bch", code_length=15, decoding="weighted", base="onepass", numeric="normal",
                  kde_evaluation="weka_cell", var_smoothing=1e-9, alpha=1.0, max_tries=MAX_TRIES, random_state=None,
                  categorical_features=None, n_categories=None):
@@ -1194,8 +1205,7 @@ class StraightforwardECOC(_ECOCMixin, AllowNanTagsMixin, ClassifierMixin, BaseEs
         raise ValueError(f"base must be 'onepass' or 'naive_bayes', got {self.base!r}")
 
     def fit(self, X, y):
-        self._check_code_params()
-        OnePassNaiveBayes._check_params(self)
+        self._validate_params()
         if y is None:
             raise ValueError("StraightforwardECOC requires y to be passed, but the target y is None")
         proto = self._base_estimator()

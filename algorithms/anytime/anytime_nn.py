@@ -10,11 +10,12 @@ import time
 import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, Real, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._common import NumericView, check_budgets, check_unit, fit_targets
 from ._kernels import monotonic_ns
-from .._base import AllowNanTagsMixin, PredictFromProbaMixin
+from .._base import RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
 
 
 RERANK = {"none": 0, "forward": 1, "backward": 2}
@@ -213,12 +214,18 @@ class AnytimeNN(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseE
         self.categorical_features = categorical_features
         self.random_state = random_state
 
+    _parameter_constraints: dict = {
+        "rerank": [StrOptions(set(RERANK))],
+        "tie_break": [StrOptions({"random", "index"})],
+        "budget": [Interval(Real, 0, None, closed="left"), None],
+        "nominal": [StrOptions({"drop", "code"})],
+        "categorical_features": ["array-like", None],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
+
     def fit(self, X, y):
         t_start = time.process_time()
-        if self.rerank not in RERANK:
-            raise ValueError(f"rerank must be one of {sorted(RERANK)}, got {self.rerank!r}")
-        if self.tie_break not in ("random", "index"):
-            raise ValueError(f"tie_break must be 'random' or 'index', got {self.tie_break!r}")
+        self._validate_params()
         X, codes = fit_targets(self, X, y)
         self.view_ = NumericView(categorical_features=self.categorical_features, nominal=self.nominal).fit(X)
         V = self.view_.transform(X)
