@@ -156,16 +156,9 @@ class BayesNetK2(_BNCBase):
         self.init_as_naive_bayes = init_as_naive_bayes
         self.structure_score = structure_score
         self.score_alpha = score_alpha
-        self.smoothing = smoothing
-        self.m = m
-        self.alpha = alpha
-        self.backoff = backoff
-        self.hdp_settings = hdp_settings
-        self.missing = missing
-        self.random_state = random_state
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
-        self.max_table_bytes = max_table_bytes
+        super().__init__(smoothing=smoothing, m=m, alpha=alpha, backoff=backoff, hdp_settings=hdp_settings,
+                         missing=missing, random_state=random_state, categorical_features=categorical_features,
+                         n_categories=n_categories, max_table_bytes=max_table_bytes)
 
     _parameter_constraints: dict = {
         **_BNCBase._parameter_constraints,

@@ -545,6 +545,21 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
     ``_learn`` already did (``self._families`` filled).
     """
 
+    def __init__(self, *, smoothing, m, alpha, backoff, hdp_settings, missing, random_state, categorical_features,
+                 n_categories, max_table_bytes):
+        """The parameters every subclass has (a subclass's ``__init__`` sets its own, declaring all
+        of them with their defaults, as scikit-learn reads a class's parameters from its ``__init__``)."""
+        self.smoothing = smoothing
+        self.m = m
+        self.alpha = alpha
+        self.backoff = backoff
+        self.hdp_settings = hdp_settings
+        self.missing = missing
+        self.random_state = random_state
+        self.categorical_features = categorical_features
+        self.n_categories = n_categories
+        self.max_table_bytes = max_table_bytes
+
     # ------------------------------------------------------------------ parameters
     _parameter_constraints: dict = {
         "smoothing": [StrOptions(set(SMOOTHINGS))],
@@ -897,16 +912,9 @@ class TAN(_BNCBase):
                  n_categories=None, max_table_bytes="auto"):
         self.root = root
         self.missing_slot = missing_slot
-        self.smoothing = smoothing
-        self.m = m
-        self.alpha = alpha
-        self.backoff = backoff
-        self.hdp_settings = hdp_settings
-        self.missing = missing
-        self.random_state = random_state
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
-        self.max_table_bytes = max_table_bytes
+        super().__init__(smoothing=smoothing, m=m, alpha=alpha, backoff=backoff, hdp_settings=hdp_settings,
+                         missing=missing, random_state=random_state, categorical_features=categorical_features,
+                         n_categories=n_categories, max_table_bytes=max_table_bytes)
 
     _parameter_constraints: dict = {
         **_BNCBase._parameter_constraints,
@@ -962,16 +970,9 @@ class KDB(_BNCBase):
         self.tie_order = tie_order
         self.missing_slot = missing_slot
         self.order = order
-        self.smoothing = smoothing
-        self.m = m
-        self.alpha = alpha
-        self.backoff = backoff
-        self.hdp_settings = hdp_settings
-        self.missing = missing
-        self.random_state = random_state
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
-        self.max_table_bytes = max_table_bytes
+        super().__init__(smoothing=smoothing, m=m, alpha=alpha, backoff=backoff, hdp_settings=hdp_settings,
+                         missing=missing, random_state=random_state, categorical_features=categorical_features,
+                         n_categories=n_categories, max_table_bytes=max_table_bytes)
 
     _parameter_constraints: dict = {
         **_BNCBase._parameter_constraints,
@@ -1061,16 +1062,9 @@ class SKDB(_BNCBase):
         self.missing_slot = missing_slot
         self.order = order
         self.loo_loss = loo_loss
-        self.smoothing = smoothing
-        self.m = m
-        self.alpha = alpha
-        self.backoff = backoff
-        self.hdp_settings = hdp_settings
-        self.missing = missing
-        self.random_state = random_state
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
-        self.max_table_bytes = max_table_bytes
+        super().__init__(smoothing=smoothing, m=m, alpha=alpha, backoff=backoff, hdp_settings=hdp_settings,
+                         missing=missing, random_state=random_state, categorical_features=categorical_features,
+                         n_categories=n_categories, max_table_bytes=max_table_bytes)
 
     _parameter_constraints: dict = {
         **_BNCBase._parameter_constraints,
@@ -1182,16 +1176,9 @@ class KDF(_BNCBase):
                  n_categories=None, max_table_bytes="auto"):
         self.k = k
         self.missing_slot = missing_slot
-        self.smoothing = smoothing
-        self.m = m
-        self.alpha = alpha
-        self.backoff = backoff
-        self.hdp_settings = hdp_settings
-        self.missing = missing
-        self.random_state = random_state
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
-        self.max_table_bytes = max_table_bytes
+        super().__init__(smoothing=smoothing, m=m, alpha=alpha, backoff=backoff, hdp_settings=hdp_settings,
+                         missing=missing, random_state=random_state, categorical_features=categorical_features,
+                         n_categories=n_categories, max_table_bytes=max_table_bytes)
 
     _parameter_constraints: dict = {
         **_BNCBase._parameter_constraints,

@@ -651,7 +651,23 @@ class MDLDiscretizer(_Discretizer):
         return self._fit_columns(X, cuts)
 
 
-class EqualFrequencyDiscretizer(_Discretizer):
+class _BinningDiscretizer(_Discretizer):
+    """Unsupervised binning of every numeric column into at most ``n_bins`` bins, at the cut
+    points ``_cut_points(values, n_bins)`` of the subclass."""
+
+    _parameter_constraints: dict = {**_Discretizer._parameter_constraints, **_N_BINS_CONSTRAINT}
+
+    def __init__(self, *, n_bins=10, categorical_features=None, n_categories=None):
+        super().__init__(categorical_features=categorical_features, n_categories=n_categories)
+        self.n_bins = n_bins
+
+    def fit(self, X, y=None):
+        self._validate_params()
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
+        return self._fit_columns(X, lambda col: self._cut_points(col, int(self.n_bins)))
+
+
+class EqualFrequencyDiscretizer(_BinningDiscretizer):
     """Unsupervised equal-frequency binning, as Weka 3.6's ``Discretize -F -B n_bins``.
 
     Weka's algorithm (``calculateCutPointsByEqualFrequencyBinning``): walk the
@@ -667,19 +683,10 @@ class EqualFrequencyDiscretizer(_Discretizer):
     ignored), plus ``n_bins`` (default 10).
     """
 
-    _parameter_constraints: dict = {**_Discretizer._parameter_constraints, **_N_BINS_CONSTRAINT}
-
-    def __init__(self, *, n_bins=10, categorical_features=None, n_categories=None):
-        super().__init__(categorical_features=categorical_features, n_categories=n_categories)
-        self.n_bins = n_bins
-
-    def fit(self, X, y=None):
-        self._validate_params()
-        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
-        return self._fit_columns(X, lambda col: equal_frequency_cut_points(col, int(self.n_bins)))
+    _cut_points = staticmethod(equal_frequency_cut_points)
 
 
-class EqualWidthDiscretizer(_Discretizer):
+class EqualWidthDiscretizer(_BinningDiscretizer):
     """Unsupervised equal-width binning, as Weka 3.6's ``Discretize -B n_bins``.
 
     Cut points ``min + i * (max - min) / n_bins`` for ``i = 1 .. n_bins - 1`` over
@@ -688,16 +695,7 @@ class EqualWidthDiscretizer(_Discretizer):
     Parameters and attributes as :class:`EqualFrequencyDiscretizer`.
     """
 
-    _parameter_constraints: dict = {**_Discretizer._parameter_constraints, **_N_BINS_CONSTRAINT}
-
-    def __init__(self, *, n_bins=10, categorical_features=None, n_categories=None):
-        super().__init__(categorical_features=categorical_features, n_categories=n_categories)
-        self.n_bins = n_bins
-
-    def fit(self, X, y=None):
-        self._validate_params()
-        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
-        return self._fit_columns(X, lambda col: equal_width_cut_points(col, int(self.n_bins)))
+    _cut_points = staticmethod(equal_width_cut_points)
 
 
 # --------------------------------------------------------------------------- sparse input

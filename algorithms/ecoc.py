@@ -946,6 +946,30 @@ class _OnePassNB(SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     def _add(self, Xc, y):
         self.statistics_.add(Xc, class_codes(y, self.classes_)[1])
 
+    def fit(self, X, y):
+        """One pass of NB statistics (ECOC-NB, Fig. 1 lines 1-6; its code matrix is drawn first), then
+        the model (``_finalise``; ECOC-NB: Eqs. 1-2 for every column)."""
+        self._validate_params()
+        Xc, y = self._validate(X, y, reset=True, fitting=True)
+        self._start(Xc, y)
+        self._add(Xc, y)
+        self._finalise()
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """Add a chunk (ECOC-NB draws its code matrix on the first call); the statistics equal those
+        of one ``fit`` on all chunks."""
+        self._validate_params()
+        first = not hasattr(self, "classes_")
+        Xc, y = self._validate(X, y, reset=first, fitting=True)
+        if first:
+            self._start(Xc, y, classes)
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
+        self._add(Xc, y)
+        self._finalise()
+        return self
+
 
 class OnePassNaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, _OnePassNB):
     """Naive Bayes on the ECOC-NB statistics (the groups are the classes): the NB of Park and Fuernkranz 2014's
@@ -977,27 +1001,6 @@ class OnePassNaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, _OnePa
         self.alpha = alpha
         self.categorical_features = categorical_features
         self.n_categories = n_categories
-
-    def fit(self, X, y):
-        self._validate_params()
-        Xc, y = self._validate(X, y, reset=True, fitting=True)
-        self._start(Xc, y)
-        self._add(Xc, y)
-        self._finalise()
-        return self
-
-    def partial_fit(self, X, y, classes=None):
-        """Add a chunk; the statistics equal those of one ``fit`` on all chunks."""
-        self._validate_params()
-        first = not hasattr(self, "classes_")
-        Xc, y = self._validate(X, y, reset=first, fitting=True)
-        if first:
-            self._start(Xc, y, classes)
-        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
-            raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
-        self._add(Xc, y)
-        self._finalise()
-        return self
 
     def _finalise(self):
         C = self.classes_.size
@@ -1111,28 +1114,9 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         self.categorical_features = categorical_features
         self.n_categories = n_categories
 
-    def fit(self, X, y):
-        self._validate_params()
-        Xc, y = self._validate(X, y, reset=True, fitting=True)
-        self._start(Xc, y)
+    def _start(self, Xc, y, classes=None):
+        super()._start(Xc, y, classes)
         self._draw_code()                   # before the pass: an infeasible code fails at once
-        self._add(Xc, y)                    # Fig. 1, lines 1-6: the NB statistics, one pass
-        self._finalise()                    # Fig. 1, the rest: Eqs. 1-2 for every column
-        return self
-
-    def partial_fit(self, X, y, classes=None):
-        """Add a chunk (the code matrix is drawn on the first call); equals one ``fit`` on all chunks."""
-        self._validate_params()
-        first = not hasattr(self, "classes_")
-        Xc, y = self._validate(X, y, reset=first, fitting=True)
-        if first:
-            self._start(Xc, y, classes)
-            self._draw_code()
-        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
-            raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
-        self._add(Xc, y)
-        self._finalise()
-        return self
 
     def _finalise(self):
         if self.precalculation not in ("fused", "reference"):

@@ -84,6 +84,19 @@ class NumericView(AllowNanTagsMixin, TransformerMixin, BaseEstimator):
         return out
 
 
+def fit_standardised_view(estimator, X) -> np.ndarray:
+    """Fit ``estimator.view_`` (the :class:`NumericView` of its ``categorical_features`` and
+    ``nominal``) on ``X`` and standardise the view: sets ``center_`` (column means) and ``scale_``
+    (standard deviations, 1 for a constant column); returns the standardised training data."""
+    estimator.view_ = NumericView(categorical_features=estimator.categorical_features,
+                                  nominal=estimator.nominal).fit(X)
+    V = estimator.view_.transform(X)
+    estimator.center_ = V.mean(axis=0)
+    sd = V.std(axis=0)
+    estimator.scale_ = np.where(sd > 0, sd, 1.0)
+    return (V - estimator.center_) / estimator.scale_
+
+
 def silverman_variances(Z: np.ndarray, y: np.ndarray, n_classes: int, scope: str, scale: float,
                         min_std: float) -> np.ndarray:
     """Kernel variances h^2 per class and attribute by Silverman's normal-reference rule for a
@@ -172,12 +185,7 @@ class KernelDensityTreeBase(PredictFromProbaMixin, AllowNanTagsMixin, Classifier
     # ---------------------------------------------------------------- fit
     def _fit_common(self, X, y):
         X, codes = fit_targets(self, X, y)
-        self.view_ = NumericView(categorical_features=self.categorical_features, nominal=self.nominal).fit(X)
-        V = self.view_.transform(X)
-        self.center_ = V.mean(axis=0)
-        sd = V.std(axis=0)
-        self.scale_ = np.where(sd > 0, sd, 1.0)
-        Z = (V - self.center_) / self.scale_
+        Z = fit_standardised_view(self, X)
         self.n_features_used_ = Z.shape[1]
         C = self.classes_.size
         self.class_count_ = np.bincount(codes, minlength=C)

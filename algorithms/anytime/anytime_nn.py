@@ -13,7 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval, Real, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._common import NumericView, check_budgets, check_unit, fit_targets
+from ._common import check_budgets, check_unit, fit_standardised_view, fit_targets
 from ._kernels import monotonic_ns
 from .._base import RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
 
@@ -227,12 +227,7 @@ class AnytimeNN(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseE
         t_start = time.process_time()
         self._validate_params()
         X, codes = fit_targets(self, X, y)
-        self.view_ = NumericView(categorical_features=self.categorical_features, nominal=self.nominal).fit(X)
-        V = self.view_.transform(X)
-        self.center_ = V.mean(axis=0)
-        sd = V.std(axis=0)
-        self.scale_ = np.where(sd > 0, sd, 1.0)
-        Z = np.ascontiguousarray((V - self.center_) / self.scale_)
+        Z = np.ascontiguousarray(fit_standardised_view(self, X))
         n = Z.shape[0]
         if self.tie_break == "random":
             priority = np.random.default_rng(self.random_state).permutation(n).astype(np.float64)
