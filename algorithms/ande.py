@@ -176,6 +176,22 @@ def _rescale(p, expo):
             expo[y] -= 1
 
 
+@njit(cache=True, inline="always")
+def _add_member(p, expo, w, r, lin, lg, wsum, used):
+    """Add one parent set's joint ``w * p * BIG**expo`` (rescaled first) to row ``r``'s sum over the
+    parent sets: in ``lin`` while no factor of it underflowed, else log-added into ``lg``."""
+    _rescale(p, expo)
+    used[r] += 1
+    wsum[r] += w
+    for y in range(p.shape[0]):
+        if expo[y] == 0:
+            lin[r, y] += w * p[y]
+        else:
+            t = math.log(w * p[y]) + expo[y] * LOG_BIG
+            hi = max(lg[r, y], t)
+            lg[r, y] = hi + math.log(math.exp(lg[r, y] - hi) + math.exp(t - hi))
+
+
 @njit(cache=True)
 def _ande_level(codes, rows, kept, L, n_values, n_classes, missing_counts, counts, set_start, set_offsets, binom,
                 set_totals, free_counts, weights, laplace, m, child_a, child_b, child_group, group_b, min_count,
@@ -295,16 +311,7 @@ def _ande_level(codes, rows, kept, L, n_values, n_classes, missing_counts, count
                 n_done += 1
                 if n_done % 8 == 0:
                     _rescale(p, expo)
-            _rescale(p, expo)
-            used[r] += 1
-            wsum[r] += w
-            for y in range(C):
-                if expo[y] == 0:
-                    lin[r, y] += w * p[y]
-                else:
-                    t = math.log(w * p[y]) + expo[y] * LOG_BIG
-                    hi = max(lg[r, y], t)
-                    lg[r, y] = hi + math.log(math.exp(lg[r, y] - hi) + math.exp(t - hi))
+            _add_member(p, expo, w, r, lin, lg, wsum, used)
         # next parent set (lexicographic)
         q = L - 1
         while q >= 0 and attrs[q] == d - L + q:
@@ -411,16 +418,7 @@ def _a1de_level(codes, rows, kept, value_offset, Q, J, value_freq, weights, min_
                 n_done += 1
                 if n_done % 8 == 0:
                     _rescale(p_, expo)
-            _rescale(p_, expo)
-            used[r] += 1
-            wsum[r] += w
-            for y in range(C):
-                if expo[y] == 0:
-                    lin[r, y] += w * p_[y]
-                else:
-                    t = math.log(w * p_[y]) + expo[y] * LOG_BIG
-                    hi = max(lg[r, y], t)
-                    lg[r, y] = hi + math.log(math.exp(lg[r, y] - hi) + math.exp(t - hi))
+            _add_member(p_, expo, w, r, lin, lg, wsum, used)
 
 
 @njit(cache=True)
