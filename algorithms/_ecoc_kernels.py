@@ -12,10 +12,10 @@ import math
 import numpy as np
 from numba import njit
 
+from ._kde_kernels import kde_add
 from ._weka_normal import weka_cell_prob
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
-KDE_CUTOFF = 40.0   # "density" evaluation: stop adding kernels worth less than e^-40 of the sum
 
 
 # --------------------------------------------------------------------------- the one pass
@@ -243,31 +243,17 @@ def _log_density(values, weights, g, lo, hi, a, x, h, total, log_wmax):
     while i < hi:
         w = np.float64(weights[i, g])   # float32 storage: compute in double
         if w > 0:
-            z = (values[i] - x) * inv_h
-            t = -0.5 * z * z
-            if t + log_wmax < top - KDE_CUTOFF:
+            stop, top, acc = kde_add((values[i] - x) * inv_h, w, log_wmax, top, acc)
+            if stop:
                 break
-            t += math.log(w)
-            if t > top:
-                acc = acc * math.exp(top - t) + 1.0
-                top = t
-            else:
-                acc += math.exp(t - top)
         i += 1
     i = a - 1
     while i >= lo:
         w = np.float64(weights[i, g])   # float32 storage: compute in double
         if w > 0:
-            z = (x - values[i]) * inv_h
-            t = -0.5 * z * z
-            if t + log_wmax < top - KDE_CUTOFF:
+            stop, top, acc = kde_add((x - values[i]) * inv_h, w, log_wmax, top, acc)
+            if stop:
                 break
-            t += math.log(w)
-            if t > top:
-                acc = acc * math.exp(top - t) + 1.0
-                top = t
-            else:
-                acc += math.exp(t - top)
         i -= 1
     return top + math.log(acc) - (math.log(total) + math.log(h) + LOG_SQRT_2PI)
 

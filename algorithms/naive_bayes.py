@@ -65,12 +65,12 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _weka_normal as wn
+from ._kde_kernels import kde_add
 from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, validation_dtype
 from ._nominal import nominal_columns_values
 from ._base import AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
-KDE_CUTOFF = 40.0          # stop adding kernels worth less than e^-40 of the running sum
 WEKA_DEFAULT_PRECISION = 0.01
 WEKA_SMALL = 1e-6
 NUMERIC_ESTIMATORS = ("gaussian", "gaussian_weka", "kde")
@@ -148,29 +148,15 @@ def _kde_log_density(x, values, weights, lo, hi, h, total, log_wmax, out_col):
         acc = 0.0
         i = a
         while i < hi:
-            z = (values[i] - xv) * inv_h
-            t = -0.5 * z * z
-            if t + log_wmax < top - KDE_CUTOFF:
+            stop, top, acc = kde_add((values[i] - xv) * inv_h, weights[i], log_wmax, top, acc)
+            if stop:
                 break
-            t += math.log(weights[i])
-            if t > top:
-                acc = acc * math.exp(top - t) + 1.0
-                top = t
-            else:
-                acc += math.exp(t - top)
             i += 1
         i = a - 1
         while i >= lo:
-            z = (xv - values[i]) * inv_h
-            t = -0.5 * z * z
-            if t + log_wmax < top - KDE_CUTOFF:
+            stop, top, acc = kde_add((xv - values[i]) * inv_h, weights[i], log_wmax, top, acc)
+            if stop:
                 break
-            t += math.log(weights[i])
-            if t > top:
-                acc = acc * math.exp(top - t) + 1.0
-                top = t
-            else:
-                acc += math.exp(t - top)
             i -= 1
         out_col[r] += top + math.log(acc) - norm
 
