@@ -251,19 +251,13 @@ def em_diag_gmm(Y, init_means, max_iter, tol, reg_var):
 def class_penalised_distances(Z, y, delta):
     """d_delta of Sec. 3.2: delta * ||x - y|| across classes, ||x - y|| within a class."""
     n = Z.shape[0]
-    D = np.empty((n, n))
+    D = _pair_distances(Z)
     for a in range(n):
-        D[a, a] = 0.0
         for b in range(a + 1, n):
-            s = 0.0
-            for j in range(Z.shape[1]):
-                t = Z[a, j] - Z[b, j]
-                s += t * t
-            v = math.sqrt(s)
             if y[a] != y[b]:
-                v *= delta
-            D[a, b] = v
-            D[b, a] = v
+                v = D[a, b] * delta
+                D[a, b] = v
+                D[b, a] = v
     return D
 
 
