@@ -1,6 +1,6 @@
-"""The step of a kernel density evaluated in log space, shared by NaiveBayes' ``_kde_log_density``
-and ECOC-NB's ``_log_density`` (``_ecoc_kernels``): both sum the kernels outward from the query's
-insertion point and stop a side once no kernel further out can matter."""
+"""What the kernel density evaluations of NaiveBayes and ECOC-NB (``_ecoc_kernels``) share: the
+insertion point of a query among the sorted kernel values, and the step of a density summed in
+log space outward from it, which stops a side once no kernel further out can matter."""
 
 from __future__ import annotations
 
@@ -9,6 +9,19 @@ import math
 from numba import njit
 
 KDE_CUTOFF = 40.0   # stop adding kernels worth less than e^-40 of the running sum
+
+
+@njit(cache=True, inline="always")
+def insertion_point(values, lo, hi, x):
+    """The first index in ``values[lo:hi]`` (sorted) whose value is not below ``x``."""
+    a, b = lo, hi
+    while a < b:
+        mid = (a + b) // 2
+        if values[mid] < x:
+            a = mid + 1
+        else:
+            b = mid
+    return a
 
 
 @njit(cache=True, inline="always")

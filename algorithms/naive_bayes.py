@@ -65,7 +65,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _weka_normal as wn
-from ._kde_kernels import kde_add
+from ._kde_kernels import insertion_point, kde_add
 from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, validation_dtype
 from ._nominal import nominal_columns_values
 from ._base import AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin
@@ -136,14 +136,7 @@ def _kde_log_density(x, values, weights, lo, hi, h, total, log_wmax, out_col):
         xv = x[r]
         if xv != xv:
             continue
-        # insertion point in values[lo:hi]
-        a, b = lo, hi
-        while a < b:
-            mid = (a + b) // 2
-            if values[mid] < xv:
-                a = mid + 1
-            else:
-                b = mid
+        a = insertion_point(values, lo, hi, xv)
         top = -np.inf
         acc = 0.0
         i = a
@@ -180,13 +173,7 @@ def _kde_weka_cell(x, values, weights, h, total, precision, out_col):
         xv = x[r]
         if xv != xv:
             continue
-        a, b = 0, values.shape[0]
-        while a < b:
-            mid = (a + b) // 2
-            if values[mid] < xv:
-                a = mid + 1
-            else:
-                b = mid
+        a = insertion_point(values, 0, values.shape[0], xv)
         acc = 0.0
         seen = 0.0
         for i in range(a, values.shape[0]):
