@@ -81,6 +81,11 @@ RANDOM_STATE_CONSTRAINT = [Interval(Integral, 0, None, closed="left"), np.random
                            None]
 
 
+#: scikit-learn parameter constraints of ``categorical_features`` (nominal columns) and ``n_categories``
+#: (declared values per column), which the runner injects into every estimator that declares them
+NOMINAL_COLUMNS_CONSTRAINTS = {"categorical_features": ["array-like", None], "n_categories": ["array-like", None]}
+
+
 class NotApplicableError(ValueError):
     """The model does not apply to this data (e.g. a 1023-bit code for 6 classes, or missing values
     given to a model that refuses them, as Weka's WAODE does).

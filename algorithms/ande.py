@@ -81,7 +81,8 @@ from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import AllowNanTagsMixin, NotApplicableError, PredictFromLogJointMixin, ProbaFromLogJointMixin
+from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, NotApplicableError, PredictFromLogJointMixin,
+                    ProbaFromLogJointMixin)
 from ._counts import (BLOCK_ROWS, MAX_TABLE_BYTES_CONSTRAINT, AllSubsetCounts, Smoothing, class_codes, encode,
                       encode_classes, validation_dtype)
 from ._nominal import declared_values
@@ -562,8 +563,7 @@ class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMixin, 
         "mi_min_prob": [Interval(Real, 0, 1, closed="left")],
         "min_parent_count": [Interval(Integral, 0, None, closed="left")],
         "missing": [StrOptions({"skip", "value", "error"})],
-        "categorical_features": ["array-like", None],
-        "n_categories": ["array-like", None],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
         "max_table_bytes": MAX_TABLE_BYTES_CONSTRAINT,
         "block_rows": [Interval(Integral, 1, None, closed="left")],
     }

@@ -107,8 +107,8 @@ from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import (RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin,
-                    logsumexp_rows)
+from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromLogJointMixin,
+                    ProbaFromLogJointMixin, logsumexp_rows)
 from ._bnc_kernels import (_family_log_prob, _information_kernel, _loo_attribute, _loo_attribute_authors, _loo_prior,
                            _sum_runs_kernel, _walk_tree, _weka_sort_kernel, _weka_tan_scores)
 from . import hdp as H
@@ -569,8 +569,7 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
         "hdp_settings": [dict, None],
         "missing": [StrOptions(set(MISSING_MODES))],
         "random_state": RANDOM_STATE_CONSTRAINT,
-        "categorical_features": ["array-like", None],
-        "n_categories": ["array-like", None],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
         "max_table_bytes": MAX_TABLE_BYTES_CONSTRAINT,
     }
     #: of the subclasses that have a ``missing_slot``

@@ -19,7 +19,7 @@ from sklearn.utils.validation import validate_data
 
 from . import _c45_kernels as K
 from ._nominal import NominalCodesMixin, normalised_rows
-from ._base import PredictFromProbaMixin
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, PredictFromProbaMixin
 
 
 class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimator):
@@ -128,8 +128,7 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
         "use_laplace": ["boolean"],
         "use_mdl_correction": ["boolean"],
         "relocate_split_point": ["boolean"],
-        "categorical_features": ["array-like", None],
-        "n_categories": ["array-like", None],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
     }
 
     # ------------------------------------------------------------------ fit

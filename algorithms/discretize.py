@@ -75,7 +75,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _ecoc_kernels as EK
-from ._base import AllowNanTagsMixin, SparseAllowNanTagsMixin
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, SparseAllowNanTagsMixin
 from ._nominal import nominal_mask, nominal_value_counts
 from ._sparse import _csr_parts, as_csr
 
@@ -538,8 +538,7 @@ class _Discretizer(AllowNanTagsMixin, OneToOneFeatureMixin, TransformerMixin, Ba
     """Shared machinery: column selection, metadata for the next pipeline step, transform."""
 
     _parameter_constraints: dict = {
-        "categorical_features": ["array-like", None],
-        "n_categories": ["array-like", None],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
     }
 
     def __init__(self, *, categorical_features=None, n_categories=None):

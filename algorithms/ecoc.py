@@ -137,8 +137,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _ecoc_kernels as K
 from ._counts import class_codes
 from ._nominal import nominal_columns_values
-from ._base import (RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, NotApplicableError, PredictFromLogJointMixin,
-                    ProbaFromLogJointMixin, SparseAllowNanTagsMixin)
+from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, NotApplicableError,
+                    PredictFromLogJointMixin, ProbaFromLogJointMixin, SparseAllowNanTagsMixin)
 from ._code_cache import BCH_CODES, BCH_FIELD_DEGREE, _min_weight, bch_codebook  # noqa: F401 (re-exported)
 from ._sparse import _csr_parts, as_csr
 from .discretize import SparseEqualFrequencyDiscretizer  # noqa: F401 (re-exported: configs name algorithms.ecoc.SparseEqualFrequencyDiscretizer)
@@ -918,8 +918,7 @@ class _OnePassNB(SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
         "kde_evaluation": [StrOptions({"density", "weka_cell"})],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
         "alpha": [Interval(Real, 0, None, closed="neither")],
-        "categorical_features": ["array-like", None],
-        "n_categories": ["array-like", None],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
     }
 
     def _validate(self, X, y=None, reset=False, fitting=False):

@@ -104,7 +104,7 @@ from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
 from ._counts import MAX_TABLE_BYTES_CONSTRAINT, encode
 from .hdp import PRIORS, TYINGS, HDPSettings
 from ._nominal import nominal_mask, nominal_value_counts
@@ -448,8 +448,7 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
         "loo_rule": [StrOptions({"exact", "authors"})],
         "n_jobs": [Integral, None],
         "random_state": RANDOM_STATE_CONSTRAINT,
-        "categorical_features": ["array-like", None],
-        "n_categories": ["array-like", None],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
         "max_table_bytes": MAX_TABLE_BYTES_CONSTRAINT,
     }
 

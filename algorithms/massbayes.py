@@ -28,7 +28,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._counts import class_codes
-from ._base import RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
 
 _PRIORS = ("training", "subsample")
 _ABSENT = ("skip", "zero")
@@ -627,8 +627,7 @@ class MassBayes(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseE
         "zero_likelihood": [StrOptions(set(_ZERO))],
         "nominal": [StrOptions(set(_NOMINAL))],
         "missing": [StrOptions(set(_MISSING))],
-        "categorical_features": ["array-like", None],
-        "n_categories": ["array-like", None],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
         "random_state": RANDOM_STATE_CONSTRAINT,
     }
 

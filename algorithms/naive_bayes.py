@@ -68,7 +68,7 @@ from . import _weka_normal as wn
 from ._kde_kernels import insertion_point, kde_add
 from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, validation_dtype
 from ._nominal import nominal_columns_values
-from ._base import AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 WEKA_DEFAULT_PRECISION = 0.01
@@ -159,6 +159,17 @@ def _normal_cdf(a):
     return 0.5 * math.erfc(-a * 0.7071067811865476)
 
 
+@njit(cache=True, inline="always")
+def _weka_cell_add(delta, w, half, h, total, acc, seen):
+    """One kernel (at distance ``delta`` from x, weight ``w``) of Weka's KernelEstimator.getProbability:
+    its mass on the precision cell around x added to ``acc``, its weight to ``seen``. Returns
+    ``(stop, acc, seen)``; ``stop``: the kernels left (weight ``total - seen``) cannot add 1% more."""
+    cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
+    acc += cur * w
+    seen += w
+    return cur * (total - seen) < acc * 0.01, acc, seen
+
+
 @njit(cache=True)
 def _kde_weka_cell(x, values, weights, h, total, precision, out_col):
     """Weka 3.6 KernelEstimator.getProbability, added to ``out_col`` as a log.
@@ -177,18 +188,12 @@ def _kde_weka_cell(x, values, weights, h, total, precision, out_col):
         acc = 0.0
         seen = 0.0
         for i in range(a, values.shape[0]):
-            delta = values[i] - xv
-            cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
-            acc += cur * weights[i]
-            seen += weights[i]
-            if cur * (total - seen) < acc * 0.01:
+            stop, acc, seen = _weka_cell_add(values[i] - xv, weights[i], half, h, total, acc, seen)
+            if stop:
                 break
         for i in range(a - 1, -1, -1):
-            delta = values[i] - xv
-            cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
-            acc += cur * weights[i]
-            seen += weights[i]
-            if cur * (total - seen) < acc * 0.01:
+            stop, acc, seen = _weka_cell_add(values[i] - xv, weights[i], half, h, total, acc, seen)
+            if stop:
                 break
         out_col[r] += math.log(max(1e-75, acc / total))
 
@@ -313,8 +318,7 @@ class NaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsM
         "kde_evaluation": [StrOptions({"density", "weka_cell"})],
         "var_smoothing": [Interval(Real, 0, None, closed="left")],
         "missing": [StrOptions({"skip", "value"})],
-        "categorical_features": ["array-like", None],
-        "n_categories": ["array-like", None],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
     }
 
     # ------------------------------------------------------------------ training

@@ -21,7 +21,7 @@ from sklearn.utils.validation import validate_data
 
 from . import _random_tree_kernels as K
 from ._nominal import NominalCodesMixin, normalised_rows
-from ._base import RANDOM_STATE_CONSTRAINT, PredictFromProbaMixin
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, PredictFromProbaMixin
 
 
 def weka_k(n_features: int) -> int:
@@ -147,8 +147,7 @@ class RandomForestWeka(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin
         "min_instances": [Interval(Real, 0, None, closed="neither")],
         "max_depth": [Interval(Integral, 0, None, closed="left")],
         "bootstrap": ["boolean"],
-        "categorical_features": ["array-like", None],
-        "n_categories": ["array-like", None],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
         "n_jobs": [Integral, None],
         "random_state": RANDOM_STATE_CONSTRAINT,
     }

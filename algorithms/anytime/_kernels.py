@@ -289,12 +289,7 @@ def smacof(target, init, max_iter, rel_tol):
     stress_old = np.inf
     its = 0
     for it in range(max_iter):
-        D = _pair_distances(X)
-        stress = 0.0
-        for a in range(n):
-            for b in range(a + 1, n):
-                t = D[a, b] - target[a, b]
-                stress += t * t
+        D, stress = _distances_and_stress(X, target)
         if stress_old < np.inf and stress_old - stress <= rel_tol * stress_old:
             break
         stress_old = stress
@@ -316,13 +311,22 @@ def smacof(target, init, max_iter, rel_tol):
                 Xn[a, j] = (Xn[a, j] + bsum * X[a, j]) / n
         X = Xn
         its = it + 1
+    stress = _distances_and_stress(X, target)[1]
+    return X, stress, its
+
+
+@njit(cache=True, inline="always")
+def _distances_and_stress(X, target):
+    """Distances of the configuration ``X`` and its raw stress: the sum over pairs a < b of
+    ``(D[a, b] - target[a, b])^2``."""
     D = _pair_distances(X)
+    n = X.shape[0]
     stress = 0.0
     for a in range(n):
         for b in range(a + 1, n):
             t = D[a, b] - target[a, b]
             stress += t * t
-    return X, stress, its
+    return D, stress
 
 
 @njit(cache=True)
