@@ -1,5 +1,6 @@
 """What the estimators of ``algorithms/`` share: ``predict`` from their probabilities, the row-wise
-log-sum-exp that normalises log joints, and the error that says a model does not apply to a dataset.
+log-sum-exp that normalises log joints, the scikit-learn tags they declare alike, and the error that
+says a model does not apply to a dataset.
 
 The mixins come first in an estimator's bases (before scikit-learn's ``ClassifierMixin`` and
 ``BaseEstimator``).
@@ -8,6 +9,7 @@ The mixins come first in an estimator's bases (before scikit-learn's ``Classifie
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils._param_validation import Integral, Interval
 
 
 class PredictFromProbaMixin:
@@ -50,6 +52,38 @@ def logsumexp_rows(a: np.ndarray) -> np.ndarray:
     hi = np.max(a, axis=1, keepdims=True) if a.shape[1] else np.zeros((a.shape[0], 1))
     hi = np.where(np.isfinite(hi), hi, 0.0)
     return hi + np.log(np.sum(np.exp(a - hi), axis=1, keepdims=True))
+
+
+class AllowNanTagsMixin:
+    """scikit-learn tags: NaN is accepted as a missing value (``input_tags.allow_nan``), as every
+    estimator and transformer of ``algorithms/`` does. Estimator-specific tags stay with the
+    estimator (its ``__sklearn_tags__`` calls ``super()``)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+
+class SparseAllowNanTagsMixin(AllowNanTagsMixin):
+    """:class:`AllowNanTagsMixin` plus SciPy sparse input (``input_tags.sparse``)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+#: scikit-learn parameter constraint of ``random_state`` in ``algorithms/``: None, a non-negative int
+#: of any size (ensembles draw 64-bit member seeds for ``numpy.random.default_rng``; scikit-learn's
+#: ``"random_state"`` stops at 2**32 - 1), a ``RandomState`` or a ``Generator``
+RANDOM_STATE_CONSTRAINT = [Interval(Integral, 0, None, closed="left"), np.random.RandomState, np.random.Generator,
+                           None]
+
+
+#: scikit-learn parameter constraints of ``categorical_features`` (nominal columns) and ``n_categories``
+#: (declared values per column), which the runner injects into every estimator that declares them
+NOMINAL_COLUMNS_CONSTRAINTS = {"categorical_features": ["array-like", None], "n_categories": ["array-like", None]}
 
 
 class NotApplicableError(ValueError):

@@ -166,6 +166,24 @@ def _weka_sort_kernel(values, index):
         top += 1
 
 
+@njit(cache=True, inline="always")
+def _weka_log_likelihood(counts, off, C, kh, sh, kp, sp):
+    """``sum_cfg sum_v n log(n / n_cfg)`` of one node in Weka's order: configurations class-major,
+    then the extra parent's value ``vp < kp``; the node's values ``vh < kh`` innermost. The count
+    of (vh, vp, y) is ``counts[off + (vh * sh + vp * sp) * C + y]`` (no extra parent: kp = 1)."""
+    s = 0.0
+    for y in range(C):
+        for vp in range(kp):
+            nsum = 0.0
+            for vh in range(kh):
+                nsum += counts[off + (vh * sh + vp * sp) * C + y]
+            for vh in range(kh):
+                n = counts[off + (vh * sh + vp * sp) * C + y]
+                if n > 0:
+                    s += n * math.log(n / nsum)
+    return s
+
+
 @njit(cache=True)
 def _weka_tan_scores(pair_sets, set_offsets, single_start, pair_start, n_values, n_classes, counts, delta):
     """Weka 3.6 TAN's edge gains with ``-S ENTROPY``, in Weka's arithmetic:
@@ -176,46 +194,16 @@ def _weka_tan_scores(pair_sets, set_offsets, single_start, pair_start, n_values,
     C = n_classes
     base = np.zeros(d)
     for i in range(d):
-        off = set_offsets[single_start + i]
-        k = n_values[i]
-        s = 0.0
-        for y in range(C):
-            nsum = 0.0
-            for v in range(k):
-                nsum += counts[off + v * C + y]
-            for v in range(k):
-                n = counts[off + v * C + y]
-                if n > 0:
-                    s += n * math.log(n / nsum)
-        base[i] = s
+        base[i] = _weka_log_likelihood(counts, set_offsets[single_start + i], C, n_values[i], 1, 1, 0)
     for p in range(pair_sets.shape[0]):
         i = pair_sets[p, 0]
         j = pair_sets[p, 1]
         ki = n_values[i]
         kj = n_values[j]
         off = set_offsets[pair_start + p]
-        s = 0.0
-        for y in range(C):           # head i, parents [class, j]
-            for vj in range(kj):
-                nsum = 0.0
-                for vi in range(ki):
-                    nsum += counts[off + (vi * kj + vj) * C + y]
-                for vi in range(ki):
-                    n = counts[off + (vi * kj + vj) * C + y]
-                    if n > 0:
-                        s += n * math.log(n / nsum)
-        delta[i, j] = s - base[i]
-        s = 0.0
-        for y in range(C):           # head j, parents [class, i]
-            for vi in range(ki):
-                nsum = 0.0
-                for vj in range(kj):
-                    nsum += counts[off + (vi * kj + vj) * C + y]
-                for vj in range(kj):
-                    n = counts[off + (vi * kj + vj) * C + y]
-                    if n > 0:
-                        s += n * math.log(n / nsum)
-        delta[j, i] = s - base[j]
+        # cells (vi, vj, y) at off + (vi * kj + vj) * C + y
+        delta[i, j] = _weka_log_likelihood(counts, off, C, ki, kj, kj, 1) - base[i]   # head i, parents [class, j]
+        delta[j, i] = _weka_log_likelihood(counts, off, C, kj, 1, ki, kj) - base[j]   # head j, parents [class, i]
 
 
 @njit(cache=True)

@@ -73,6 +73,7 @@ from itertools import combinations
 
 import numpy as np
 from numba import njit
+from sklearn.utils._param_validation import Interval, Real, StrOptions
 
 MISSING = -1
 #: default number of rows per block in the counting kernels (columns of one block stay in L2)
@@ -291,6 +292,10 @@ def count_dtype(n_rows: int):
         if n_rows <= np.iinfo(dt).max:
             return dt
     return np.int64
+
+
+#: scikit-learn parameter constraint of an estimator's ``max_table_bytes`` (see :func:`memory_limit_bytes`)
+MAX_TABLE_BYTES_CONSTRAINT = [Interval(Real, 0, None, closed="left"), StrOptions({"auto"}), None]
 
 
 def memory_limit_bytes(limit="auto") -> int:

@@ -12,10 +12,10 @@ import math
 import numpy as np
 from numba import njit
 
+from ._kde_kernels import insertion_point, kde_add
 from ._weka_normal import weka_cell_prob
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
-KDE_CUTOFF = 40.0   # "density" evaluation: stop adding kernels worth less than e^-40 of the sum
 
 
 # --------------------------------------------------------------------------- the one pass
@@ -220,18 +220,6 @@ def _normal_cdf(a):
 
 
 @njit(cache=True)
-def _insertion_point(values, lo, hi, x):
-    a, b = lo, hi
-    while a < b:
-        mid = (a + b) // 2
-        if values[mid] < x:
-            a = mid + 1
-        else:
-            b = mid
-    return a
-
-
-@njit(cache=True)
 def _log_density(values, weights, g, lo, hi, a, x, h, total, log_wmax):
     """log f(x) of one merged estimator: Gaussian kernels at the grid values with positive weight
     (column ``g`` of ``weights``), summed in log space outward from the insertion point ``a``;
@@ -243,31 +231,17 @@ def _log_density(values, weights, g, lo, hi, a, x, h, total, log_wmax):
     while i < hi:
         w = np.float64(weights[i, g])   # float32 storage: compute in double
         if w > 0:
-            z = (values[i] - x) * inv_h
-            t = -0.5 * z * z
-            if t + log_wmax < top - KDE_CUTOFF:
+            stop, top, acc = kde_add((values[i] - x) * inv_h, w, log_wmax, top, acc)
+            if stop:
                 break
-            t += math.log(w)
-            if t > top:
-                acc = acc * math.exp(top - t) + 1.0
-                top = t
-            else:
-                acc += math.exp(t - top)
         i += 1
     i = a - 1
     while i >= lo:
         w = np.float64(weights[i, g])   # float32 storage: compute in double
         if w > 0:
-            z = (x - values[i]) * inv_h
-            t = -0.5 * z * z
-            if t + log_wmax < top - KDE_CUTOFF:
+            stop, top, acc = kde_add((x - values[i]) * inv_h, w, log_wmax, top, acc)
+            if stop:
                 break
-            t += math.log(w)
-            if t > top:
-                acc = acc * math.exp(top - t) + 1.0
-                top = t
-            else:
-                acc += math.exp(t - top)
         i -= 1
     return top + math.log(acc) - (math.log(total) + math.log(h) + LOG_SQRT_2PI)
 
@@ -323,7 +297,7 @@ def kde_log_at(grid_offsets, grid_values, weights, source, bandwidth, total, log
     for j in range(grid_offsets.shape[0] - 1):
         lo = grid_offsets[j]
         hi = grid_offsets[j + 1]
-        a = _insertion_point(grid_values, lo, hi, x[j])
+        a = insertion_point(grid_values, lo, hi, x[j])
         for g in range(m):
             out[j, g] = _kde_log_value(grid_values, weights, source, lo, hi, a, x[j], j, g, bandwidth, total,
                                        log_wmax, precision, weka_cell)
@@ -348,7 +322,7 @@ def kde_log_joint(indptr, indices, data, grid_offsets, grid_values, weights, sou
                 continue
             lo = grid_offsets[j]
             hi = grid_offsets[j + 1]
-            a = _insertion_point(grid_values, lo, hi, x)
+            a = insertion_point(grid_values, lo, hi, x)
             for g in range(m):
                 out[r, g] += _kde_log_value(grid_values, weights, source, lo, hi, a, x, j, g, bandwidth, total,
                                             log_wmax, precision, weka_cell) - log_at_zero[j, g]

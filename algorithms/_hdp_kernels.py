@@ -304,7 +304,7 @@ def _resample_concentrations(customers_total, tables_total, alpha, log_alpha, gr
 @njit(cache=True)
 def sample_concentrations(customers_total, tables_total, alpha, log_alpha, group_fixed, group_ptr, group_nodes,
                           prior_shape, prior_rate, rising_offset, log_rising, rng):
-    """Seed 002 Algorithm 4 (Buntine and Mishra 2014) for every group of tied nodes:
+    """Zhang, Petitjean and Buntine 2020, Algorithm 4 (Buntine and Mishra 2014) for every group of tied nodes:
     rate = priorRate; for each node q ~ Beta(alpha, node.n), rate -= log q,
     sumTk += node.t; alpha ~ Gamma(sumTk + priorShape, rate). Nodes without
     customers carry no information and are skipped (Beta(alpha, 0) is undefined).

@@ -19,6 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._base import AllowNanTagsMixin
 from ._counts import infer_n_values
 
 
@@ -124,7 +125,7 @@ def normalised_rows(total: np.ndarray) -> np.ndarray:
     return np.divide(total, s, out=np.full_like(total, 1.0 / total.shape[1]), where=s > 0)
 
 
-class NominalCodesMixin:
+class NominalCodesMixin(AllowNanTagsMixin):
     """``nominal_`` and ``n_values_`` from ``categorical_features`` / ``n_categories``, the check
     that nominal columns hold valid codes, and NaN accepted as missing (scikit-learn's
     ``allow_nan`` tag). The estimator defines both parameters."""
@@ -135,11 +136,6 @@ class NominalCodesMixin:
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan", reset=False)
         self._check_codes(X, "predict")
         return np.ascontiguousarray(X)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
 
     def _nominal_mask(self, d: int) -> np.ndarray:
         cat = self.categorical_features

@@ -77,12 +77,14 @@ import math
 import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import NotApplicableError, PredictFromLogJointMixin, ProbaFromLogJointMixin
-from ._counts import (BLOCK_ROWS, AllSubsetCounts, Smoothing, class_codes, encode, encode_classes,
-                      validation_dtype)
+from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, NotApplicableError, PredictFromLogJointMixin,
+                    ProbaFromLogJointMixin)
+from ._counts import (BLOCK_ROWS, MAX_TABLE_BYTES_CONSTRAINT, AllSubsetCounts, Smoothing, class_codes, encode,
+                      encode_classes, validation_dtype)
 from ._nominal import declared_values
 
 TINY = 1e-150
@@ -173,6 +175,22 @@ def _rescale(p, expo):
         while p[y] < TINY and p[y] > 0.0:
             p[y] *= BIG
             expo[y] -= 1
+
+
+@njit(cache=True, inline="always")
+def _add_member(p, expo, w, r, lin, lg, wsum, used):
+    """Add one parent set's joint ``w * p * BIG**expo`` (rescaled first) to row ``r``'s sum over the
+    parent sets: in ``lin`` while no factor of it underflowed, else log-added into ``lg``."""
+    _rescale(p, expo)
+    used[r] += 1
+    wsum[r] += w
+    for y in range(p.shape[0]):
+        if expo[y] == 0:
+            lin[r, y] += w * p[y]
+        else:
+            t = math.log(w * p[y]) + expo[y] * LOG_BIG
+            hi = max(lg[r, y], t)
+            lg[r, y] = hi + math.log(math.exp(lg[r, y] - hi) + math.exp(t - hi))
 
 
 @njit(cache=True)
@@ -294,16 +312,7 @@ def _ande_level(codes, rows, kept, L, n_values, n_classes, missing_counts, count
                 n_done += 1
                 if n_done % 8 == 0:
                     _rescale(p, expo)
-            _rescale(p, expo)
-            used[r] += 1
-            wsum[r] += w
-            for y in range(C):
-                if expo[y] == 0:
-                    lin[r, y] += w * p[y]
-                else:
-                    t = math.log(w * p[y]) + expo[y] * LOG_BIG
-                    hi = max(lg[r, y], t)
-                    lg[r, y] = hi + math.log(math.exp(lg[r, y] - hi) + math.exp(t - hi))
+            _add_member(p, expo, w, r, lin, lg, wsum, used)
         # next parent set (lexicographic)
         q = L - 1
         while q >= 0 and attrs[q] == d - L + q:
@@ -410,16 +419,7 @@ def _a1de_level(codes, rows, kept, value_offset, Q, J, value_freq, weights, min_
                 n_done += 1
                 if n_done % 8 == 0:
                     _rescale(p_, expo)
-            _rescale(p_, expo)
-            used[r] += 1
-            wsum[r] += w
-            for y in range(C):
-                if expo[y] == 0:
-                    lin[r, y] += w * p_[y]
-                else:
-                    t = math.log(w * p_[y]) + expo[y] * LOG_BIG
-                    hi = max(lg[r, y], t)
-                    lg[r, y] = hi + math.log(math.exp(lg[r, y] - hi) + math.exp(t - hi))
+            _add_member(p_, expo, w, r, lin, lg, wsum, used)
 
 
 @njit(cache=True)
@@ -476,7 +476,7 @@ class MissingValuesRefused(NotApplicableError):
     """``missing="error"`` met a missing value, as Weka 3.6 WAODE does ("Cannot handle missing values")."""
 
 
-class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, BaseEstimator):
+class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Averaged n-Dependence Estimators with optional subsumption resolution and MI weighting.
 
     Parameters
@@ -484,7 +484,7 @@ class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, Ba
     n : int in 0..3, default=1
         Number of super-parents (0 = naive Bayes, 1 = AODE/A1DE, 2 = A2DE, 3 = A3DE).
     smoothing : {"m_estimate", "laplace"}, default="m_estimate"
-        Seed 003: "Probability estimates were smoothed using m-estimation with m = 1".
+        Zaidi and Webb 2013: "Probability estimates were smoothed using m-estimation with m = 1".
         Weka's AODE default is Laplace.
     m : float, default=1.0
         The m of the m-estimate (Weka's ``-W``).
@@ -536,7 +536,7 @@ class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, Ba
     the A1DE table) are rebuilt on the next prediction; ``fit`` builds them at once.
     """
 
-    def __init__(self, n=1, smoothing="m_estimate", m=1.0, subsumption=False, sr_threshold=100,
+    def __init__(self, *, n=1, smoothing="m_estimate", m=1.0, subsumption=False, sr_threshold=100,
                  weighting="none", mi_min_prob=0.0, min_parent_count=1, missing="skip", categorical_features=None,
                  n_categories=None, max_table_bytes="auto", block_rows=BLOCK_ROWS):
         self.n = n
@@ -553,22 +553,27 @@ class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, Ba
         self.max_table_bytes = max_table_bytes
         self.block_rows = block_rows
 
+    _parameter_constraints: dict = {
+        "n": [Interval(Integral, 0, 3, closed="both")],
+        "smoothing": [StrOptions({"m_estimate", "laplace"})],
+        "m": [Real],  # > 0 with smoothing="m_estimate" (_check_params)
+        "subsumption": ["boolean"],
+        "sr_threshold": [Interval(Real, 0, None, closed="left")],
+        "weighting": [StrOptions({"none", "mi"})],
+        "mi_min_prob": [Interval(Real, 0, 1, closed="left")],
+        "min_parent_count": [Interval(Integral, 0, None, closed="left")],
+        "missing": [StrOptions({"skip", "value", "error"})],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
+        "max_table_bytes": MAX_TABLE_BYTES_CONSTRAINT,
+        "block_rows": [Interval(Integral, 1, None, closed="left")],
+    }
+
     # ------------------------------------------------------------------ checks
     def _check_params(self):
-        if self.n not in (0, 1, 2, 3):
-            raise ValueError(f"n must be 0, 1, 2 or 3, got {self.n!r}")
-        if self.smoothing not in ("m_estimate", "laplace"):
-            raise ValueError(f"smoothing must be 'm_estimate' or 'laplace', got {self.smoothing!r}")
-        if self.smoothing == "m_estimate" and not (isinstance(self.m, (int, float)) and self.m > 0):
-            raise ValueError(f"m must be a positive number, got {self.m!r}")
-        if self.weighting not in ("none", "mi"):
-            raise ValueError(f"weighting must be 'none' or 'mi', got {self.weighting!r}")
-        if not (isinstance(self.mi_min_prob, (int, float)) and 0 <= self.mi_min_prob < 1):
-            raise ValueError(f"mi_min_prob must be a number in [0, 1) (Weka's WAODE: 1e-6), got {self.mi_min_prob!r}")
-        if self.missing not in ("skip", "value", "error"):
-            raise ValueError(f"missing must be 'skip', 'value' or 'error', got {self.missing!r}")
-        if int(self.min_parent_count) < 0:
-            raise ValueError(f"min_parent_count must be >= 0, got {self.min_parent_count!r}")
+        """The declared constraints, then the rule that ties two parameters."""
+        self._validate_params()
+        if self.smoothing == "m_estimate" and not self.m > 0:
+            raise ValueError(f"m must be a positive number with smoothing='m_estimate', got {self.m!r}")
 
     def _encode(self, X, what: str = "X"):
         """Integer codes of ``X``; ``missing="error"`` refuses missing values as Weka's WAODE does."""
@@ -737,7 +742,6 @@ class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, Ba
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
         tags.input_tags.categorical = True
         tags.input_tags.positive_only = True  # nominal codes 0..k-1
         return tags

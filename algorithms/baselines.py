@@ -8,9 +8,11 @@ import math
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import RandomForestClassifier
+from sklearn.utils._param_validation import Integral, Interval, Real, RealNotInt, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
-from ._base import PredictFromProbaMixin
+
+from ._base import RANDOM_STATE_CONSTRAINT, PredictFromProbaMixin, SparseAllowNanTagsMixin
 
 
 def weka_num_features(n_features: int) -> int:
@@ -20,7 +22,7 @@ def weka_num_features(n_features: int) -> int:
     return int(math.log2(n_features)) + 1 if n_features > 0 else 1
 
 
-class RandomForest(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class RandomForest(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Random forest configured as Weka's ``RandomForest -I <n_estimators>``.
 
     Unpruned trees (grown to pure leaves, one instance per leaf allowed) on
@@ -44,7 +46,7 @@ class RandomForest(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
     random_state : int or None
     """
 
-    def __init__(self, n_estimators=100, max_features="weka", criterion="entropy", n_jobs=1,
+    def __init__(self, *, n_estimators=100, max_features="weka", criterion="entropy", n_jobs=1,
                  random_state=None):
         self.n_estimators = n_estimators
         self.max_features = max_features
@@ -52,7 +54,17 @@ class RandomForest(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.random_state = random_state
 
+    _parameter_constraints: dict = {
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "max_features": [StrOptions({"weka", "sqrt", "log2"}), Interval(Integral, 1, None, closed="left"),
+                         Interval(RealNotInt, 0, 1, closed="right"), None],
+        "criterion": [StrOptions({"gini", "entropy", "log_loss"})],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],  # scikit-learn's forest takes it
+    }
+
     def fit(self, X, y):
+        self._validate_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", ensure_all_finite="allow-nan")
         check_classification_targets(y)
         mf = weka_num_features(X.shape[1]) if self.max_features == "weka" else self.max_features
@@ -70,14 +82,8 @@ class RandomForest(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse="csr", ensure_all_finite="allow-nan", reset=False)
         return self.forest_.predict_proba(X)
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        return tags
 
-
-class XGBoost(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class XGBoost(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """XGBoost with its default parameters, as the ESKDB paper's XGBoost_default:
     100 rounds, maximum depth 6, learning rate 0.3, ``multi:softprob`` (binary
     problems use the equivalent ``binary:logistic``).
@@ -96,7 +102,7 @@ class XGBoost(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
     random_state : int or None
     """
 
-    def __init__(self, n_estimators=100, max_depth=6, learning_rate=0.3, tree_method="hist", n_jobs=1,
+    def __init__(self, *, n_estimators=100, max_depth=6, learning_rate=0.3, tree_method="hist", n_jobs=1,
                  random_state=None):
         self.n_estimators = n_estimators
         self.max_depth = max_depth
@@ -105,8 +111,19 @@ class XGBoost(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.random_state = random_state
 
+    _parameter_constraints: dict = {
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "max_depth": [Interval(Integral, 0, None, closed="left")],
+        "learning_rate": [Interval(Real, 0, None, closed="left")],
+        "tree_method": [str],
+        "n_jobs": [Integral, None],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
+
     def fit(self, X, y):
         from xgboost import XGBClassifier
+
+        self._validate_params()
 
         X, y = validate_data(self, X, y, accept_sparse="csr", ensure_all_finite="allow-nan")
         check_classification_targets(y)
@@ -126,9 +143,3 @@ class XGBoost(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", ensure_all_finite="allow-nan", reset=False)
         return self.booster_.predict_proba(X)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        return tags

@@ -43,6 +43,7 @@ import math
 import numpy as np
 from numba import njit
 from scipy.special import gammaln
+from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 
 from .bnc import _COMMON_DOC, _BNCBase
 
@@ -148,33 +149,24 @@ class BayesNetK2(_BNCBase):
     order_ : node order of the search
     """
 
-    def __init__(self, max_parents=100, init_as_naive_bayes=False, structure_score="bayes", score_alpha=0.5,
+    def __init__(self, *, max_parents=100, init_as_naive_bayes=False, structure_score="bayes", score_alpha=0.5,
                  smoothing="laplace", m=1.0, alpha=0.5, backoff=False, hdp_settings=None, missing="mode",
                  random_state=None, categorical_features=None, n_categories=None, max_table_bytes="auto"):
         self.max_parents = max_parents
         self.init_as_naive_bayes = init_as_naive_bayes
         self.structure_score = structure_score
         self.score_alpha = score_alpha
-        self.smoothing = smoothing
-        self.m = m
-        self.alpha = alpha
-        self.backoff = backoff
-        self.hdp_settings = hdp_settings
-        self.missing = missing
-        self.random_state = random_state
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
-        self.max_table_bytes = max_table_bytes
+        super().__init__(smoothing=smoothing, m=m, alpha=alpha, backoff=backoff, hdp_settings=hdp_settings,
+                         missing=missing, random_state=random_state, categorical_features=categorical_features,
+                         n_categories=n_categories, max_table_bytes=max_table_bytes)
 
-    def _check_params(self):
-        self._check_common()
-        if not (isinstance(self.max_parents, (int, np.integer)) and not isinstance(self.max_parents, bool)
-                and self.max_parents >= 0):
-            raise ValueError(f"max_parents must be a non-negative integer, got {self.max_parents!r}")
-        if self.structure_score not in SCORES:
-            raise ValueError(f"structure_score must be one of {SCORES}, got {self.structure_score!r}")
-        if not (isinstance(self.score_alpha, (int, float)) and self.score_alpha > 0):
-            raise ValueError(f"score_alpha must be a positive number, got {self.score_alpha!r}")
+    _parameter_constraints: dict = {
+        **_BNCBase._parameter_constraints,
+        "max_parents": [Interval(Integral, 0, None, closed="left")],
+        "init_as_naive_bayes": ["boolean"],
+        "structure_score": [StrOptions(set(SCORES))],
+        "score_alpha": [Interval(Real, 0, None, closed="neither")],
+    }
 
     # ------------------------------------------------------------------ K2
     def _local_score(self, cfg, n_cfg: int, ranked: bool, x, n_values: int, n_rows: int) -> float:

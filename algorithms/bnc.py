@@ -103,15 +103,17 @@ from dataclasses import dataclass
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import PredictFromLogJointMixin, ProbaFromLogJointMixin, logsumexp_rows
+from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromLogJointMixin,
+                    ProbaFromLogJointMixin, logsumexp_rows)
 from ._bnc_kernels import (_family_log_prob, _information_kernel, _loo_attribute, _loo_attribute_authors, _loo_prior,
                            _sum_runs_kernel, _walk_tree, _weka_sort_kernel, _weka_tan_scores)
 from . import hdp as H
-from ._counts import (BLOCK_ROWS, AllSubsetCounts, CountTableTooLarge, class_codes, code_dtype, encode,
-                      encode_classes)
+from ._counts import (BLOCK_ROWS, MAX_TABLE_BYTES_CONSTRAINT, AllSubsetCounts, CountTableTooLarge, class_codes,
+                      code_dtype, encode, encode_classes)
 from ._nominal import declared_values
 
 SMOOTHINGS = ("m_estimate", "laplace", "hdp")
@@ -534,7 +536,7 @@ def _sum_by_key(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 # =========================================================================== the estimator base
-class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin, BaseEstimator):
+class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Shared machinery: validation, coding, counting, estimation and prediction.
 
     Subclasses implement ``_learn(codes, y)``, which sets ``self._members`` (a list of
@@ -543,31 +545,47 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin
     ``_learn`` already did (``self._families`` filled).
     """
 
+    def __init__(self, *, smoothing, m, alpha, backoff, hdp_settings, missing, random_state, categorical_features,
+                 n_categories, max_table_bytes):
+        """The parameters every subclass has (a subclass's ``__init__`` sets its own, declaring all
+        of them with their defaults, as scikit-learn reads a class's parameters from its ``__init__``)."""
+        self.smoothing = smoothing
+        self.m = m
+        self.alpha = alpha
+        self.backoff = backoff
+        self.hdp_settings = hdp_settings
+        self.missing = missing
+        self.random_state = random_state
+        self.categorical_features = categorical_features
+        self.n_categories = n_categories
+        self.max_table_bytes = max_table_bytes
+
     # ------------------------------------------------------------------ parameters
-    def _check_common(self):
-        if self.smoothing not in SMOOTHINGS:
-            raise ValueError(f"smoothing must be one of {SMOOTHINGS}, got {self.smoothing!r}")
-        if not (self.m == "1/C" or (isinstance(self.m, (int, float)) and not isinstance(self.m, bool)
-                                    and self.m > 0)):
-            raise ValueError(f"m must be a positive number or '1/C', got {self.m!r}")
-        if not (isinstance(self.alpha, (int, float)) and self.alpha > 0):
-            raise ValueError(f"alpha must be a positive number, got {self.alpha!r}")
-        if self.missing not in MISSING_MODES:
-            raise ValueError(f"missing must be one of {MISSING_MODES}, got {self.missing!r}")
+    _parameter_constraints: dict = {
+        "smoothing": [StrOptions(set(SMOOTHINGS))],
+        "m": [Interval(Real, 0, None, closed="neither"), StrOptions({"1/C"})],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "backoff": ["boolean"],
+        "hdp_settings": [dict, None],
+        "missing": [StrOptions(set(MISSING_MODES))],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+        **NOMINAL_COLUMNS_CONSTRAINTS,
+        "max_table_bytes": MAX_TABLE_BYTES_CONSTRAINT,
+    }
+    #: of the subclasses that have a ``missing_slot``
+    _slot_constraints: dict = {"missing_slot": [StrOptions(set(MISSING_SLOTS)), "array-like"]}
+
+    def _check_params(self):
+        """The declared constraints (:attr:`_parameter_constraints`, a subclass adds its own), then
+        what they cannot say: a ``missing_slot`` list holds column indices (or is a boolean mask),
+        ``hdp_settings`` are fields of :class:`algorithms.hdp.HDPSettings`."""
+        self._validate_params()
         ms = getattr(self, "missing_slot", "observed")
-        if isinstance(ms, str):
-            if ms not in MISSING_SLOTS:
-                raise ValueError(f"missing_slot must be one of {MISSING_SLOTS} or a list of column indices, "
-                                 f"got {ms!r}")
-        else:
+        if not isinstance(ms, str):
             arr = np.asarray(ms)
             if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iub"):
                 raise ValueError(f"missing_slot must be one of {MISSING_SLOTS} or a list of column indices "
                                  f"(or a boolean mask), got {ms!r}")
-        if getattr(self, "tie_order", "stable") not in TIE_ORDERS:
-            raise ValueError(f"tie_order must be one of {TIE_ORDERS}, got {self.tie_order!r}")
-        if self.hdp_settings is not None and not isinstance(self.hdp_settings, dict):
-            raise ValueError(f"hdp_settings must be a dict of HDPSettings fields or None, got {self.hdp_settings!r}")
         self._hdp_settings()
 
     def _hdp_settings(self) -> H.HDPSettings:
@@ -806,7 +824,6 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
         tags.input_tags.categorical = True
         tags.input_tags.positive_only = True
         return tags
@@ -824,7 +841,7 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, ClassifierMixin
 
 _COMMON_DOC = """
     smoothing : {"m_estimate", "laplace", "hdp"}, default="m_estimate"
-        Parameter estimates (module docstring). Seed 002 uses M-estimation with back-off
+        Parameter estimates (module docstring). Zhang, Petitjean and Buntine 2020 use M-estimation with back-off
         for every BNC and HDP for ESKDB_HDP.
     m : float or "1/C", default=1.0
         M of the M-estimate (base rate ``1/|X|`` for attributes, ``1/C`` for the class).
@@ -889,27 +906,20 @@ class TAN(_BNCBase):
     information_ : PairInformation (MI, CMI)
     """
 
-    def __init__(self, root=0, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
+    def __init__(self, *, root=0, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
                  missing="value", missing_slot="observed", random_state=None, categorical_features=None,
                  n_categories=None, max_table_bytes="auto"):
         self.root = root
         self.missing_slot = missing_slot
-        self.smoothing = smoothing
-        self.m = m
-        self.alpha = alpha
-        self.backoff = backoff
-        self.hdp_settings = hdp_settings
-        self.missing = missing
-        self.random_state = random_state
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
-        self.max_table_bytes = max_table_bytes
+        super().__init__(smoothing=smoothing, m=m, alpha=alpha, backoff=backoff, hdp_settings=hdp_settings,
+                         missing=missing, random_state=random_state, categorical_features=categorical_features,
+                         n_categories=n_categories, max_table_bytes=max_table_bytes)
 
-    def _check_params(self):
-        self._check_common()
-        if not (self.root == "weka" or (isinstance(self.root, (int, np.integer)) and not isinstance(self.root, bool)
-                                        and self.root >= 0)):
-            raise ValueError(f"root must be an attribute index or 'weka', got {self.root!r}")
+    _parameter_constraints: dict = {
+        **_BNCBase._parameter_constraints,
+        **_BNCBase._slot_constraints,
+        "root": [Interval(Integral, 0, None, closed="left"), StrOptions({"weka"})],
+    }
 
     def _learn(self, codes, y):
         d = codes.shape[1]
@@ -952,28 +962,24 @@ class KDB(_BNCBase):
     information_ : PairInformation
     """
 
-    def __init__(self, k=1, order=None, tie_order="stable", smoothing="m_estimate", m=1.0, alpha=1.0,
+    def __init__(self, *, k=1, order=None, tie_order="stable", smoothing="m_estimate", m=1.0, alpha=1.0,
                  backoff=True, hdp_settings=None, missing="value", missing_slot="observed", random_state=None,
                  categorical_features=None, n_categories=None, max_table_bytes="auto"):
         self.k = k
         self.tie_order = tie_order
         self.missing_slot = missing_slot
         self.order = order
-        self.smoothing = smoothing
-        self.m = m
-        self.alpha = alpha
-        self.backoff = backoff
-        self.hdp_settings = hdp_settings
-        self.missing = missing
-        self.random_state = random_state
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
-        self.max_table_bytes = max_table_bytes
+        super().__init__(smoothing=smoothing, m=m, alpha=alpha, backoff=backoff, hdp_settings=hdp_settings,
+                         missing=missing, random_state=random_state, categorical_features=categorical_features,
+                         n_categories=n_categories, max_table_bytes=max_table_bytes)
 
-    def _check_params(self):
-        self._check_common()
-        if not (isinstance(self.k, (int, np.integer)) and not isinstance(self.k, bool) and self.k >= 0):
-            raise ValueError(f"k must be a non-negative integer, got {self.k!r}")
+    _parameter_constraints: dict = {
+        **_BNCBase._parameter_constraints,
+        **_BNCBase._slot_constraints,
+        "k": [Interval(Integral, 0, None, closed="left")],
+        "order": ["array-like", None],
+        "tie_order": [StrOptions(set(TIE_ORDERS))],
+    }
 
     def _learn(self, codes, y, order=None, information=None):
         d = codes.shape[1]
@@ -1045,7 +1051,7 @@ class SKDB(_BNCBase):
     diagnostics_ : dict with k*, n*
     """
 
-    def __init__(self, max_k=5, order=None, loo_loss="true_class", loo_rule="exact", tie_order="stable",
+    def __init__(self, *, max_k=5, order=None, loo_loss="true_class", loo_rule="exact", tie_order="stable",
                  smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None, missing="value",
                  missing_slot="observed", random_state=None, categorical_features=None, n_categories=None,
                  max_table_bytes="auto"):
@@ -1055,25 +1061,19 @@ class SKDB(_BNCBase):
         self.missing_slot = missing_slot
         self.order = order
         self.loo_loss = loo_loss
-        self.smoothing = smoothing
-        self.m = m
-        self.alpha = alpha
-        self.backoff = backoff
-        self.hdp_settings = hdp_settings
-        self.missing = missing
-        self.random_state = random_state
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
-        self.max_table_bytes = max_table_bytes
+        super().__init__(smoothing=smoothing, m=m, alpha=alpha, backoff=backoff, hdp_settings=hdp_settings,
+                         missing=missing, random_state=random_state, categorical_features=categorical_features,
+                         n_categories=n_categories, max_table_bytes=max_table_bytes)
 
-    def _check_params(self):
-        self._check_common()
-        if not (isinstance(self.max_k, (int, np.integer)) and not isinstance(self.max_k, bool) and self.max_k >= 0):
-            raise ValueError(f"max_k must be a non-negative integer, got {self.max_k!r}")
-        if self.loo_loss not in LOO_LOSSES:
-            raise ValueError(f"loo_loss must be one of {LOO_LOSSES}, got {self.loo_loss!r}")
-        if self.loo_rule not in LOO_RULES:
-            raise ValueError(f"loo_rule must be one of {LOO_RULES}, got {self.loo_rule!r}")
+    _parameter_constraints: dict = {
+        **_BNCBase._parameter_constraints,
+        **_BNCBase._slot_constraints,
+        "max_k": [Interval(Integral, 0, None, closed="left")],
+        "order": ["array-like", None],
+        "tie_order": [StrOptions(set(TIE_ORDERS))],
+        "loo_loss": [StrOptions(set(LOO_LOSSES))],
+        "loo_rule": [StrOptions(set(LOO_RULES))],
+    }
 
     def _learn(self, codes, y, order=None, information=None):
         d = codes.shape[1]
@@ -1170,26 +1170,20 @@ class KDF(_BNCBase):
     information_ : PairInformation
     """
 
-    def __init__(self, k=5, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
+    def __init__(self, *, k=5, smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
                  missing="value", missing_slot="observed", random_state=None, categorical_features=None,
                  n_categories=None, max_table_bytes="auto"):
         self.k = k
         self.missing_slot = missing_slot
-        self.smoothing = smoothing
-        self.m = m
-        self.alpha = alpha
-        self.backoff = backoff
-        self.hdp_settings = hdp_settings
-        self.missing = missing
-        self.random_state = random_state
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
-        self.max_table_bytes = max_table_bytes
+        super().__init__(smoothing=smoothing, m=m, alpha=alpha, backoff=backoff, hdp_settings=hdp_settings,
+                         missing=missing, random_state=random_state, categorical_features=categorical_features,
+                         n_categories=n_categories, max_table_bytes=max_table_bytes)
 
-    def _check_params(self):
-        self._check_common()
-        if not (isinstance(self.k, (int, np.integer)) and not isinstance(self.k, bool) and self.k >= 0):
-            raise ValueError(f"k must be a non-negative integer, got {self.k!r}")
+    _parameter_constraints: dict = {
+        **_BNCBase._parameter_constraints,
+        **_BNCBase._slot_constraints,
+        "k": [Interval(Integral, 0, None, closed="left")],
+    }
 
     def _learn(self, codes, y):
         d = codes.shape[1]

@@ -13,12 +13,13 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtri
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, Real
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from . import _c45_kernels as K
 from ._nominal import NominalCodesMixin, normalised_rows
-from ._base import PredictFromProbaMixin
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, PredictFromProbaMixin
 
 
 class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimator):
@@ -107,7 +108,7 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
         ``n_leaves`` and ``tree_size``, per-fit diagnostics (a harness may store them with each split).
     """
 
-    def __init__(self, confidence=0.25, min_instances=2, unpruned=False, subtree_raising=True, use_laplace=False,
+    def __init__(self, *, confidence=0.25, min_instances=2, unpruned=False, subtree_raising=True, use_laplace=False,
                  use_mdl_correction=True, relocate_split_point=True, categorical_features=None, n_categories=None):
         self.confidence = confidence
         self.min_instances = min_instances
@@ -119,8 +120,20 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
         self.categorical_features = categorical_features
         self.n_categories = n_categories
 
+    _parameter_constraints: dict = {
+        "confidence": [Real],  # in (0, 0.5] unless unpruned (fit)
+        "min_instances": [Interval(Real, 1, None, closed="left")],
+        "unpruned": ["boolean"],
+        "subtree_raising": ["boolean"],
+        "use_laplace": ["boolean"],
+        "use_mdl_correction": ["boolean"],
+        "relocate_split_point": ["boolean"],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
+    }
+
     # ------------------------------------------------------------------ fit
     def fit(self, X, y):
+        self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
@@ -128,8 +141,6 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
             raise ValueError(f"J48 needs at least 2 classes in the training data; got 1 class: {self.classes_[0]!r}")
         if not (0 < float(self.confidence) <= 0.5) and not self.unpruned:
             raise ValueError(f"confidence must be in (0, 0.5]; got {self.confidence!r}")
-        if int(self.min_instances) < 1:
-            raise ValueError(f"min_instances must be >= 1; got {self.min_instances!r}")
         self._set_nominal(X)
         self._check_codes(X, "fit")
         y_codes = y_codes.astype(np.int64)

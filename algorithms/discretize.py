@@ -70,10 +70,12 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin
+from sklearn.utils._param_validation import Integral, Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _ecoc_kernels as EK
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, SparseAllowNanTagsMixin
 from ._nominal import nominal_mask, nominal_value_counts
 from ._sparse import _csr_parts, as_csr
 
@@ -528,17 +530,20 @@ def bin_codes(x, cut_points) -> np.ndarray:
 
 
 # ====================================================================== transformers
-class _Discretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+#: ``n_bins`` of the unsupervised discretisers
+_N_BINS_CONSTRAINT = {"n_bins": [Interval(Integral, 1, None, closed="left")]}
+
+
+class _Discretizer(AllowNanTagsMixin, OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Shared machinery: column selection, metadata for the next pipeline step, transform."""
 
-    def __init__(self, categorical_features=None, n_categories=None):
+    _parameter_constraints: dict = {
+        **NOMINAL_COLUMNS_CONSTRAINTS,
+    }
+
+    def __init__(self, *, categorical_features=None, n_categories=None):
         self.categorical_features = categorical_features
         self.n_categories = n_categories
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
 
     def _fit_columns(self, X, cut_fn):
         n, d = X.shape
@@ -612,9 +617,11 @@ class MDLDiscretizer(_Discretizer):
         The columns passed through.
     """
 
-    def __init__(self, categorical_features=None, n_categories=None, better_encoding=False):
+    def __init__(self, *, categorical_features=None, n_categories=None, better_encoding=False):
         super().__init__(categorical_features=categorical_features, n_categories=n_categories)
         self.better_encoding = better_encoding
+
+    _parameter_constraints: dict = {**_Discretizer._parameter_constraints, "better_encoding": ["boolean"]}
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -623,6 +630,7 @@ class MDLDiscretizer(_Discretizer):
 
     def fit(self, X, y=None):
         """Learn the cut points of every numeric column from ``X`` and the class labels ``y``."""
+        self._validate_params()
         if y is None:
             raise ValueError("MDLDiscretizer requires y to be passed, but the target y is None: supervised "
                              "discretisation needs the class labels, fit(X, y)")
@@ -642,7 +650,23 @@ class MDLDiscretizer(_Discretizer):
         return self._fit_columns(X, cuts)
 
 
-class EqualFrequencyDiscretizer(_Discretizer):
+class _BinningDiscretizer(_Discretizer):
+    """Unsupervised binning of every numeric column into at most ``n_bins`` bins, at the cut
+    points ``_cut_points(values, n_bins)`` of the subclass."""
+
+    _parameter_constraints: dict = {**_Discretizer._parameter_constraints, **_N_BINS_CONSTRAINT}
+
+    def __init__(self, *, n_bins=10, categorical_features=None, n_categories=None):
+        super().__init__(categorical_features=categorical_features, n_categories=n_categories)
+        self.n_bins = n_bins
+
+    def fit(self, X, y=None):
+        self._validate_params()
+        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
+        return self._fit_columns(X, lambda col: self._cut_points(col, int(self.n_bins)))
+
+
+class EqualFrequencyDiscretizer(_BinningDiscretizer):
     """Unsupervised equal-frequency binning, as Weka 3.6's ``Discretize -F -B n_bins``.
 
     Weka's algorithm (``calculateCutPointsByEqualFrequencyBinning``): walk the
@@ -658,17 +682,10 @@ class EqualFrequencyDiscretizer(_Discretizer):
     ignored), plus ``n_bins`` (default 10).
     """
 
-    def __init__(self, n_bins=10, categorical_features=None, n_categories=None):
-        super().__init__(categorical_features=categorical_features, n_categories=n_categories)
-        self.n_bins = n_bins
-
-    def fit(self, X, y=None):
-        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
-        _check_n_bins(self.n_bins)
-        return self._fit_columns(X, lambda col: equal_frequency_cut_points(col, int(self.n_bins)))
+    _cut_points = staticmethod(equal_frequency_cut_points)
 
 
-class EqualWidthDiscretizer(_Discretizer):
+class EqualWidthDiscretizer(_BinningDiscretizer):
     """Unsupervised equal-width binning, as Weka 3.6's ``Discretize -B n_bins``.
 
     Cut points ``min + i * (max - min) / n_bins`` for ``i = 1 .. n_bins - 1`` over
@@ -677,23 +694,11 @@ class EqualWidthDiscretizer(_Discretizer):
     Parameters and attributes as :class:`EqualFrequencyDiscretizer`.
     """
 
-    def __init__(self, n_bins=10, categorical_features=None, n_categories=None):
-        super().__init__(categorical_features=categorical_features, n_categories=n_categories)
-        self.n_bins = n_bins
-
-    def fit(self, X, y=None):
-        X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
-        _check_n_bins(self.n_bins)
-        return self._fit_columns(X, lambda col: equal_width_cut_points(col, int(self.n_bins)))
-
-
-def _check_n_bins(n_bins) -> None:
-    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
-        raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
+    _cut_points = staticmethod(equal_width_cut_points)
 
 
 # --------------------------------------------------------------------------- sparse input
-class SparseEqualFrequencyDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+class SparseEqualFrequencyDiscretizer(SparseAllowNanTagsMixin, OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Weka 3.6's unsupervised ``Discretize -F -B n_bins`` (as
     :class:`EqualFrequencyDiscretizer`, whose cut-point rule it calls) on CSR
     input: a column's values are its stored entries plus the zeros that are not stored (Park and Fuernkranz 2014
@@ -707,13 +712,15 @@ class SparseEqualFrequencyDiscretizer(OneToOneFeatureMixin, TransformerMixin, Ba
     steps after it.
     """
 
-    def __init__(self, n_bins=10, categorical_features=None, n_categories=None):
+    _parameter_constraints: dict = {**_Discretizer._parameter_constraints, **_N_BINS_CONSTRAINT}
+
+    def __init__(self, *, n_bins=10, categorical_features=None, n_categories=None):
         self.n_bins = n_bins
         self.categorical_features = categorical_features
         self.n_categories = n_categories
 
     def fit(self, X, y=None):
-        _check_n_bins(self.n_bins)
+        self._validate_params()
         X = validate_data(self, X, accept_sparse=("csr", "csc", "coo"), dtype=np.float64,
                           ensure_all_finite="allow-nan")
         Xc = as_csr(X)
@@ -772,9 +779,3 @@ class SparseEqualFrequencyDiscretizer(OneToOneFeatureMixin, TransformerMixin, Ba
         if dense:
             return res.toarray()
         return res
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        return tags

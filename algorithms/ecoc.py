@@ -130,13 +130,15 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _ecoc_kernels as K
 from ._counts import class_codes
 from ._nominal import nominal_columns_values
-from ._base import NotApplicableError, PredictFromLogJointMixin
+from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, NotApplicableError,
+                    PredictFromLogJointMixin, ProbaFromLogJointMixin, SparseAllowNanTagsMixin)
 from ._code_cache import BCH_CODES, BCH_FIELD_DEGREE, _min_weight, bch_codebook  # noqa: F401 (re-exported)
 from ._sparse import _csr_parts, as_csr
 from .discretize import SparseEqualFrequencyDiscretizer  # noqa: F401 (re-exported: configs name algorithms.ecoc.SparseEqualFrequencyDiscretizer)
@@ -908,18 +910,16 @@ class GroupModel:
 
 
 # --------------------------------------------------------------------------- estimators
-class _OnePassNB(ClassifierMixin, BaseEstimator):
+class _OnePassNB(SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Shared parameters, input checks and the one pass of NB statistics."""
 
-    def _check_params(self):
-        if self.numeric not in NUMERIC:
-            raise ValueError(f"numeric must be one of {NUMERIC}, got {self.numeric!r}")
-        if self.kde_evaluation not in ("density", "weka_cell"):
-            raise ValueError(f"kde_evaluation must be 'density' or 'weka_cell', got {self.kde_evaluation!r}")
-        if not self.var_smoothing >= 0:
-            raise ValueError(f"var_smoothing must be >= 0, got {self.var_smoothing!r}")
-        if not self.alpha > 0:
-            raise ValueError(f"alpha must be > 0, got {self.alpha!r}")
+    _parameter_constraints: dict = {
+        "numeric": [StrOptions(set(NUMERIC))],
+        "kde_evaluation": [StrOptions({"density", "weka_cell"})],
+        "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
+    }
 
     def _validate(self, X, y=None, reset=False, fitting=False):
         kw = dict(accept_sparse=("csr", "csc", "coo"), dtype=np.float64, ensure_all_finite="allow-nan")
@@ -945,14 +945,32 @@ class _OnePassNB(ClassifierMixin, BaseEstimator):
     def _add(self, Xc, y):
         self.statistics_.add(Xc, class_codes(y, self.classes_)[1])
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        return tags
+    def fit(self, X, y):
+        """One pass of NB statistics (ECOC-NB, Fig. 1 lines 1-6; its code matrix is drawn first), then
+        the model (``_finalise``; ECOC-NB: Eqs. 1-2 for every column)."""
+        self._validate_params()
+        Xc, y = self._validate(X, y, reset=True, fitting=True)
+        self._start(Xc, y)
+        self._add(Xc, y)
+        self._finalise()
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """Add a chunk (ECOC-NB draws its code matrix on the first call); the statistics equal those
+        of one ``fit`` on all chunks."""
+        self._validate_params()
+        first = not hasattr(self, "classes_")
+        Xc, y = self._validate(X, y, reset=first, fitting=True)
+        if first:
+            self._start(Xc, y, classes)
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
+        self._add(Xc, y)
+        self._finalise()
+        return self
 
 
-class OnePassNaiveBayes(PredictFromLogJointMixin, _OnePassNB):
+class OnePassNaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, _OnePassNB):
     """Naive Bayes on the ECOC-NB statistics (the groups are the classes): the NB of Park and Fuernkranz 2014's
     Tables 2-4, with the same estimators, sparse handling and cost model as :class:`ECOCNaiveBayes`.
 
@@ -974,7 +992,7 @@ class OnePassNaiveBayes(PredictFromLogJointMixin, _OnePassNB):
     classes_, nominal_, statistics_ (:class:`NBStatistics`), model_ (:class:`GroupModel`)
     """
 
-    def __init__(self, numeric="normal", kde_evaluation="weka_cell", var_smoothing=1e-9, alpha=1.0,
+    def __init__(self, *, numeric="normal", kde_evaluation="weka_cell", var_smoothing=1e-9, alpha=1.0,
                  categorical_features=None, n_categories=None):
         self.numeric = numeric
         self.kde_evaluation = kde_evaluation
@@ -982,27 +1000,6 @@ class OnePassNaiveBayes(PredictFromLogJointMixin, _OnePassNB):
         self.alpha = alpha
         self.categorical_features = categorical_features
         self.n_categories = n_categories
-
-    def fit(self, X, y):
-        self._check_params()
-        Xc, y = self._validate(X, y, reset=True, fitting=True)
-        self._start(Xc, y)
-        self._add(Xc, y)
-        self._finalise()
-        return self
-
-    def partial_fit(self, X, y, classes=None):
-        """Add a chunk; the statistics equal those of one ``fit`` on all chunks."""
-        self._check_params()
-        first = not hasattr(self, "classes_")
-        Xc, y = self._validate(X, y, reset=first, fitting=True)
-        if first:
-            self._start(Xc, y, classes)
-        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
-            raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
-        self._add(Xc, y)
-        self._finalise()
-        return self
 
     def _finalise(self):
         C = self.classes_.size
@@ -1013,14 +1010,6 @@ class OnePassNaiveBayes(PredictFromLogJointMixin, _OnePassNB):
     def predict_log_joint(self, X):
         check_is_fitted(self, "model_")
         return self.model_.log_joint(as_csr(self._validate(X)))
-
-    def predict_log_proba(self, X):
-        lj = self.predict_log_joint(X)
-        hi = lj.max(axis=1, keepdims=True)
-        return lj - (hi + np.log(np.exp(lj - hi).sum(axis=1, keepdims=True)))
-
-    def predict_proba(self, X):
-        return np.exp(self.predict_log_proba(X))
 
 
 def _decode(p_pos: np.ndarray, M: np.ndarray, decoding: str) -> np.ndarray:
@@ -1041,13 +1030,14 @@ def _proba_from_agreement(agree):
 
 
 class _ECOCMixin:
-    def _check_code_params(self):
-        if getattr(self, "precalculation", "fused") not in ("fused", "reference"):
-            raise ValueError(f"precalculation must be 'fused' or 'reference', got {self.precalculation!r}")
-        if isinstance(self.code, str) and self.code not in CODES:
-            raise ValueError(f"code must be one of {CODES} or a matrix, got {self.code!r}")
-        if self.decoding not in ("weighted", "hamming"):
-            raise ValueError(f"decoding must be 'weighted' or 'hamming', got {self.decoding!r}")
+    #: constraints of the code parameters, added to the NB ones by each ECOC estimator
+    _code_constraints: dict = {
+        "code": [StrOptions(set(CODES)), "array-like"],
+        "code_length": [Interval(Integral, 1, None, closed="left"), None],
+        "decoding": [StrOptions({"weighted", "hamming"})],
+        "max_tries": [Interval(Integral, 1, None, closed="left")],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
 
     def _draw_code(self):
         rng = np.random.default_rng(self.random_state)
@@ -1101,7 +1091,13 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
     2n groups: 2b = C_b^+, 2b+1 = C_b^-)
     """
 
-    def __init__(self, code="bch", code_length=15, decoding="weighted", numeric="normal", kde_evaluation="weka_cell",
+    _parameter_constraints: dict = {
+        **_OnePassNB._parameter_constraints,
+        **_ECOCMixin._code_constraints,
+        "precalculation": [StrOptions({"fused", "reference"})],
+    }
+
+    def __init__(self, *, code="bch", code_length=15, decoding="weighted", numeric="normal", kde_evaluation="weka_cell",
                  var_smoothing=1e-9, alpha=1.0, max_tries=MAX_TRIES, random_state=None, categorical_features=None,
                  n_categories=None, precalculation="fused"):
         self.precalculation = precalculation
@@ -1117,30 +1113,9 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         self.categorical_features = categorical_features
         self.n_categories = n_categories
 
-    def fit(self, X, y):
-        self._check_params()
-        self._check_code_params()
-        Xc, y = self._validate(X, y, reset=True, fitting=True)
-        self._start(Xc, y)
+    def _start(self, Xc, y, classes=None):
+        super()._start(Xc, y, classes)
         self._draw_code()                   # before the pass: an infeasible code fails at once
-        self._add(Xc, y)                    # Fig. 1, lines 1-6: the NB statistics, one pass
-        self._finalise()                    # Fig. 1, the rest: Eqs. 1-2 for every column
-        return self
-
-    def partial_fit(self, X, y, classes=None):
-        """Add a chunk (the code matrix is drawn on the first call); equals one ``fit`` on all chunks."""
-        self._check_params()
-        self._check_code_params()
-        first = not hasattr(self, "classes_")
-        Xc, y = self._validate(X, y, reset=first, fitting=True)
-        if first:
-            self._start(Xc, y, classes)
-            self._draw_code()
-        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
-            raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
-        self._add(Xc, y)
-        self._finalise()
-        return self
 
     def _finalise(self):
         if self.precalculation not in ("fused", "reference"):
@@ -1162,7 +1137,7 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         return expit(lj if self.model_.pairs else lj[:, 0::2] - lj[:, 1::2])
 
 
-class StraightforwardECOC(_ECOCMixin, ClassifierMixin, BaseEstimator):
+class StraightforwardECOC(_ECOCMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """The straightforward ECOC (Park and Fuernkranz 2014's reference): one NB per column, each trained on the
     relabelled instances of its nonzero classes (n passes over the data, O(n t g)).
 
@@ -1173,7 +1148,13 @@ class StraightforwardECOC(_ECOCMixin, ClassifierMixin, BaseEstimator):
     :class:`ECOCNaiveBayes` draws it (same ``random_state`` -> same matrix), and decoding is the same.
     """
 
-    def __init__(self, code="bch", code_length=15, decoding="weighted", base="onepass", numeric="normal",
+    _parameter_constraints: dict = {
+        **_OnePassNB._parameter_constraints,
+        **_ECOCMixin._code_constraints,
+        "base": [StrOptions({"onepass", "naive_bayes"})],  # base="naive_bayes" and numeric: _base_estimator
+    }
+
+    def __init__(self, *, code="bch", code_length=15, decoding="weighted", base="onepass", numeric="normal",
                  kde_evaluation="weka_cell", var_smoothing=1e-9, alpha=1.0, max_tries=MAX_TRIES, random_state=None,
                  categorical_features=None, n_categories=None):
         self.code = code
@@ -1207,8 +1188,7 @@ class StraightforwardECOC(_ECOCMixin, ClassifierMixin, BaseEstimator):
         raise ValueError(f"base must be 'onepass' or 'naive_bayes', got {self.base!r}")
 
     def fit(self, X, y):
-        self._check_code_params()
-        OnePassNaiveBayes._check_params(self)
+        self._validate_params()
         if y is None:
             raise ValueError("StraightforwardECOC requires y to be passed, but the target y is None")
         proto = self._base_estimator()
@@ -1240,6 +1220,5 @@ class StraightforwardECOC(_ECOCMixin, ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
         tags.input_tags.sparse = self.base == "onepass"
         return tags

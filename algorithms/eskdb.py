@@ -100,11 +100,13 @@ import numpy as np
 from joblib import Parallel, delayed
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import PredictFromProbaMixin
-from ._counts import encode
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
+from ._counts import MAX_TABLE_BYTES_CONSTRAINT, encode
+from .hdp import PRIORS, TYINGS, HDPSettings
 from ._nominal import nominal_mask, nominal_value_counts
 from .discretize import (_bin_codes_kernel, _candidate_kernel, _mdl_boundaries_kernel, class_counts_by_value,
                          midpoints, xlogx_table)
@@ -342,7 +344,7 @@ def _fit_member(X: np.ndarray, y_codes: np.ndarray, spec: dict, seed: int) -> _M
     return _Member(cut_points, order, model)
 
 
-class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Ensemble of selective KDBs with randomised discretisation and orders (Zhang et al. 2020, Alg. 1).
 
     See the module docstring for the algorithm, its variants and every choice made where
@@ -402,7 +404,7 @@ class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         Per member: chosen k*, n* and bins per numeric column (stored by the runner).
     """
 
-    def __init__(self, n_estimators=10, max_k=5, estimation="m_estimate", m=1.0, n_iterations=1000, burn_in=100,
+    def __init__(self, *, n_estimators=10, max_k=5, estimation="m_estimate", m=1.0, n_iterations=1000, burn_in=100,
                  tying="level", prior="gamma", random_cut_points=True, random_order=True,
                  cut_point_count="boundaries", zero_mi="append", missing_slot="observed", tie_order="stable",
                  loo_rule="exact", n_jobs=1, random_state=None, categorical_features=None, n_categories=None,
@@ -428,35 +430,33 @@ class ESKDB(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         self.n_categories = n_categories
         self.max_table_bytes = max_table_bytes
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
+    _parameter_constraints: dict = {
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "max_k": [Interval(Integral, 0, None, closed="left")],
+        "estimation": [StrOptions(set(ESTIMATIONS))],
+        "m": [Interval(Real, 0, None, closed="neither")],
+        "n_iterations": [Interval(Integral, 1, None, closed="left")],
+        "burn_in": [Interval(Integral, 0, None, closed="left")],  # < n_iterations (_check_params)
+        "tying": [StrOptions(set(TYINGS))],
+        "prior": [StrOptions(set(PRIORS))],
+        "random_cut_points": ["boolean"],
+        "random_order": ["boolean"],
+        "cut_point_count": [StrOptions(set(CUT_POINT_COUNTS))],
+        "zero_mi": [StrOptions({"append", "drop"})],
+        "missing_slot": [StrOptions({"observed", "always"})],
+        "tie_order": [StrOptions({"stable", "weka"})],
+        "loo_rule": [StrOptions({"exact", "authors"})],
+        "n_jobs": [Integral, None],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+        **NOMINAL_COLUMNS_CONSTRAINTS,
+        "max_table_bytes": MAX_TABLE_BYTES_CONSTRAINT,
+    }
 
     # ------------------------------------------------------------------ checks
     def _check_params(self):
-        if isinstance(self.n_estimators, bool) or not isinstance(self.n_estimators, (int, np.integer)) \
-                or self.n_estimators < 1:
-            raise ValueError(f"n_estimators must be a positive integer; got {self.n_estimators!r}")
-        if isinstance(self.max_k, bool) or not isinstance(self.max_k, (int, np.integer)) or self.max_k < 0:
-            raise ValueError(f"max_k must be a non-negative integer; got {self.max_k!r}")
-        if self.estimation not in ESTIMATIONS:
-            raise ValueError(f"estimation must be one of {ESTIMATIONS}; got {self.estimation!r}")
-        if self.cut_point_count not in CUT_POINT_COUNTS:
-            raise ValueError(f"cut_point_count must be one of {CUT_POINT_COUNTS}; got {self.cut_point_count!r}")
-        if self.zero_mi not in ("append", "drop"):
-            raise ValueError(f"zero_mi must be 'append' or 'drop'; got {self.zero_mi!r}")
-        if self.missing_slot not in ("observed", "always"):
-            raise ValueError(f"missing_slot must be 'observed' or 'always'; got {self.missing_slot!r}")
-        if self.tie_order not in ("stable", "weka"):
-            raise ValueError(f"tie_order must be 'stable' or 'weka'; got {self.tie_order!r}")
-        if self.loo_rule not in ("exact", "authors"):
-            raise ValueError(f"loo_rule must be 'exact' or 'authors'; got {self.loo_rule!r}")
-        if not self.m > 0:
-            raise ValueError(f"m must be > 0; got {self.m!r}")
+        """The declared constraints, then the HDP sampler's own rules (``burn_in < n_iterations``)."""
+        self._validate_params()
         if self.estimation == "hdp":
-            from .hdp import HDPSettings
-
             HDPSettings(n_iterations=self.n_iterations, burn_in=self.burn_in, tying=self.tying, prior=self.prior)
 
     # ------------------------------------------------------------------ SKDB members

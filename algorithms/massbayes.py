@@ -23,11 +23,12 @@ import numba
 import numpy as np
 from numba import njit, prange
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._counts import class_codes
-from ._base import PredictFromProbaMixin
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
 
 _PRIORS = ("training", "subsample")
 _ABSENT = ("skip", "zero")
@@ -499,7 +500,7 @@ def _likelihood_sums(X, node_attr, node_split, node_left, node_start, node_size,
 
 
 # ---------------------------------------------------------------- estimator
-class MassBayes(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class MassBayes(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """MassBayes: p(x, y) = p(y) (1/t) sum_i |D_{i,y,T_i(x)}| / |D_{i,y}| (Eq. 10).
 
     Algorithm 1 builds ``t`` h:d-trees. Tree i draws ``psi`` instances strictly
@@ -599,7 +600,7 @@ class MassBayes(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         the chunks) and growing the trees, node counts (per-fit diagnostics).
     """
 
-    def __init__(self, t=100, h=10, psi=5000, prior="training", absent_class="skip", outside="route",
+    def __init__(self, *, t=100, h=10, psi=5000, prior="training", absent_class="skip", outside="route",
                  zero_likelihood="prior", nominal="ordinal", missing="stop", categorical_features=None,
                  n_categories=None, random_state=None):
         self.t = t
@@ -616,18 +617,19 @@ class MassBayes(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------ validation
-    def _check_params(self):
-        for name, allowed in (("prior", _PRIORS), ("absent_class", _ABSENT), ("outside", _OUTSIDE),
-                              ("zero_likelihood", _ZERO), ("nominal", _NOMINAL), ("missing", _MISSING)):
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"MassBayes: {name}={getattr(self, name)!r} is not one of {allowed}")
-        for name in ("t", "h"):
-            v = getattr(self, name)
-            if not isinstance(v, Integral) or isinstance(v, bool) or v < 1:
-                raise ValueError(f"MassBayes: {name} must be a positive integer; got {v!r}")
-        psi = self.psi
-        if not (psi is None or psi == "N" or (isinstance(psi, Integral) and not isinstance(psi, bool) and psi >= 1)):
-            raise ValueError(f"MassBayes: psi must be a positive integer, None or 'N'; got {psi!r}")
+    _parameter_constraints: dict = {
+        "t": [Interval(Integral, 1, None, closed="left")],
+        "h": [Interval(Integral, 1, None, closed="left")],
+        "psi": [Interval(Integral, 1, None, closed="left"), StrOptions({"N"}), None],
+        "prior": [StrOptions(set(_PRIORS))],
+        "absent_class": [StrOptions(set(_ABSENT))],
+        "outside": [StrOptions(set(_OUTSIDE))],
+        "zero_likelihood": [StrOptions(set(_ZERO))],
+        "nominal": [StrOptions(set(_NOMINAL))],
+        "missing": [StrOptions(set(_MISSING))],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
 
     def _psi_for(self, n: int) -> int:
         return n if self.psi is None or self.psi == "N" else min(int(self.psi), n)
@@ -692,7 +694,7 @@ class MassBayes(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------ fitting
     def fit(self, X, y):
         """Build the t trees from (X, y) (Algorithm 1)."""
-        self._check_params()
+        self._validate_params()
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan", dtype=np.float64)
         self.classes_, codes = self._encode_labels(y)
         self._nominal_layout(X)
@@ -723,7 +725,7 @@ class MassBayes(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         one chunk. ``diagnostics_['sampling_s']`` is the time of that pass and of
         the draw; ``diagnostics_['build_s']`` the time of growing the trees.
         """
-        self._check_params()
+        self._validate_params()
         n = int(n_samples)
         rng = np.random.default_rng(self.random_state)
         t0, c0 = time.perf_counter(), time.process_time()
@@ -850,10 +852,6 @@ class MassBayes(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
             total[empty] = 1.0
         return joint / total
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
 
 
 def _load_kernels() -> None:

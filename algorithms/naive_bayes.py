@@ -60,16 +60,17 @@ import math
 import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _weka_normal as wn
+from ._kde_kernels import insertion_point, kde_add
 from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, validation_dtype
 from ._nominal import nominal_columns_values
-from ._base import PredictFromLogJointMixin
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
-KDE_CUTOFF = 40.0          # stop adding kernels worth less than e^-40 of the running sum
 WEKA_DEFAULT_PRECISION = 0.01
 WEKA_SMALL = 1e-6
 NUMERIC_ESTIMATORS = ("gaussian", "gaussian_weka", "kde")
@@ -135,41 +136,20 @@ def _kde_log_density(x, values, weights, lo, hi, h, total, log_wmax, out_col):
         xv = x[r]
         if xv != xv:
             continue
-        # insertion point in values[lo:hi]
-        a, b = lo, hi
-        while a < b:
-            mid = (a + b) // 2
-            if values[mid] < xv:
-                a = mid + 1
-            else:
-                b = mid
+        a = insertion_point(values, lo, hi, xv)
         top = -np.inf
         acc = 0.0
         i = a
         while i < hi:
-            z = (values[i] - xv) * inv_h
-            t = -0.5 * z * z
-            if t + log_wmax < top - KDE_CUTOFF:
+            stop, top, acc = kde_add((values[i] - xv) * inv_h, weights[i], log_wmax, top, acc)
+            if stop:
                 break
-            t += math.log(weights[i])
-            if t > top:
-                acc = acc * math.exp(top - t) + 1.0
-                top = t
-            else:
-                acc += math.exp(t - top)
             i += 1
         i = a - 1
         while i >= lo:
-            z = (xv - values[i]) * inv_h
-            t = -0.5 * z * z
-            if t + log_wmax < top - KDE_CUTOFF:
+            stop, top, acc = kde_add((xv - values[i]) * inv_h, weights[i], log_wmax, top, acc)
+            if stop:
                 break
-            t += math.log(weights[i])
-            if t > top:
-                acc = acc * math.exp(top - t) + 1.0
-                top = t
-            else:
-                acc += math.exp(t - top)
             i -= 1
         out_col[r] += top + math.log(acc) - norm
 
@@ -177,6 +157,17 @@ def _kde_log_density(x, values, weights, lo, hi, h, total, log_wmax, out_col):
 @njit(cache=True, inline="always")
 def _normal_cdf(a):
     return 0.5 * math.erfc(-a * 0.7071067811865476)
+
+
+@njit(cache=True, inline="always")
+def _weka_cell_add(delta, w, half, h, total, acc, seen):
+    """One kernel (at distance ``delta`` from x, weight ``w``) of Weka's KernelEstimator.getProbability:
+    its mass on the precision cell around x added to ``acc``, its weight to ``seen``. Returns
+    ``(stop, acc, seen)``; ``stop``: the kernels left (weight ``total - seen``) cannot add 1% more."""
+    cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
+    acc += cur * w
+    seen += w
+    return cur * (total - seen) < acc * 0.01, acc, seen
 
 
 @njit(cache=True)
@@ -193,28 +184,16 @@ def _kde_weka_cell(x, values, weights, h, total, precision, out_col):
         xv = x[r]
         if xv != xv:
             continue
-        a, b = 0, values.shape[0]
-        while a < b:
-            mid = (a + b) // 2
-            if values[mid] < xv:
-                a = mid + 1
-            else:
-                b = mid
+        a = insertion_point(values, 0, values.shape[0], xv)
         acc = 0.0
         seen = 0.0
         for i in range(a, values.shape[0]):
-            delta = values[i] - xv
-            cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
-            acc += cur * weights[i]
-            seen += weights[i]
-            if cur * (total - seen) < acc * 0.01:
+            stop, acc, seen = _weka_cell_add(values[i] - xv, weights[i], half, h, total, acc, seen)
+            if stop:
                 break
         for i in range(a - 1, -1, -1):
-            delta = values[i] - xv
-            cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
-            acc += cur * weights[i]
-            seen += weights[i]
-            if cur * (total - seen) < acc * 0.01:
+            stop, acc, seen = _weka_cell_add(values[i] - xv, weights[i], half, h, total, acc, seen)
+            if stop:
                 break
         out_col[r] += math.log(max(1e-75, acc / total))
 
@@ -265,7 +244,7 @@ def _weighted_quantile(v, w, q):
 
 
 # --------------------------------------------------------------------------- estimator
-class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
+class NaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Naive Bayes over nominal (counts) and numeric (Gaussian or kernel density) attributes.
 
     Parameters
@@ -316,7 +295,7 @@ class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
     standard deviation precision / 6.
     """
 
-    def __init__(self, numeric="gaussian", smoothing="laplace", m=1.0, bandwidth="weka", precision_rounding=True,
+    def __init__(self, *, numeric="gaussian", smoothing="laplace", m=1.0, bandwidth="weka", precision_rounding=True,
                  kde_evaluation="density", var_smoothing=1e-9, missing="skip", categorical_features=None,
                  n_categories=None):
         self.numeric = numeric
@@ -330,21 +309,19 @@ class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
         self.categorical_features = categorical_features
         self.n_categories = n_categories
 
-    # ------------------------------------------------------------------ training
-    def _check_params(self):
-        if self.numeric not in NUMERIC_ESTIMATORS:
-            raise ValueError(f"numeric must be one of {', '.join(map(repr, NUMERIC_ESTIMATORS))}, "
-                             f"got {self.numeric!r}")
-        Smoothing(self.smoothing, self.m)
-        if self.kde_evaluation not in ("density", "weka_cell"):
-            raise ValueError(f"kde_evaluation must be 'density' or 'weka_cell', got {self.kde_evaluation!r}")
-        if self.bandwidth not in ("weka", "silverman"):
-            raise ValueError(f"bandwidth must be 'weka' or 'silverman', got {self.bandwidth!r}")
-        if self.missing not in ("skip", "value"):
-            raise ValueError(f"missing must be 'skip' or 'value', got {self.missing!r}")
-        if not self.var_smoothing >= 0:
-            raise ValueError(f"var_smoothing must be >= 0, got {self.var_smoothing!r}")
+    _parameter_constraints: dict = {
+        "numeric": [StrOptions(set(NUMERIC_ESTIMATORS))],
+        "smoothing": [StrOptions({"laplace", "m_estimate"})],
+        "m": [Real],  # > 0 with smoothing="m_estimate" (checked in fit)
+        "bandwidth": [StrOptions({"weka", "silverman"})],
+        "precision_rounding": ["boolean"],
+        "kde_evaluation": [StrOptions({"density", "weka_cell"})],
+        "var_smoothing": [Interval(Real, 0, None, closed="left")],
+        "missing": [StrOptions({"skip", "value"})],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
+    }
 
+    # ------------------------------------------------------------------ training
     def fit(self, X, y):
         """One pass over the training data."""
         for attr in ("classes_", "_model"):
@@ -362,7 +339,8 @@ class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def _partial_fit(self, X, y, classes, first):
-        self._check_params()
+        self._validate_params()
+        Smoothing(self.smoothing, self.m)  # the m of the m-estimate must be > 0
         X, y = validate_data(self, X, y, reset=first, ensure_all_finite="allow-nan", dtype=validation_dtype(X))
         if y.dtype.kind not in "iub":   # integer labels are class labels; others may be continuous
             check_classification_targets(y)
@@ -583,16 +561,3 @@ class NaiveBayes(PredictFromLogJointMixin, ClassifierMixin, BaseEstimator):
                             _kde_log_density(col, vk, wk, 0, vk.size, h, W, math.log(wk.max()), res)
                         out[:, k] += res
         return out
-
-    def predict_log_proba(self, X):
-        lj = self.predict_log_joint(X)
-        hi = lj.max(axis=1, keepdims=True)
-        return lj - (hi + np.log(np.exp(lj - hi).sum(axis=1, keepdims=True)))
-
-    def predict_proba(self, X):
-        return np.exp(self.predict_log_proba(X))
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags

@@ -15,12 +15,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Integral, Interval, Real, RealNotInt, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from . import _random_tree_kernels as K
 from ._nominal import NominalCodesMixin, normalised_rows
-from ._base import PredictFromProbaMixin
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, PredictFromProbaMixin
 
 
 def weka_k(n_features: int) -> int:
@@ -127,7 +128,7 @@ class RandomForestWeka(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin
         ``n_nodes`` (mean nodes per tree), per-fit diagnostics (a harness may store them with each split).
     """
 
-    def __init__(self, n_estimators=100, max_features="weka", min_instances=1.0, max_depth=0, bootstrap=True,
+    def __init__(self, *, n_estimators=100, max_features="weka", min_instances=1.0, max_depth=0, bootstrap=True,
                  categorical_features=None, n_categories=None, n_jobs=1, random_state=None):
         self.n_estimators = n_estimators
         self.max_features = max_features
@@ -140,31 +141,34 @@ class RandomForestWeka(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin
         self.random_state = random_state
 
     # ------------------------------------------------------------------ validation
+    _parameter_constraints: dict = {
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "max_features": [StrOptions({"weka"}), Integral, Interval(RealNotInt, 0, 1, closed="right"), None],
+        "min_instances": [Interval(Real, 0, None, closed="neither")],
+        "max_depth": [Interval(Integral, 0, None, closed="left")],
+        "bootstrap": ["boolean"],
+        **NOMINAL_COLUMNS_CONSTRAINTS,
+        "n_jobs": [Integral, None],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
+
     def _k(self, d):
+        """Attributes tried per node from ``max_features`` (validated by its constraint)."""
         mf = self.max_features
         if mf is None:
             return d
         if isinstance(mf, str):
-            if mf != "weka":
-                raise ValueError(f"max_features must be 'weka', an int, a float in (0, 1] or None; got {mf!r}")
             return weka_k(d)
-        if isinstance(mf, (bool, np.bool_)):
-            raise ValueError(f"max_features must be 'weka', an int, a float in (0, 1] or None; got {mf!r}")
         if isinstance(mf, (int, np.integer)):
             k = int(mf)
             return d if k > d else (weka_k(d) if k < 1 else k)
-        if isinstance(mf, (float, np.floating)) and 0.0 < mf <= 1.0:
-            return max(1, int(mf * d))
-        raise ValueError(f"max_features must be 'weka', an int, a float in (0, 1] or None; got {mf!r}")
+        return max(1, int(mf * d))
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y):
+        self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
-        if int(self.n_estimators) < 1:
-            raise ValueError(f"n_estimators must be >= 1; got {self.n_estimators!r}")
-        if not float(self.min_instances) > 0:
-            raise ValueError(f"min_instances must be > 0; got {self.min_instances!r}")
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         n, d = X.shape
         self._set_nominal(X)

@@ -8,11 +8,12 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .baselines import XGBoost
-from ._base import PredictFromProbaMixin
+from ._base import RANDOM_STATE_CONSTRAINT, PredictFromProbaMixin, SparseAllowNanTagsMixin
 
 SCORINGS = ("log_loss", "error", "rmse")
 
@@ -29,7 +30,7 @@ def _fold_loss(scoring: str, proba: np.ndarray, y_codes: np.ndarray) -> float:
     return float(((onehot - proba) ** 2).sum() / proba.shape[1])  # summed; RMSE taken over all folds
 
 
-class XGBoostTuned(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class XGBoostTuned(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """XGBoost_tuned of the ESKDB paper: ``num_rounds`` in {10, 50, 100} x
     ``max_depth`` in {2, 4, 6, 8} chosen by stratified 10-fold cross-validation
     inside the training data, then refitted on all of it (``multi:softprob``;
@@ -81,7 +82,7 @@ class XGBoostTuned(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         Chosen parameters and inner-CV losses, stored by the runner.
     """
 
-    def __init__(self, n_estimators_grid=(10, 50, 100), max_depth_grid=(2, 4, 6, 8), cv=10, scoring="log_loss",
+    def __init__(self, *, n_estimators_grid=(10, 50, 100), max_depth_grid=(2, 4, 6, 8), cv=10, scoring="log_loss",
                  learning_rate=0.3, tree_method="hist", n_jobs=1, random_state=None):
         self.n_estimators_grid = n_estimators_grid
         self.max_depth_grid = max_depth_grid
@@ -96,17 +97,26 @@ class XGBoostTuned(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         return XGBoost(n_estimators=n_estimators, max_depth=max_depth, learning_rate=self.learning_rate,
                        tree_method=self.tree_method, n_jobs=self.n_jobs, random_state=self.random_state)
 
+    _parameter_constraints: dict = {
+        "n_estimators_grid": ["array-like"],  # of positive ints (_check_params)
+        "max_depth_grid": ["array-like"],
+        "cv": [Interval(Integral, 2, None, closed="left")],
+        "scoring": [StrOptions(set(SCORINGS))],
+        "learning_rate": [Interval(Real, 0, None, closed="left")],
+        "tree_method": [str],
+        "n_jobs": [Integral, None],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
+
     def _check_params(self):
+        """The declared constraints, then the grids' contents; returns the sorted distinct grids."""
+        self._validate_params()
         rounds = sorted({int(r) for r in self.n_estimators_grid})
         depths = sorted({int(d) for d in self.max_depth_grid})
         if not rounds or rounds[0] < 1:
             raise ValueError(f"n_estimators_grid must hold positive ints; got {self.n_estimators_grid!r}")
         if not depths or depths[0] < 1:
             raise ValueError(f"max_depth_grid must hold positive ints; got {self.max_depth_grid!r}")
-        if self.scoring not in SCORINGS:
-            raise ValueError(f"scoring must be one of {SCORINGS}; got {self.scoring!r}")
-        if int(self.cv) != self.cv or self.cv < 2:
-            raise ValueError(f"cv must be an integer >= 2; got {self.cv!r}")
         return rounds, depths
 
     def fit(self, X, y):
@@ -160,9 +170,3 @@ class XGBoostTuned(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         proba = np.zeros((X.shape[0], self.classes_.size))
         proba[:, self.model_.classes_] = self.model_.predict_proba(X)
         return proba
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        return tags

@@ -350,7 +350,7 @@ def test_errors_name_the_problem():
     est = AnDE(n_categories=[2, 2]).fit(Xn, y)
     with pytest.raises(ValueError, match="unseen category"):
         est.predict(np.array([[0, 5.0]]))
-    with pytest.raises(ValueError, match="n must be 0, 1, 2 or 3"):
+    with pytest.raises(ValueError, match=r"'n' parameter of AnDE must be an int in the range \[0, 3\]"):
         AnDE(n=4).fit(Xn, y)
     with pytest.raises(CountTableTooLarge, match=r"A3DE count tables .* need 3.1 KB"):
         AnDE(n=3, max_table_bytes=1000).fit(np.zeros((5, 12)), [0, 1, 0, 1, 0])

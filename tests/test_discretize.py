@@ -229,7 +229,7 @@ def test_clear_errors():
         MDLDiscretizer().fit(X)
     with pytest.raises(ValueError, match="categorical_features has 2 entries"):
         MDLDiscretizer(categorical_features=[True, False]).fit(X, y)
-    with pytest.raises(ValueError, match="n_bins must be a positive integer"):
+    with pytest.raises(ValueError, match="'n_bins' parameter of EqualWidthDiscretizer must be an int"):
         EqualWidthDiscretizer(n_bins=0).fit(X)
     with pytest.raises(ValueError, match="not category codes"):
         EqualWidthDiscretizer(categorical_features=[2]).fit(X)

@@ -275,7 +275,7 @@ def test_two_class_models_keep_their_groups():
     assert not nb.model_.pairs and nb.predict_proba(X).shape == (X.shape[0], 2)
     ref = NaiveBayes(numeric="gaussian").fit(X, y)
     assert np.abs(nb.predict_proba(X) - ref.predict_proba(X)).max() < 1e-9
-    with pytest.raises(ValueError, match="precalculation must be"):
+    with pytest.raises(ValueError, match="'precalculation' parameter of ECOCNaiveBayes must be"):
         ECOCNaiveBayes(precalculation="fast").fit(X, y)
 
 
@@ -419,7 +419,7 @@ def test_clear_errors():
         OnePassNaiveBayes().fit(np.ones((3, 2)), [1, 1, 1])
     with pytest.raises(ValueError, match="non-negative"):
         OnePassNaiveBayes(numeric="multinomial").fit(-np.ones((4, 2)), [0, 1, 0, 1])
-    with pytest.raises(ValueError, match="code must be"):
+    with pytest.raises(ValueError, match="'code' parameter of ECOCNaiveBayes must be"):
         ECOCNaiveBayes(code="nope").fit(X, y)
 
 

@@ -160,7 +160,7 @@ def test_a_class_without_values_of_an_attribute_uses_the_pooled_estimate():
 
 def test_errors():
     X, y, cat = mixed_data()
-    with pytest.raises(ValueError, match="numeric must be"):
+    with pytest.raises(ValueError, match="'numeric' parameter of NaiveBayes must be"):
         NaiveBayes(numeric="histogram").fit(X, y)
     with pytest.raises(ValueError, match="not a nominal code"):
         NaiveBayes(categorical_features=[True] * 4).fit(X, y)

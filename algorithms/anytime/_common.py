@@ -8,20 +8,21 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._frontier import STRATEGIES, anytime_posteriors
 from ._kernels import LOG_2PI, kde_class_log_scores
 from ._model import ENGINE_KEYS
-from .._base import PredictFromProbaMixin
+from .._base import RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
 
 #: unit names accepted by ``predict_proba_anytime``
 COUNT_UNITS = ("units", "gaussians", "kernels", "instances")
 TIME_UNITS = ("seconds", "wall")
 
 
-class NumericView(TransformerMixin, BaseEstimator):
+class NumericView(AllowNanTagsMixin, TransformerMixin, BaseEstimator):
     """The numeric attributes of a dataset, with missing values filled by the training mean.
 
     The anytime classifiers model continuous densities (Gaussians, Euclidean distances), as
@@ -45,14 +46,18 @@ class NumericView(TransformerMixin, BaseEstimator):
     fill_ : float array, the training mean of each kept column (0 when a column is all NaN).
     """
 
-    def __init__(self, categorical_features=None, nominal="drop"):
+    _parameter_constraints: dict = {
+        "categorical_features": ["array-like", None],
+        "nominal": [StrOptions({"drop", "code"})],
+    }
+
+    def __init__(self, *, categorical_features=None, nominal="drop"):
         self.categorical_features = categorical_features
         self.nominal = nominal
 
     def fit(self, X, y=None):
+        self._validate_params()
         X = validate_data(self, X, dtype=np.float64, ensure_all_finite="allow-nan")
-        if self.nominal not in ("drop", "code"):
-            raise ValueError(f"nominal must be 'drop' or 'code', got {self.nominal!r}")
         d = X.shape[1]
         cat = np.zeros(d, dtype=bool) if self.categorical_features is None else \
             np.asarray(self.categorical_features, dtype=bool)
@@ -78,10 +83,18 @@ class NumericView(TransformerMixin, BaseEstimator):
             out[miss] = np.take(self.fill_, np.nonzero(miss)[1])
         return out
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
+
+def fit_standardised_view(estimator, X) -> np.ndarray:
+    """Fit ``estimator.view_`` (the :class:`NumericView` of its ``categorical_features`` and
+    ``nominal``) on ``X`` and standardise the view: sets ``center_`` (column means) and ``scale_``
+    (standard deviations, 1 for a constant column); returns the standardised training data."""
+    estimator.view_ = NumericView(categorical_features=estimator.categorical_features,
+                                  nominal=estimator.nominal).fit(X)
+    V = estimator.view_.transform(X)
+    estimator.center_ = V.mean(axis=0)
+    sd = V.std(axis=0)
+    estimator.scale_ = np.where(sd > 0, sd, 1.0)
+    return (V - estimator.center_) / estimator.scale_
 
 
 def silverman_variances(Z: np.ndarray, y: np.ndarray, n_classes: int, scope: str, scale: float,
@@ -143,7 +156,7 @@ def fit_targets(estimator, X, y):
     return X, codes.astype(np.int64)
 
 
-class KernelDensityTreeBase(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class KernelDensityTreeBase(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Shared machinery of MC-Tree and the Bayes tree: standardised numeric attributes,
     per-class Gaussian kernels with Silverman bandwidths, a flattened tree of entries, and
     the anytime query (:mod:`._frontier`).
@@ -154,29 +167,36 @@ class KernelDensityTreeBase(PredictFromProbaMixin, ClassifierMixin, BaseEstimato
 
     _strategy_name = "k-class"
 
+    #: the parameters MC-Tree and the Bayes tree share (each adds its own)
+    _parameter_constraints: dict = {
+        "strategy": [StrOptions(set(STRATEGIES))],
+        "k": [Interval(Integral, 1, None, closed="left")],
+        "budget": [Interval(Real, 0, None, closed="left"), None],
+        "entry_variance": [StrOptions({"kde", "cf"})],
+        "bandwidth_scope": [StrOptions({"class", "global"})],
+        "bandwidth_scale": [Interval(Real, 0, None, closed="neither")],
+        "page_bytes": [Interval(Integral, 1, None, closed="left")],
+        "value_bytes": [Interval(Integral, 1, None, closed="left")],
+        "nominal": [StrOptions({"drop", "code"})],
+        "categorical_features": ["array-like", None],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
+
     # ---------------------------------------------------------------- fit
     def _fit_common(self, X, y):
         X, codes = fit_targets(self, X, y)
-        self.view_ = NumericView(categorical_features=self.categorical_features, nominal=self.nominal).fit(X)
-        V = self.view_.transform(X)
-        self.center_ = V.mean(axis=0)
-        sd = V.std(axis=0)
-        self.scale_ = np.where(sd > 0, sd, 1.0)
-        Z = (V - self.center_) / self.scale_
+        Z = fit_standardised_view(self, X)
         self.n_features_used_ = Z.shape[1]
         C = self.classes_.size
         self.class_count_ = np.bincount(codes, minlength=C)
         self.class_prior_ = self.class_count_ / codes.size
-        if self.bandwidth_scope not in ("class", "global"):
-            raise ValueError(f"bandwidth_scope must be 'class' or 'global', got {self.bandwidth_scope!r}")
-        if not (isinstance(self.bandwidth_scale, Real) and self.bandwidth_scale > 0):
-            raise ValueError(f"bandwidth_scale must be a positive number, got {self.bandwidth_scale!r}")
         self.kernel_var_ = silverman_variances(Z, codes, C, self.bandwidth_scope, float(self.bandwidth_scale),
                                                1e-3)
         self.kernel_log_norm_ = -0.5 * (Z.shape[1] * LOG_2PI + np.log(self.kernel_var_).sum(axis=1))
         return Z, codes
 
     def _check_query_params(self):
+        """At query time: the query parameters may have been set after ``fit``."""
         if self.strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {self.strategy!r}; use one of {sorted(STRATEGIES)}")
         if not (isinstance(self.k, Integral) and self.k >= 1):
@@ -238,9 +258,3 @@ class KernelDensityTreeBase(PredictFromProbaMixin, ClassifierMixin, BaseEstimato
         """log P(c) p(x|c) of the full kernel density (brute force over every kernel)."""
         return kde_class_log_scores(Z, self.kernels_, self.kernel_class_, 1.0 / self.kernel_var_,
                                     self.kernel_log_norm_, self.classes_.size, float(self.kernels_.shape[0]))
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags
-

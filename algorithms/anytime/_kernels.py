@@ -251,19 +251,13 @@ def em_diag_gmm(Y, init_means, max_iter, tol, reg_var):
 def class_penalised_distances(Z, y, delta):
     """d_delta of Sec. 3.2: delta * ||x - y|| across classes, ||x - y|| within a class."""
     n = Z.shape[0]
-    D = np.empty((n, n))
+    D = _pair_distances(Z)
     for a in range(n):
-        D[a, a] = 0.0
         for b in range(a + 1, n):
-            s = 0.0
-            for j in range(Z.shape[1]):
-                t = Z[a, j] - Z[b, j]
-                s += t * t
-            v = math.sqrt(s)
             if y[a] != y[b]:
-                v *= delta
-            D[a, b] = v
-            D[b, a] = v
+                v = D[a, b] * delta
+                D[a, b] = v
+                D[b, a] = v
     return D
 
 
@@ -295,12 +289,7 @@ def smacof(target, init, max_iter, rel_tol):
     stress_old = np.inf
     its = 0
     for it in range(max_iter):
-        D = _pair_distances(X)
-        stress = 0.0
-        for a in range(n):
-            for b in range(a + 1, n):
-                t = D[a, b] - target[a, b]
-                stress += t * t
+        D, stress = _distances_and_stress(X, target)
         if stress_old < np.inf and stress_old - stress <= rel_tol * stress_old:
             break
         stress_old = stress
@@ -322,13 +311,22 @@ def smacof(target, init, max_iter, rel_tol):
                 Xn[a, j] = (Xn[a, j] + bsum * X[a, j]) / n
         X = Xn
         its = it + 1
+    stress = _distances_and_stress(X, target)[1]
+    return X, stress, its
+
+
+@njit(cache=True, inline="always")
+def _distances_and_stress(X, target):
+    """Distances of the configuration ``X`` and its raw stress: the sum over pairs a < b of
+    ``(D[a, b] - target[a, b])^2``."""
     D = _pair_distances(X)
+    n = X.shape[0]
     stress = 0.0
     for a in range(n):
         for b in range(a + 1, n):
             t = D[a, b] - target[a, b]
             stress += t * t
-    return X, stress, its
+    return D, stress
 
 
 @njit(cache=True)

@@ -10,11 +10,12 @@ import time
 import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, Real, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._common import NumericView, check_budgets, check_unit, fit_targets
+from ._common import check_budgets, check_unit, fit_standardised_view, fit_targets
 from ._kernels import monotonic_ns
-from .._base import PredictFromProbaMixin
+from .._base import RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
 
 
 RERANK = {"none": 0, "forward": 1, "backward": 2}
@@ -167,7 +168,7 @@ def anytime_nn_predictions(Xq, ranked, ranked_class, budgets, use_clock):
     return out, cmp_at, secs_at
 
 
-class AnytimeNN(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
+class AnytimeNN(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Anytime 1-nearest-neighbour classifier with the SimpleRank ordering (Ueno et al. 2006).
 
     Training ranks the objects by SimpleRank on leave-one-out 1-NN (+1 for being the nearest
@@ -204,7 +205,7 @@ class AnytimeNN(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
     per training row), ranked_ (standardised objects in rank order)
     """
 
-    def __init__(self, rerank="forward", tie_break="random", budget=None, nominal="drop", categorical_features=None,
+    def __init__(self, *, rerank="forward", tie_break="random", budget=None, nominal="drop", categorical_features=None,
                  random_state=None):
         self.rerank = rerank
         self.tie_break = tie_break
@@ -213,19 +214,20 @@ class AnytimeNN(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
         self.categorical_features = categorical_features
         self.random_state = random_state
 
+    _parameter_constraints: dict = {
+        "rerank": [StrOptions(set(RERANK))],
+        "tie_break": [StrOptions({"random", "index"})],
+        "budget": [Interval(Real, 0, None, closed="left"), None],
+        "nominal": [StrOptions({"drop", "code"})],
+        "categorical_features": ["array-like", None],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
+
     def fit(self, X, y):
         t_start = time.process_time()
-        if self.rerank not in RERANK:
-            raise ValueError(f"rerank must be one of {sorted(RERANK)}, got {self.rerank!r}")
-        if self.tie_break not in ("random", "index"):
-            raise ValueError(f"tie_break must be 'random' or 'index', got {self.tie_break!r}")
+        self._validate_params()
         X, codes = fit_targets(self, X, y)
-        self.view_ = NumericView(categorical_features=self.categorical_features, nominal=self.nominal).fit(X)
-        V = self.view_.transform(X)
-        self.center_ = V.mean(axis=0)
-        sd = V.std(axis=0)
-        self.scale_ = np.where(sd > 0, sd, 1.0)
-        Z = np.ascontiguousarray((V - self.center_) / self.scale_)
+        Z = np.ascontiguousarray(fit_standardised_view(self, X))
         n = Z.shape[0]
         if self.tie_break == "random":
             priority = np.random.default_rng(self.random_state).permutation(n).astype(np.float64)
@@ -270,8 +272,3 @@ class AnytimeNN(PredictFromProbaMixin, ClassifierMixin, BaseEstimator):
     def predict_proba(self, X):
         budget = math.inf if self.budget is None else self.budget
         return self.predict_proba_anytime(X, [budget])[0]
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        return tags

@@ -4,9 +4,10 @@ Bayesian classifier that MC-Tree is compared with (Kranen et al. 2010, Sec. 4.2)
 from __future__ import annotations
 
 import time
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._common import KernelDensityTreeBase
 from ._model import build_model, flatten_tree, tree_stats
@@ -64,7 +65,7 @@ class BayesTree(KernelDensityTreeBase):
 
     alpha = 0.0  # global best descent orders by density only (quality_alpha with alpha = 0)
 
-    def __init__(self, strategy="qbk", k=2, budget=None, entry_variance="kde", bandwidth_scope="class",
+    def __init__(self, *, strategy="qbk", k=2, budget=None, entry_variance="kde", bandwidth_scope="class",
                  bandwidth_scale=1.0, page_bytes=PAGE_BYTES, value_bytes=8, min_fill=0.4, insert_order="random",
                  nominal="drop", categorical_features=None, random_state=None):
         self.strategy = strategy
@@ -81,17 +82,15 @@ class BayesTree(KernelDensityTreeBase):
         self.categorical_features = categorical_features
         self.random_state = random_state
 
+    _parameter_constraints: dict = {
+        **KernelDensityTreeBase._parameter_constraints,
+        "min_fill": [Interval(Real, 0, 0.5, closed="right")],
+        "insert_order": [StrOptions({"random", "given"})],
+    }
+
     def fit(self, X, y):
         t_start = time.process_time()
-        self._check_query_params()
-        if self.entry_variance not in ("kde", "cf"):
-            raise ValueError(f"entry_variance must be 'kde' or 'cf', got {self.entry_variance!r}")
-        if self.insert_order not in ("random", "given"):
-            raise ValueError(f"insert_order must be 'random' or 'given', got {self.insert_order!r}")
-        if not (isinstance(self.min_fill, Real) and 0.0 < self.min_fill <= 0.5):
-            raise ValueError(f"min_fill must lie in (0, 0.5], got {self.min_fill!r}")
-        if not (isinstance(self.page_bytes, Integral) and isinstance(self.value_bytes, Integral)):
-            raise ValueError("page_bytes and value_bytes must be integers")
+        self._validate_params()
         Z, codes = self._fit_common(X, y)
         C = self.classes_.size
         d = Z.shape[1]

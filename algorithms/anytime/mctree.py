@@ -9,6 +9,7 @@ from collections import deque
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ._common import KernelDensityTreeBase
 from ._kernels import class_penalised_distances, em_diag_gmm, kmeanspp_seeds, mds_out_of_sample, smacof
@@ -143,7 +144,7 @@ class MCTree(KernelDensityTreeBase):
     classes_, model_ (flattened tree arrays), fanout_, delta_, kernel_var_, diagnostics_
     """
 
-    def __init__(self, fanout="page", delta="inf", entry_type="A", entry_variance="kde", strategy="k-class", k=2,
+    def __init__(self, *, fanout="page", delta="inf", entry_type="A", entry_variance="kde", strategy="k-class", k=2,
                  alpha=0.0, budget=None, bandwidth_scope="class", bandwidth_scale=1.0, page_bytes=PAGE_BYTES,
                  value_bytes=8, em_max_iter=100, mds_max_points=500, mds_max_iter=100, nominal="drop",
                  categorical_features=None, random_state=None, cost="entries", root="classes",
@@ -170,16 +171,24 @@ class MCTree(KernelDensityTreeBase):
         self.categorical_features = categorical_features
         self.random_state = random_state
 
+    _parameter_constraints: dict = {
+        **KernelDensityTreeBase._parameter_constraints,
+        "fanout": [StrOptions({"page", "n_classes"}), Interval(Integral, 2, None, closed="left")],
+        "delta": [Interval(Real, 1, None, closed="left"), StrOptions({"inf"})],
+        "entry_type": [StrOptions({"A", "B"})],
+        "alpha": [Interval(Real, 0, 1, closed="both")],
+        "em_max_iter": [Interval(Integral, 0, None, closed="left")],
+        "mds_max_points": [Interval(Integral, 0, None, closed="left")],
+        "mds_max_iter": [Interval(Integral, 0, None, closed="left")],
+        "cost": [StrOptions({"class_gaussians", "entries"})],
+        "root": [StrOptions({"classes", "fanout"})],
+        "leaf_capacity": [StrOptions({"fanout", "page"}), Interval(Integral, 1, None, closed="left")],
+    }
+
     # ---------------------------------------------------------------- fit
     def fit(self, X, y):
         t_start = time.process_time()
-        self._check_query_params()
-        if self.entry_type not in ("A", "B"):
-            raise ValueError(f"entry_type must be 'A' or 'B', got {self.entry_type!r}")
-        if self.entry_variance not in ("kde", "cf"):
-            raise ValueError(f"entry_variance must be 'kde' or 'cf', got {self.entry_variance!r}")
-        if self.root not in ("classes", "fanout"):
-            raise ValueError(f"root must be 'classes' or 'fanout', got {self.root!r}")
+        self._validate_params()
         if self.strategy == "qbk":
             raise ValueError("strategy 'qbk' belongs to the Bayes tree; MC-Tree uses first-best, k-best or k-class")
         Z, codes = self._fit_common(X, y)

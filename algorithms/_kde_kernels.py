@@ -1,0 +1,39 @@
+"""What the kernel density evaluations of NaiveBayes and ECOC-NB (``_ecoc_kernels``) share: the
+insertion point of a query among the sorted kernel values, and the step of a density summed in
+log space outward from it, which stops a side once no kernel further out can matter."""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+KDE_CUTOFF = 40.0   # stop adding kernels worth less than e^-40 of the running sum
+
+
+@njit(cache=True, inline="always")
+def insertion_point(values, lo, hi, x):
+    """The first index in ``values[lo:hi]`` (sorted) whose value is not below ``x``."""
+    a, b = lo, hi
+    while a < b:
+        mid = (a + b) // 2
+        if values[mid] < x:
+            a = mid + 1
+        else:
+            b = mid
+    return a
+
+
+@njit(cache=True, inline="always")
+def kde_add(z, w, log_wmax, top, acc):
+    """Add the kernel at standardised distance ``z`` with weight ``w`` to the sum ``exp(top) * acc``
+    (``top``: the largest log term so far). Returns ``(stop, top, acc)``: ``stop`` (the sum unchanged)
+    when even the largest weight (``log_wmax``, its log) at this distance adds less than
+    e^-KDE_CUTOFF of the sum, so that no kernel further out can."""
+    t = -0.5 * z * z
+    if t + log_wmax < top - KDE_CUTOFF:
+        return True, top, acc
+    t += math.log(w)
+    if t > top:
+        return False, t, acc * math.exp(top - t) + 1.0
+    return False, top, acc + math.exp(t - top)
