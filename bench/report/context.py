@@ -299,3 +299,15 @@ def _dataset_notes(key: tuple, name: str) -> str:
     except DataError:
         return ""
     return notes if ("DIFF" in notes or "PARTIAL" in notes) else ""
+
+
+def dataset_algo_cells(n_datasets: int, n_algos: int, missing: pd.DataFrame | None = None) -> int:
+    """The (dataset, algorithm) cells of a paper whose tables are every dataset of its Table 1 by every
+    algorithm: the denominator of the index's "cells filled". With the ``missing`` list of a built
+    report, the algorithms are those that build enumerated (the most cells listed for one absent
+    dataset), so a report built before an algorithm was added counts right."""
+    if missing is not None and not missing.empty:
+        whole = missing[missing["category"].str.startswith("dataset") & (missing["dataset"] != "")]
+        if not whole.empty:
+            n_algos = int(whole.groupby("dataset")["algorithm"].nunique().max())
+    return n_datasets * n_algos

@@ -44,7 +44,7 @@ from .. import published
 from ..stats.collect import variant_params
 from ..stats.spread import standard_error
 from .compare import beside_published, display_beside, long_display, wdl_vs_published
-from .context import PaperResult, ReportContext
+from .context import PaperResult, ReportContext, dataset_algo_cells
 from .figures import Caption, lines, plt, save, scatter_vs
 from .labels import DISPLAY_NAMES
 from .registry import PAPER_MODULES
@@ -588,15 +588,8 @@ def _fig8(exp, vals, amap, out, res) -> list[Path]:
 
 def published_cells(missing: pd.DataFrame | None = None) -> int:
     """The (dataset, algorithm) cells of Tables 3-9 and Figs. 1, 8 that :func:`build` fills or lists as
-    missing: every dataset of Table 1 by every algorithm (the "cells filled" of the index counts them).
-    With the ``missing`` list of a built report, the algorithms are those that build enumerated (the
-    most cells listed for one absent dataset), so a report built before an algorithm was added counts right."""
-    n_algos = len(ALGOS)
-    if missing is not None and not missing.empty:
-        whole = missing[missing["category"].str.startswith("dataset") & (missing["dataset"] != "")]
-        if not whole.empty:
-            n_algos = int(whole.groupby("dataset")["algorithm"].nunique().max())
-    return len(published.datasets(PAPER)) * n_algos
+    missing (:func:`.context.dataset_algo_cells`)."""
+    return dataset_algo_cells(len(published.datasets(PAPER)), len(ALGOS), missing)
 
 
 PAPER_MODULES[PAPER] = build
