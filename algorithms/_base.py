@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.utils._param_validation import Integral, Interval
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import validate_data
+
+from ._counts import class_codes
 
 
 class PredictFromProbaMixin:
@@ -52,6 +56,37 @@ def logsumexp_rows(a: np.ndarray) -> np.ndarray:
     hi = np.max(a, axis=1, keepdims=True) if a.shape[1] else np.zeros((a.shape[0], 1))
     hi = np.where(np.isfinite(hi), hi, 0.0)
     return hi + np.log(np.sum(np.exp(a - hi), axis=1, keepdims=True))
+
+
+def _fewer_than_two_classes(estimator, labels: np.ndarray) -> ValueError:
+    """The error of a fit given fewer than 2 class labels, naming the estimator."""
+    return ValueError(f"{type(estimator).__name__} needs at least 2 classes to learn from; got "
+                      + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
+
+
+def fit_class_codes(estimator, X, y):
+    """The preamble of a (whole-data) ``fit``: ``X`` validated as float (NaN allowed, which sets
+    ``n_features_in_``), ``y`` checked as class labels and coded by ``np.unique``; sets
+    ``classes_`` (sorted labels) and returns ``(X, codes)`` with int64 codes. Fewer than 2
+    classes is an error."""
+    X, y = validate_data(estimator, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
+    check_classification_targets(y)
+    classes, codes = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise _fewer_than_two_classes(estimator, classes)
+    estimator.classes_ = classes
+    return X, codes.astype(np.int64)
+
+
+def first_batch_classes(estimator, y, classes=None) -> np.ndarray:
+    """The class labels of a first ``partial_fit`` (or a ``fit``) of an incremental learner:
+    ``classes`` when given, else those in ``y`` (:func:`algorithms._counts.class_codes`), sorted;
+    sets ``classes_`` and returns them. Fewer than 2 classes is an error."""
+    labels = class_codes(y)[0] if classes is None else np.unique(np.asarray(classes))
+    if labels.size < 2:
+        raise _fewer_than_two_classes(estimator, labels)
+    estimator.classes_ = labels
+    return labels
 
 
 class AllowNanTagsMixin:

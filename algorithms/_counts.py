@@ -629,14 +629,22 @@ class CountTable:
     def nbytes(self) -> int:
         return int(self.counts.nbytes)
 
+    def _room_for(self, n: int) -> bool:
+        """Before counting ``n`` more rows: False when there is nothing to count (no rows, or no
+        cells), the rows then taken as seen; else True, the counts widened to a dtype that holds
+        ``n_rows + n``."""
+        if n == 0 or self.counts.size == 0:
+            self.n_rows += n
+            return False
+        if self.n_rows + n > np.iinfo(self.counts.dtype).max:
+            self.counts = self.counts.astype(count_dtype(self.n_rows + n))
+        return True
+
     def add(self, codes: np.ndarray, y: np.ndarray, block_rows: int = BLOCK_ROWS) -> None:
         """Count rows ``codes`` (int codes from :func:`encode`, column-major) with classes ``y``."""
         n = codes.shape[0]
-        if n == 0 or self.counts.size == 0:
-            self.n_rows += n
+        if not self._room_for(n):
             return
-        if self.n_rows + n > np.iinfo(self.counts.dtype).max:
-            self.counts = self.counts.astype(count_dtype(self.n_rows + n))
         t = self.size
         if t == 1:
             _add_order1(codes, y, self.attribute_sets, self.offsets, self.n_classes, self.counts)
@@ -665,11 +673,8 @@ class CountTable:
         if X.ndim != 2 or cols.size != n_declared.size or (cols.size and cols.max() >= X.shape[1]):
             encode(X, n_declared, missing, what, columns)   # raises the shape error
         n = X.shape[0]
-        if n == 0 or self.counts.size == 0:
-            self.n_rows += n
+        if not self._room_for(n):
             return
-        if self.n_rows + n > np.iinfo(self.counts.dtype).max:
-            self.counts = self.counts.astype(count_dtype(self.n_rows + n))
         attrs = self.attribute_sets[:, 0]
         part = np.zeros_like(self.counts)
         n_bad = _code_count_order1(X, cols[attrs], n_declared[attrs], missing == "value",

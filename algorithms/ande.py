@@ -82,7 +82,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, NotApplicableError, PredictFromLogJointMixin,
-                    ProbaFromLogJointMixin)
+                    ProbaFromLogJointMixin, first_batch_classes)
 from ._counts import (BLOCK_ROWS, MAX_TABLE_BYTES_CONSTRAINT, AllSubsetCounts, Smoothing, class_codes, encode,
                       encode_classes, validation_dtype)
 from ._nominal import declared_values
@@ -618,11 +618,7 @@ class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMixin, 
         if y.dtype.kind not in "iub":   # integer labels are class labels; others may be continuous
             check_classification_targets(y)
         if first:
-            labels = class_codes(y)[0] if classes is None else np.unique(np.asarray(classes))  # sorted
-            if labels.size < 2:
-                raise ValueError(f"{type(self).__name__} needs at least 2 classes to learn from; got 1 class "
-                                 f"({labels[0].tolist()!r})" if labels.size else "no training rows")
-            self.classes_ = labels
+            first_batch_classes(self, y, classes)
             declared = declared_values(self, X)
             self.n_values_ = declared + (1 if self.missing == "value" else 0)
             self._declared_ = declared

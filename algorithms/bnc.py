@@ -108,7 +108,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromLogJointMixin,
-                    ProbaFromLogJointMixin, logsumexp_rows)
+                    ProbaFromLogJointMixin, first_batch_classes, logsumexp_rows)
 from ._bnc_kernels import (_family_log_prob, _information_kernel, _loo_attribute, _loo_attribute_authors, _loo_prior,
                            _sum_runs_kernel, _walk_tree, _weka_sort_kernel, _weka_tan_scores)
 from . import hdp as H
@@ -686,11 +686,7 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
         if y.dtype.kind not in "iub":
             check_classification_targets(y)
         if first:
-            labels = class_codes(y)[0] if classes is None else np.unique(np.asarray(classes))
-            if labels.size < 2:
-                raise ValueError(f"{type(self).__name__} needs at least 2 classes to learn from; got "
-                                 + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
-            self.classes_ = labels
+            first_batch_classes(self, y, classes)
             declared = declared_values(self, X)
             self._declared_ = declared
             self.missing_slot_ = self._slot_mask(X) if self.missing == "value" else np.zeros(declared.size, bool)

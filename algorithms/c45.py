@@ -14,12 +14,10 @@ import numpy as np
 from scipy.special import ndtri
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval, Real
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import validate_data
 
 from . import _c45_kernels as K
 from ._nominal import NominalCodesMixin, normalised_rows
-from ._base import NOMINAL_COLUMNS_CONSTRAINTS, PredictFromProbaMixin
+from ._base import NOMINAL_COLUMNS_CONSTRAINTS, PredictFromProbaMixin, fit_class_codes
 
 
 class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimator):
@@ -134,16 +132,11 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
     # ------------------------------------------------------------------ fit
     def fit(self, X, y):
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
-        check_classification_targets(y)
-        self.classes_, y_codes = np.unique(y, return_inverse=True)
-        if self.classes_.size < 2:
-            raise ValueError(f"J48 needs at least 2 classes in the training data; got 1 class: {self.classes_[0]!r}")
+        X, y_codes = fit_class_codes(self, X, y)
         if not (0 < float(self.confidence) <= 0.5) and not self.unpruned:
             raise ValueError(f"confidence must be in (0, 0.5]; got {self.confidence!r}")
         self._set_nominal(X)
         self._check_codes(X, "fit")
-        y_codes = y_codes.astype(np.int64)
         self._grow_and_prune(np.ascontiguousarray(X), y_codes)
         self.diagnostics_ = {"n_leaves": int(self.n_leaves_), "tree_size": int(self.tree_size_)}
         return self

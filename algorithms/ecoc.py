@@ -138,7 +138,7 @@ from . import _ecoc_kernels as K
 from ._counts import class_codes
 from ._nominal import nominal_columns_values
 from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, NotApplicableError,
-                    PredictFromLogJointMixin, ProbaFromLogJointMixin, SparseAllowNanTagsMixin)
+                    PredictFromLogJointMixin, ProbaFromLogJointMixin, SparseAllowNanTagsMixin, first_batch_classes)
 from ._code_cache import BCH_CODES, BCH_FIELD_DEGREE, _min_weight, bch_codebook  # noqa: F401 (re-exported)
 from ._sparse import _csr_parts, as_csr
 from .discretize import SparseEqualFrequencyDiscretizer  # noqa: F401 (re-exported: configs name algorithms.ecoc.SparseEqualFrequencyDiscretizer)
@@ -933,11 +933,7 @@ class _OnePassNB(SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
         return (as_csr(X) if sp.issparse(X) else X), y    # dense training data stays dense (faster pass)
 
     def _start(self, Xc, y, classes=None):
-        labels = class_codes(y)[0] if classes is None else np.unique(np.asarray(classes))
-        if labels.size < 2:
-            raise ValueError(f"{type(self).__name__} needs at least 2 classes to learn from; got "
-                             + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
-        self.classes_ = labels
+        labels = first_batch_classes(self, y, classes)
         cat, n_values = nominal_columns_values(self.categorical_features, self.n_categories, Xc)
         self.nominal_ = cat
         self.statistics_ = NBStatistics(cat, n_values, labels.size, self.numeric)

@@ -101,10 +101,10 @@ from joblib import Parallel, delayed
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Integral, Interval, Real, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
+from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin,
+                    fit_class_codes)
 from ._counts import MAX_TABLE_BYTES_CONSTRAINT, encode
 from .hdp import PRIORS, TYINGS, HDPSettings
 from ._nominal import nominal_mask, nominal_value_counts
@@ -483,13 +483,7 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
     def fit(self, X, y):
         """Algorithm 1: learn ``n_estimators`` members, each on its own discretisation and order."""
         self._check_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
-        check_classification_targets(y)
-        self.classes_, y_codes = np.unique(y, return_inverse=True)
-        if self.classes_.size < 2:
-            raise ValueError(f"ESKDB needs at least 2 classes to learn from; got 1 class "
-                             f"({self.classes_[0].tolist()!r})")
-        y_codes = y_codes.astype(np.int64).ravel()
+        X, y_codes = fit_class_codes(self, X, y)
         n_classes = self.classes_.size
         X = np.ascontiguousarray(X)
         d = X.shape[1]

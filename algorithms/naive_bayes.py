@@ -68,7 +68,8 @@ from . import _weka_normal as wn
 from ._kde_kernels import insertion_point, kde_add
 from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, validation_dtype
 from ._nominal import nominal_columns_values
-from ._base import NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin
+from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin,
+                    first_batch_classes)
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 WEKA_DEFAULT_PRECISION = 0.01
@@ -346,11 +347,7 @@ class NaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsM
             check_classification_targets(y)
         d = X.shape[1]
         if first:
-            labels = class_codes(y)[0] if classes is None else np.unique(np.asarray(classes))  # sorted
-            if labels.size < 2:
-                raise ValueError("NaiveBayes needs at least 2 classes to learn from; got "
-                                 + (f"1 class ({labels[0].tolist()!r})" if labels.size else "no training rows"))
-            self.classes_ = labels
+            labels = first_batch_classes(self, y, classes)
             C = labels.size
             cat, declared = nominal_columns_values(self.categorical_features, self.n_categories, X)
             self.nominal_ = cat

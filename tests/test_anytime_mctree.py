@@ -266,7 +266,7 @@ def test_nominal_attributes_are_dropped_and_missing_values_filled():
 
 def test_clear_errors():
     X = np.random.default_rng(0).normal(size=(20, 2))
-    with pytest.raises(ValueError, match="two classes"):
+    with pytest.raises(ValueError, match="at least 2 classes"):
         MCTree().fit(X, np.zeros(20))
     with pytest.raises(ValueError, match="delta"):
         MCTree(delta=0.5).fit(X, np.arange(20) % 2)

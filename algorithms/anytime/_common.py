@@ -9,13 +9,12 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._frontier import STRATEGIES, anytime_posteriors
 from ._kernels import LOG_2PI, kde_class_log_scores
 from ._model import ENGINE_KEYS
-from .._base import RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
+from .._base import RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin, fit_class_codes
 
 #: unit names accepted by ``predict_proba_anytime``
 COUNT_UNITS = ("units", "gaussians", "kernels", "instances")
@@ -144,18 +143,6 @@ def check_unit(unit: str) -> bool:
     raise ValueError(f"unknown budget unit {unit!r}; use one of {COUNT_UNITS + TIME_UNITS}")
 
 
-def fit_targets(estimator, X, y):
-    """Validated float X (NaN allowed) and integer class codes; sets ``classes_``."""
-    X, y = validate_data(estimator, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
-    check_classification_targets(y)
-    classes, codes = np.unique(y, return_inverse=True)
-    if classes.size < 2:
-        raise ValueError(f"{type(estimator).__name__} needs at least two classes; y holds one class only "
-                         f"({classes[0]!r})")
-    estimator.classes_ = classes
-    return X, codes.astype(np.int64)
-
-
 class KernelDensityTreeBase(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstimator):
     """Shared machinery of MC-Tree and the Bayes tree: standardised numeric attributes,
     per-class Gaussian kernels with Silverman bandwidths, a flattened tree of entries, and
@@ -184,7 +171,7 @@ class KernelDensityTreeBase(PredictFromProbaMixin, AllowNanTagsMixin, Classifier
 
     # ---------------------------------------------------------------- fit
     def _fit_common(self, X, y):
-        X, codes = fit_targets(self, X, y)
+        X, codes = fit_class_codes(self, X, y)
         Z = fit_standardised_view(self, X)
         self.n_features_used_ = Z.shape[1]
         C = self.classes_.size

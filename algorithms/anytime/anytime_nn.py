@@ -13,7 +13,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval, Real, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._common import check_budgets, check_unit, fit_standardised_view, fit_targets
+from .._base import fit_class_codes
+from ._common import check_budgets, check_unit, fit_standardised_view
 from ._kernels import monotonic_ns
 from .._base import RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin
 
@@ -226,7 +227,7 @@ class AnytimeNN(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseE
     def fit(self, X, y):
         t_start = time.process_time()
         self._validate_params()
-        X, codes = fit_targets(self, X, y)
+        X, codes = fit_class_codes(self, X, y)
         Z = np.ascontiguousarray(fit_standardised_view(self, X))
         n = Z.shape[0]
         if self.tie_break == "random":

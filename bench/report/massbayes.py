@@ -49,6 +49,18 @@ def published(table: str) -> pd.DataFrame:
     return pd.read_csv(PUBLISHED / f"{table}.csv", dtype={"value": str})
 
 
+def paper_cells(choice: dict[str, str | None], table: str):
+    """Every cell of the paper's data set x algorithm ``table`` (Tables 3 and 5), in the paper's
+    order: ``(paper data set, our data set or None, paper algorithm, our algo, published value)``,
+    the published value NaN for a blank or absent cell."""
+    pub = published(table)
+    for paper_ds, ours_ds in choice.items():
+        for paper_algo, algo in ALGOS.items():
+            p = pub[(pub["dataset"] == paper_ds) & (pub["algorithm"] == paper_algo)]["value"]
+            pv = float(p.iloc[0]) if len(p) and isinstance(p.iloc[0], str) and p.iloc[0] else np.nan
+            yield paper_ds, ours_ds, paper_algo, algo, pv
+
+
 def _ok(df: pd.DataFrame) -> pd.DataFrame:
     return df[df["status"] == "ok"].copy() if not df.empty else df
 
@@ -80,24 +92,20 @@ def fold_two_se(a: pd.Series, b: pd.Series) -> int:
 # ---------------------------------------------------------------- Tables 3-5
 def table3(df: pd.DataFrame, out: Path) -> list[Path]:
     ok = _ok(df)
-    pub = published("table3_accuracy")
     choice = dataset_choice(ok)
     long_rows, cells = [], {}
-    for paper_ds, ours_ds in choice.items():
-        for paper_algo, algo in ALGOS.items():
-            p = pub[(pub["dataset"] == paper_ds) & (pub["algorithm"] == paper_algo)]["value"]
-            pv = float(p.iloc[0]) if len(p) and isinstance(p.iloc[0], str) and p.iloc[0] else np.nan
-            acc = fold_accuracy(ok, ours_ds, algo) if ours_ds else pd.Series(dtype=float)
-            mean = acc.mean() if acc.size else np.nan
-            se = standard_error(acc)  # NaN for a single fold
-            long_rows.append({"dataset": paper_ds, "ours_dataset": ours_ds or "not available",
-                              "algorithm": paper_algo, "folds": int(acc.size),
-                              "ours": round(mean, 2) if acc.size else np.nan,
-                              "ours_se": round(se, 2) if acc.size > 1 else np.nan,
-                              "published": pv, "diff": round(mean - pv, 2) if acc.size and pv == pv else np.nan})
-            ours_txt = f"{mean:.2f}" if acc.size else "-"
-            pub_txt = f"{pv:.2f}" if pv == pv else "N/A"
-            cells.setdefault(paper_ds, {})[paper_algo] = f"{ours_txt} ({pub_txt})"
+    for paper_ds, ours_ds, paper_algo, algo, pv in paper_cells(choice, "table3_accuracy"):
+        acc = fold_accuracy(ok, ours_ds, algo) if ours_ds else pd.Series(dtype=float)
+        mean = acc.mean() if acc.size else np.nan
+        se = standard_error(acc)  # NaN for a single fold
+        long_rows.append({"dataset": paper_ds, "ours_dataset": ours_ds or "not available",
+                          "algorithm": paper_algo, "folds": int(acc.size),
+                          "ours": round(mean, 2) if acc.size else np.nan,
+                          "ours_se": round(se, 2) if acc.size > 1 else np.nan,
+                          "published": pv, "diff": round(mean - pv, 2) if acc.size and pv == pv else np.nan})
+        ours_txt = f"{mean:.2f}" if acc.size else "-"
+        pub_txt = f"{pv:.2f}" if pv == pv else "N/A"
+        cells.setdefault(paper_ds, {})[paper_algo] = f"{ours_txt} ({pub_txt})"
     long = pd.DataFrame(long_rows)
     wide = pd.DataFrame(cells).T[list(ALGOS)]
     wide.index.name = "dataset"
@@ -142,27 +150,22 @@ def table4(df: pd.DataFrame, out: Path) -> list[Path]:
 
 def table5(df: pd.DataFrame, out: Path) -> list[Path]:
     ok = _ok(df)
-    pub = published("table5_runtime")
-    choice = dataset_choice(ok)
     rows, cells = [], {}
-    for paper_ds, ours_ds in choice.items():
-        for paper_algo, algo in ALGOS.items():
-            p = pub[(pub["dataset"] == paper_ds) & (pub["algorithm"] == paper_algo)]["value"]
-            pv = float(p.iloc[0]) if len(p) and isinstance(p.iloc[0], str) and p.iloc[0] else np.nan
-            g = ok[(ok["dataset"] == ours_ds) & (ok["algo"] == algo)] if ours_ds else ok.iloc[:0]
-            if len(g):
-                run = float((g["times.fit_cpu_s"].astype(float) + g["times.predict_cpu_s"].astype(float)).sum())
-                disc = float((g["times.preprocess_fit_cpu_s"].astype(float)
-                              + g["times.preprocess_predict_cpu_s"].astype(float)).sum())
-            else:
-                run = disc = np.nan
-            rows.append({"dataset": paper_ds, "ours_dataset": ours_ds or "not available", "algorithm": paper_algo,
-                         "folds": len(g), "ours_s": round(run, 3) if run == run else np.nan,
-                         "discretisation_s": round(disc, 3) if disc == disc else np.nan, "published_s": pv,
-                         "published/ours": round(pv / run, 1) if run == run and pv == pv and run > 0 else np.nan})
-            cells.setdefault(paper_ds, {})[paper_algo] = (
-                (f"{run:.2f}" + (f" +{disc:.2f}" if disc == disc and disc >= 0.005 else "") if run == run else "-")
-                + f" ({pv:g})" if pv == pv else (f"{run:.2f}" if run == run else "-") + " (N/A)")
+    for paper_ds, ours_ds, paper_algo, algo, pv in paper_cells(dataset_choice(ok), "table5_runtime"):
+        g = ok[(ok["dataset"] == ours_ds) & (ok["algo"] == algo)] if ours_ds else ok.iloc[:0]
+        if len(g):
+            run = float((g["times.fit_cpu_s"].astype(float) + g["times.predict_cpu_s"].astype(float)).sum())
+            disc = float((g["times.preprocess_fit_cpu_s"].astype(float)
+                          + g["times.preprocess_predict_cpu_s"].astype(float)).sum())
+        else:
+            run = disc = np.nan
+        rows.append({"dataset": paper_ds, "ours_dataset": ours_ds or "not available", "algorithm": paper_algo,
+                     "folds": len(g), "ours_s": round(run, 3) if run == run else np.nan,
+                     "discretisation_s": round(disc, 3) if disc == disc else np.nan, "published_s": pv,
+                     "published/ours": round(pv / run, 1) if run == run and pv == pv and run > 0 else np.nan})
+        cells.setdefault(paper_ds, {})[paper_algo] = (
+            (f"{run:.2f}" + (f" +{disc:.2f}" if disc == disc and disc >= 0.005 else "") if run == run else "-")
+            + f" ({pv:g})" if pv == pv else (f"{run:.2f}" if run == run else "-") + " (N/A)")
     wide = pd.DataFrame(cells).T[list(ALGOS)]
     wide.index.name = "dataset"
     cap = ("Table 5: runtime over the 10 folds (process CPU seconds, training + testing), ours (published, Java "

@@ -217,16 +217,25 @@ def _ablation_order(data: _Data, cid: str):
     return parts, "; ".join(c.text for _, cs in parts for c in cs) + f" ({n} datasets)"
 
 
+def _column_means(data: _Data, exp: str, names: dict, measure: str, *not_run: list):
+    """``(values, means, n)`` of experiment ``exp``: the per-data-set values of the named columns,
+    each column's mean by its key in ``names``, and the data-set count; ``(None, None, n)`` when the
+    experiment was not built, after a "protocol not run" check in each list of ``not_run``."""
+    v, n = data.means(exp, list(names.values()), measure)
+    if v is None:
+        for checks in not_run:
+            checks.append(Check(None, f"protocol not run at this scale: {measure}: {exp} not built"))
+        return None, None, n
+    return v, {k: float(v[c].mean()) for k, c in names.items()}, n
+
+
 def _ensemble(data: _Data):
     names = {k: f"eskdb_m[n_estimators={k}]" for k in (1, 10, 20, 30)}
     big, small, shown = [], [], []
     for m in ("RMSE", "error rate"):
-        v, n = data.means("eskdb_ensemble_size", list(names.values()), m)
+        v, mu, n = _column_means(data, "eskdb_ensemble_size", names, m, big, small)
         if v is None:
-            big.append(Check(None, f"protocol not run at this scale: {m}: eskdb_ensemble_size not built"))
-            small.append(Check(None, f"protocol not run at this scale: {m}: eskdb_ensemble_size not built"))
             continue
-        mu = {k: float(v[c].mean()) for k, c in names.items()}
         big.append(_wdl_check(_wdl_outcome(v, names[10], names[1]), "win_sig", f"{m} 10 vs 1 member"))
         g1, g2 = mu[1] - mu[10], mu[10] - mu[30]
         small.append(Check(g1 > 0 and g2 < SMALL_GAIN * g1,
@@ -240,12 +249,9 @@ def _tying(data: _Data):
     name = {(p, t): f"eskdb_hdp[prior={p},tying={t}]" for p in priors for t in tyings}
     gamma, level, shown = [], [], []
     for m in ("RMSE", "error rate"):
-        v, n = data.means("eskdb_hdp_tying", list(name.values()), m)
+        v, mu, n = _column_means(data, "eskdb_hdp_tying", name, m, gamma, level)
         if v is None:
-            gamma.append(Check(None, f"protocol not run at this scale: {m}: eskdb_hdp_tying not built"))
-            level.append(Check(None, f"protocol not run at this scale: {m}: eskdb_hdp_tying not built"))
             continue
-        mu = {k: float(v[c].mean()) for k, c in name.items()}
         for t in tyings:
             gamma.append(Check(mu[("gamma", t)] < mu[("uniform", t)],
                                f"{m} {t}: Gamma {mu[('gamma', t)]:.4f} vs uniform {mu[('uniform', t)]:.4f}"))

@@ -150,34 +150,38 @@ def _order_verdict(claim, checked, skipped, pub_parts, ev, test, holds) -> Verdi
     return Verdict(verdict=NOT_REPRODUCED, reason=f"fails: {', '.join(fails)}{unchecked}", **base)
 
 
-def _same_order_share(tab: pd.DataFrame, subject: str, competitors) -> tuple[int, int]:
+def _ratio_count(tab: pd.DataFrame, subject: str, competitors, holds) -> tuple[int, int]:
+    """(pairs (data set, competitor) whose time ratio ``subject``/competitor ``holds``, pairs with
+    a finite ratio)."""
     n = k = 0
     for ds in tab.index:
         for c in competitors:
             r = _ratio(tab, ds, subject, c)
             if np.isfinite(r):
                 n += 1
-                k += int(1 / ORDER < r < ORDER)
+                k += int(holds(r))
     return k, n
 
 
-def _slower_majority(tab: pd.DataFrame, subject: str, competitor: str) -> tuple[int, int]:
-    rs = [_ratio(tab, ds, subject, competitor) for ds in tab.index]
-    rs = [r for r in rs if np.isfinite(r)]
-    return sum(r >= ORDER for r in rs), len(rs)
+def _same_order(r: float) -> bool:
+    return 1 / ORDER < r < ORDER
+
+
+def _order_slower(r: float) -> bool:
+    return r >= ORDER
 
 
 def _mb07(claim, ours_t, pub_t, ev) -> Verdict:
     parts_ours, parts_pub, held, failed = [], [], [], []
-    k, n = _same_order_share(ours_t, "MassBayes", SAME_ORDER_COMPETITORS)
-    kp, np_ = _same_order_share(pub_t, "MassBayes", SAME_ORDER_COMPETITORS)
+    k, n = _ratio_count(ours_t, "MassBayes", SAME_ORDER_COMPETITORS, _same_order)
+    kp, np_ = _ratio_count(pub_t, "MassBayes", SAME_ORDER_COMPETITORS, _same_order)
     ok_a = n > 0 and k * 3 >= n
     parts_ours.append(f"same order as A3DE/A2DE/BayesNet/NB-KDE/J48 in {k}/{n} pairs")
     parts_pub.append(f"{kp}/{np_} pairs")
     (held if ok_a else failed).append(f"same order in many cases ({k}/{n} pairs)")
     for comp in ("NB-Disc", "A1DE"):
-        k2, n2 = _slower_majority(ours_t, "MassBayes", comp)
-        kp2, np2 = _slower_majority(pub_t, "MassBayes", comp)
+        k2, n2 = _ratio_count(ours_t, "MassBayes", [comp], _order_slower)
+        kp2, np2 = _ratio_count(pub_t, "MassBayes", [comp], _order_slower)
         parts_ours.append(f"order slower than {comp} on {k2}/{n2}")
         parts_pub.append(f"{kp2}/{np2}")
         (held if n2 and 2 * k2 > n2 else failed).append(f"an order slower than {comp} ({k2}/{n2} data sets)")
@@ -186,23 +190,11 @@ def _mb07(claim, ours_t, pub_t, ev) -> Verdict:
                      f"the pairs; an order slower: >= {ORDER:.2f} on > 1/2 of the data sets")
 
 
-def _order_slower(table, subj: str, others: list[str]) -> tuple[int, int]:
-    """(pairs with a ratio, pairs where ``subj`` is at least an order of magnitude slower)."""
-    n = k = 0
-    for ds in table.index:
-        for c in others:
-            r = _ratio(table, ds, subj, c)
-            if np.isfinite(r):
-                n += 1
-                k += int(r >= ORDER)
-    return n, k
-
-
 def _mb08(claim, status, ours_t, pub_t, ev) -> Verdict:
     subj = "MassBayes'"
     others = [c for c in ours_t.columns if c not in ("MassBayes'", "MassBayes")]
-    n, k = _order_slower(ours_t, subj, others)
-    npub, kpub = _order_slower(pub_t, subj, others)
+    k, n = _ratio_count(ours_t, subj, others, _order_slower)
+    kpub, npub = _ratio_count(pub_t, subj, others, _order_slower)
     held, failed, skipped, same_ours, same_pub = [], [], [], [], []
     (held if n and 3 * k >= n else failed).append(f"an order slower than the others in many cases ({k}/{n} pairs)")
     exceptions = [("A3DE", "Letters"), ("A2DE", "MiniBooNE"), ("BayesNet", "MiniBooNE"), ("BayesNet", "OneBig"),
