@@ -370,10 +370,6 @@ def _kept(block: list[str], generated: str) -> list[str]:
     return out + [""]
 
 
-def _paper_experiments(paper: str) -> list[str]:
-    return paper_experiments(paper)
-
-
 
 def build_reports(results_dir: str | None = None, out_dir: str = "reports", experiments: list[str] | None = None,
                   scale: str | None = None, papers: list[str] | None = None,
@@ -412,7 +408,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         if keep_earlier and title in old_papers and out.exists():
             selected = papers is None or paper in papers
             try:
-                nothing_stored = all(ctx.experiment(e).n_records == 0 for e in _paper_experiments(paper))
+                nothing_stored = all(ctx.experiment(e).n_records == 0 for e in paper_experiments(paper))
             except Exception:  # an unreadable record: the build below reports it
                 nothing_stored = False
             if not selected or nothing_stored:
@@ -422,7 +418,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
             continue
         tmp = _staging(out)
         try:
-            n_rec = sum(ctx.experiment(e).n_records for e in _paper_experiments(paper))
+            n_rec = sum(ctx.experiment(e).n_records for e in paper_experiments(paper))
             result = PAPER_MODULES[paper](ctx, tmp)
             result.files += _write_missing(result, tmp)
         except Exception as exc:
@@ -457,7 +453,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         if papers is not None and paper not in papers and keep_earlier and title in old_papers:
             index += _kept(old_papers[title], old_generated)
             continue
-        exps = _paper_experiments(paper)
+        exps = paper_experiments(paper)
         index += experiment_paper_section(paper, exps, [e for e in exps if _n_records(ctx, e)])
     for mod, err in sorted(errors.items()):
         index += [f"- report module `{mod}` could not be imported: {err}", ""]
