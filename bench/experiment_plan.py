@@ -134,10 +134,32 @@ def results_root(results_dir: str | None) -> Path:
 
 
 def write_plan(root: Path, p: dict, seconds: float, rc: int) -> None:
-    """Record a finished (or attempted) run's plan in ``<root>/<experiment>/_plan.json`` for the reports."""
-    out = {**p, "seconds": seconds, "exit_status": rc, "finished_at": time.strftime("%Y-%m-%d %H:%M:%S"),
-           **{k: v for k, v in provenance().items() if k in ("git_commit", "host", "cpu", "n_cpus")}}
-    atomic_write_bytes(root / p["experiment"] / "_plan.json", json.dumps(out, indent=1).encode())
+    """Record a finished (or attempted) run's plan in ``<root>/<experiment>/_plan.json`` for the reports.
+
+    A run restricted by ``--datasets``/``--max-rows`` adds to the stored plan of an earlier run of
+    the same experiment, scale, protocol, algorithms and seeds instead of replacing it: the
+    datasets run are the union of both, a dataset stays "not run at this scale" only when neither
+    run had it, the seconds add up and ``runs`` lists each run. (Running the five largest datasets
+    after the others must not make the reports forget the others.) An unrestricted run replaces it."""
+    path = root / p["experiment"] / "_plan.json"
+    stamp = {"seconds": seconds, "exit_status": rc, "finished_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+             **{k: v for k, v in provenance().items() if k in ("git_commit", "host", "cpu", "n_cpus")}}
+    out = {**p, **stamp, "runs": [{"datasets": list(p["datasets"]), **stamp}]}
+    try:
+        old = json.loads(path.read_text()) if p.get("skipped_datasets") else None
+    except (OSError, ValueError):
+        old = None
+    same = ("experiment", "scale", "protocol", "algos", "seeds", "overrides", "sweep")
+    if old and all(old.get(k) == p.get(k) for k in same):
+        datasets = list(old.get("datasets", [])) + [d for d in p["datasets"] if d not in old.get("datasets", [])]
+        skipped = {**old.get("skipped_datasets", {}), **p["skipped_datasets"]}
+        runs = old.get("runs") or [{"datasets": old.get("datasets", []),
+                                    **{k: old.get(k) for k in stamp}}]
+        out = {**out, "datasets": datasets,
+               "skipped_datasets": {d: why for d, why in skipped.items() if d not in datasets},
+               "seconds": float(old.get("seconds") or 0.0) + seconds,
+               "exit_status": rc or int(old.get("exit_status") or 0), "runs": runs + out["runs"]}
+    atomic_write_bytes(path, json.dumps(out, indent=1).encode())
 
 
 def algo_config(name: str, overrides: list[str] | tuple = ()) -> dict:

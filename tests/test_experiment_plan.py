@@ -51,3 +51,32 @@ def test_the_shared_module_imports_no_launcher():
     src = (ROOT / "bench" / "experiment_plan.py").read_text()
     names = {n.module for n in ast.walk(ast.parse(src)) if isinstance(n, ast.ImportFrom) and n.module}
     assert not names & {"experiments", "scaleup", "plan", "runner"}
+
+
+def test_a_run_of_some_datasets_adds_to_the_stored_plan(tmp_path):
+    """``run NAME --datasets a,b`` after a run of the others: the stored plan keeps both (the
+    reports must not call the first run's datasets "not run at this scale"); an unrestricted run
+    replaces it; a run with other algorithms replaces it too."""
+    import json
+
+    from bench.experiment_plan import plan, write_plan
+
+    name, scale = "smoke", "smoke"      # two built-in datasets: no data directory needed
+    full = plan(name, scale)
+    first, rest = full["datasets"][:1], full["datasets"][1:]
+    assert first and rest
+    write_plan(tmp_path, plan(name, scale, only=first), 10.0, 0)
+    stored = json.loads((tmp_path / name / "_plan.json").read_text())
+    assert stored["datasets"] == first and set(stored["skipped_datasets"]) == set(rest)
+    write_plan(tmp_path, plan(name, scale, only=rest), 5.0, 1)
+    stored = json.loads((tmp_path / name / "_plan.json").read_text())
+    assert sorted(stored["datasets"]) == sorted(full["datasets"]) and stored["skipped_datasets"] == {}
+    assert stored["seconds"] == 15.0 and stored["exit_status"] == 1
+    assert [r["datasets"] for r in stored["runs"]] == [first, rest]
+    write_plan(tmp_path, full, 2.0, 0)
+    stored = json.loads((tmp_path / name / "_plan.json").read_text())
+    assert stored["seconds"] == 2.0 and len(stored["runs"]) == 1
+    other = {**plan(name, scale, only=first), "algos": ["nb"]}
+    write_plan(tmp_path, other, 1.0, 0)
+    stored = json.loads((tmp_path / name / "_plan.json").read_text())
+    assert stored["datasets"] == first and stored["algos"] == ["nb"]
