@@ -66,7 +66,10 @@ def compare(args) -> int:
                 f"(measured / predicted {tot_m / tot_p:.2f}); per cell the geometric mean factor is "
                 f"x{np.exp(np.mean(np.abs(np.log(r)))):.2f} (range {r.min():.2f} .. {r.max():.2f}).",
             f"The plan adds {overhead:.0f} s of start-up per job ({n_jobs} jobs: {n_jobs * overhead / 3600:.2f} h); "
-            f"its whole estimate was {(tot_p + n_jobs * overhead) / 3600:.2f} CPU h."]
+            f"its whole estimate was {(tot_p + n_jobs * overhead) / 3600:.2f} CPU h.",
+            "Measured peak MB is the worker process's resident set during the split (``peak_rss_mb``): a sweep "
+            "worker that ran a larger job before keeps that memory, so on a reused worker it bounds the job's own "
+            "need from above."]
     if args.wall_s:
         cores = p.get("n_cpus") or 2
         out.append(f"Measured wall time of the run: {args.wall_s / 3600:.2f} h on {cores} cores "
