@@ -24,6 +24,9 @@ import math
 import numpy as np
 from numba import njit
 
+from ._libm_exp import LOWER as EXP_LOWER
+from ._libm_exp import exp_nonpositive
+
 #: Euler-Mascheroni constant
 EULER_GAMMA = 0.5772156649015329
 #: rows (n) of the cached log-Stirling table; beyond it, the corrected saddle-point approximation
@@ -334,7 +337,7 @@ def node_probabilities(customers, customers_total, parent, group, alpha, root_al
 def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, customers, tables, customers_total,
                 tables_total, parent, active, group, alpha, log_alpha, group_fixed, group_ptr, group_nodes,
                 prior_shape, prior_rate, rising_offset, log_rising, rising_filled, rising_acc, window, max_tables,
-                stirling, cached_only, probs, prob_sum, alpha_sum, largest_table, misses, rng):
+                stirling, cached_only, probs, prob_sum, alpha_sum, largest_table, misses, rng, exp_table):
     """Iterations ``first_iteration .. n_iterations - 1`` of the collapsed Gibbs sampler.
 
     Each iteration: sample the table counts of the ``active`` (node, value) pairs
@@ -352,6 +355,12 @@ def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, cus
     and m_k + t_k >= t_pk; nothing is drawn when n_k <= 1 (t_k = n_k is forced) or
     when one candidate is left. The index is drawn with probability proportional to
     exp(w_j - max w) by one uniform: the first j whose running sum reaches u * total.
+    Those exponentials are :func:`algorithms._libm_exp.exp_nonpositive` (glibc's exp written
+    out, so the compiler inlines and overlaps it) when ``exp_table`` is not empty (it is
+    empty unless that equals ``math.exp`` in this process) and every w_j - max w > -500,
+    else ``math.exp``: the same values. The running sums are kept, and the first j is found
+    as the number of running sums below u (they never decrease), without a branch per
+    candidate: the same j as the sequential search.
     The step is written out in the loop rather than called as an inlined helper:
     passing the arrays to a helper made Numba emit an atomic reference-count
     increment and decrement per visit (a quarter of the sweep's time).
@@ -378,6 +387,7 @@ def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, cus
         active_node[i] = active[i] // n_values
         active_value[i] = active[i] % n_values
     root_alpha = alpha[group[0]]
+    inline_exp = exp_table.shape[0] > 0
     for it in range(first_iteration, n_iterations):
         if largest_table[0] + window + 1 > stirling.shape[1] and stirling.shape[1] < max_tables + window + 1:
             return it
@@ -403,32 +413,36 @@ def run_sampler(first_iteration, n_iterations, burn_in, concentration_every, cus
                 if rising_filled[gp] <= rel + hi:
                     extend_log_rising(gp, rel + hi + 1, alpha, rising_offset, log_rising, rising_filled, rising_acc)
                 best = -np.inf
+                lowest = np.inf
                 if cached_only:
                     for t in range(lo, hi + 1):
                         w = stirling[n, t] + t * log_a + stirling[m + t, t_parent] - log_rising[start + t]
                         weights[t - lo] = w
-                        if w > best:
-                            best = w
+                        best = max(best, w)  # max / min without a branch per candidate
+                        lowest = min(lowest, w)
                 else:
                     for t in range(lo, hi + 1):
                         w = (log_stirling(stirling, n, t, misses) + t * log_a
                              + log_stirling(stirling, m + t, t_parent, misses) - log_rising[start + t])
                         weights[t - lo] = w
-                        if w > best:
-                            best = w
+                        best = max(best, w)
+                        lowest = min(lowest, w)
                 size = hi - lo + 1
+                if inline_exp and best - lowest < EXP_LOWER:
+                    for j in range(size):
+                        weights[j] = exp_nonpositive(weights[j] - best, exp_table)
+                else:
+                    for j in range(size):
+                        d = weights[j] - best
+                        weights[j] = 1.0 if d == 0.0 else math.exp(d)  # exp(+-0) is exactly 1
                 total = 0.0
-                for j in range(size):
-                    d = weights[j] - best
-                    e = 1.0 if d == 0.0 else math.exp(d)  # exp(+-0) is exactly 1: one call fewer per draw
-                    weights[j] = e
-                    total += e
+                for j in range(size):  # running sums, in the order of the sequential search
+                    total += weights[j]
+                    weights[j] = total
                 u = rng.random() * total
                 j = 0
-                acc = weights[0]
-                while acc < u and j < size - 1:
-                    j += 1
-                    acc += weights[j]
+                for i_sum in range(size - 1):  # first running sum >= u (the last index at most)
+                    j += weights[i_sum] < u
                 t_new = lo + j
                 if t_new != t_old:  # the parent's customers follow
                     delta = t_new - t_old

@@ -89,6 +89,7 @@ from typing import Sequence
 import numpy as np
 
 from . import _hdp_kernels as K
+from ._libm_exp import exp_table as exp_table_for_sampler
 
 TYINGS = ("none", "parent", "level", "single")
 PRIORS = ("gamma", "uniform", "fixed")
@@ -540,9 +541,10 @@ def smooth_family(family: FamilyCounts, settings: HDPSettings | None = None, ran
 
 
 def _smooth(family: FamilyCounts, settings: HDPSettings, rng: np.random.Generator,
-            allow_cached_path: bool = True) -> FamilyEstimate:
+            allow_cached_path: bool = True, allow_inline_exp: bool = True) -> FamilyEstimate:
     """smooth_family's work; ``allow_cached_path=False`` forces the general log-Stirling
-    path of the kernel (for tests: both paths give the same draws)."""
+    path of the kernel, ``allow_inline_exp=False`` its ``math.exp`` calls (for tests: every
+    path gives the same draws)."""
     tree = _build_tree(family)
     if family.total == 0 or family.n_values == 1:
         return _empty_estimate(family, tree, settings)
@@ -573,6 +575,7 @@ def _smooth(family: FamilyCounts, settings: HDPSettings, rng: np.random.Generato
     alpha_sum = np.zeros_like(alpha)
     misses = np.zeros(1, np.int64)
     shape, rate = settings.prior_shape_rate
+    exp_table = exp_table_for_sampler() if allow_inline_exp else np.zeros(0, np.uint64)
     it = 0
     while it < settings.n_iterations:
         it = K.run_sampler(it, settings.n_iterations, settings.burn_in, settings.concentration_every, customers,
@@ -580,7 +583,7 @@ def _smooth(family: FamilyCounts, settings: HDPSettings, rng: np.random.Generato
                            log_alpha, fixed, group_ptr, group_nodes, shape, rate, rising_offset, log_rising,
                            rising_filled, rising_acc, settings.window, settings.max_tables, stirling,
                            allow_cached_path and rows <= stirling.shape[0], probs,
-                           prob_sum, alpha_sum, largest, misses, rng)
+                           prob_sum, alpha_sum, largest, misses, rng, exp_table)
         if it < settings.n_iterations:
             stirling = LOG_STIRLING.ensure(rows, min(int(largest[0]) + settings.window + 1, col_limit))
     if misses[0]:

@@ -272,6 +272,32 @@ def test_general_log_stirling_path_draws_the_same():
     assert np.array_equal(fast.node_probs, general.node_probs)
 
 
+def test_inline_exp_equals_math_exp():
+    """exp_nonpositive is the C library's exp bit for bit where the process check enabled it
+    (a random sample beyond the check's own points, and the edges of its range)."""
+    from algorithms import _libm_exp as E
+
+    tab = E.exp_table()
+    if tab.size == 0:
+        pytest.skip("this C library's exp differs: the sampler calls math.exp")
+    x = np.concatenate([-np.random.default_rng(7).random(200_000) * E.LOWER, [0.0, -0.0, -E.TINY, -1e-20, -499.99]])
+    assert E._mismatches(x, tab) == 0
+    assert np.array_equal(E._derive_table(), tab)
+
+
+def test_inline_exp_path_draws_the_same():
+    """The sampler with the inlined exp and with math.exp (both log-Stirling paths) agree bit for bit."""
+    for seed, n_values in ((3, 4), (11, 9)):
+        fam = random_family(seed, n_values=n_values)
+        s = hdp.HDPSettings(n_iterations=120, burn_in=20)
+        fast = hdp._smooth(fam, s, np.random.default_rng(seed))
+        slow = hdp._smooth(fam, s, np.random.default_rng(seed), allow_inline_exp=False)
+        general = hdp._smooth(fam, s, np.random.default_rng(seed), allow_cached_path=False, allow_inline_exp=False)
+        assert np.array_equal(fast.node_probs, slow.node_probs)
+        assert np.array_equal(fast.node_probs, general.node_probs)
+        assert np.array_equal(fast.node_concentration, slow.node_concentration)
+
+
 def test_counts_beyond_the_cached_rows():
     """Counts above STIRLING_ROW_LIMIT use the closed forms and the saddle-point
     approximation; with that much data the estimates sit at the frequencies."""
