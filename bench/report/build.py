@@ -1,9 +1,9 @@
 """Build reports/: the papers' tables and figures, a summary per stored experiment, and
 reports/index.md.
 
-* Paper modules (``bench/report/<paper>.py`` or a package ``bench/report/<paper>/``) register in :data:`PAPER_MODULES` and run on every
-  ``python -m bench.report``, whether or not their experiments ran: they write what the stored
-  records allow and list every missing cell with its reason.
+* Paper modules (``bench/report/<paper>.py`` or a package ``bench/report/<paper>/``) register in
+  :data:`PAPER_MODULES` and run on every ``python -m bench.report``, whether or not their experiments
+  ran: they write what the stored records allow and list every missing cell with its reason.
 * Every stored experiment also gets the generic summary (mean and standard error over splits
   per dataset and algorithm) and a rank analysis (Friedman, Nemenyi CD, Wilcoxon); readers see the
   algorithms by the names of the experiment's paper (:data:`bench.report.labels.DISPLAY_NAMES`),
