@@ -303,6 +303,15 @@ def kde_log_at(grid_offsets, grid_values, weights, source, bandwidth, total, log
                                        log_wmax, precision, weka_cell)
 
 
+@njit(cache=True, inline="always")
+def _drop_column(out, r, log_at_zero, j):
+    """A missing (NaN) entry of column j removes its factor from row r's log joint: sparse
+    prediction starts every row from the values at 0 of all columns (``log_at_zero``), so the
+    column's value at 0 comes off again, for every group."""
+    for g in range(out.shape[1]):
+        out[r, g] -= log_at_zero[j, g]
+
+
 @njit(cache=True)
 def kde_log_joint(indptr, indices, data, grid_offsets, grid_values, weights, source, bandwidth, total, log_wmax,
                   precision, log_at_zero, weka_cell, out):
@@ -315,8 +324,7 @@ def kde_log_joint(indptr, indices, data, grid_offsets, grid_values, weights, sou
             j = indices[p]
             x = data[p]
             if x != x:
-                for g in range(m):
-                    out[r, g] -= log_at_zero[j, g]
+                _drop_column(out, r, log_at_zero, j)
                 continue
             if x == 0.0:
                 continue
@@ -570,8 +578,7 @@ def weka_normal_log_joint(indptr, indices, data, mean, std, precision, log_at_ze
             j = indices[p]
             x = data[p]
             if x != x:
-                for g in range(m):
-                    out[r, g] -= log_at_zero[j, g]
+                _drop_column(out, r, log_at_zero, j)
                 continue
             pj = precision[j]
             v = np.rint(x / pj) * pj
