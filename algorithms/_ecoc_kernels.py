@@ -405,15 +405,7 @@ def bin_codes_csr(indices, data, cut_values, cut_offsets, zero_bin, out):
             continue
         j = indices[p]
         lo = cut_offsets[j]
-        hi = cut_offsets[j + 1]
-        start = lo
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if cut_values[mid] < x:
-                lo = mid + 1
-            else:
-                hi = mid
-        code = lo - start
+        code = insertion_point(cut_values, lo, cut_offsets[j + 1], x) - lo
         z = zero_bin[j]
         if code == z:
             code = 0

@@ -1,6 +1,8 @@
 """What the kernel density evaluations of NaiveBayes and ECOC-NB (``_ecoc_kernels``) share: the
 insertion point of a query among the sorted kernel values, and the step of a density summed in
-log space outward from it, which stops a side once no kernel further out can matter."""
+log space outward from it, which stops a side once no kernel further out can matter. The insertion
+point is also the one lower-bound search of the other kernels (the discretisers' bin codes, the
+sorted keys of BNC's count trees)."""
 
 from __future__ import annotations
 
