@@ -12,7 +12,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ._kde_kernels import insertion_point, kde_add
+from ._kde_kernels import insertion_point, kde_add, weka_cell_add
 from ._weka_normal import weka_cell_prob
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
@@ -214,11 +214,6 @@ def group_bandwidths(cmin, cmax, order_min, order_max, member, total, precision,
 
 
 # --------------------------------------------------------------------------- kernel density values
-@njit(cache=True, inline="always")
-def _normal_cdf(a):
-    return 0.5 * math.erfc(-a * 0.7071067811865476)
-
-
 @njit(cache=True)
 def _log_density(values, weights, g, lo, hi, a, x, h, total, log_wmax):
     """log f(x) of one merged estimator: Gaussian kernels at the grid values with positive weight
@@ -258,20 +253,14 @@ def _log_weka_cell(values, weights, g, lo, hi, a, x, h, total, precision):
     for i in range(a, hi):
         w = np.float64(weights[i, g])   # float32 storage: compute in double
         if w > 0:
-            delta = values[i] - x
-            cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
-            acc += cur * w
-            seen += w
-            if cur * (total - seen) < acc * 0.01:
+            stop, acc, seen = weka_cell_add(values[i] - x, w, half, h, total, acc, seen)
+            if stop:
                 break
     for i in range(a - 1, lo - 1, -1):
-        w = np.float64(weights[i, g])   # float32 storage: compute in double
+        w = np.float64(weights[i, g])
         if w > 0:
-            delta = values[i] - x
-            cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
-            acc += cur * w
-            seen += w
-            if cur * (total - seen) < acc * 0.01:
+            stop, acc, seen = weka_cell_add(values[i] - x, w, half, h, total, acc, seen)
+            if stop:
                 break
     return math.log(max(1e-75, acc / total))
 
