@@ -19,6 +19,8 @@ import math
 import numpy as np
 from numba import njit
 
+from ._kde_kernels import insertion_point
+
 LOG2 = math.log(2.0)
 
 
@@ -219,13 +221,7 @@ def _sum_runs_kernel(counts, first, out):
 @njit(cache=True, inline="always")
 def _search(keys, lo, hi, key):
     """Index of ``key`` in the sorted ``keys[lo:hi]`` (absolute), -1 when absent."""
-    a, b = lo, hi
-    while a < b:
-        mid = (a + b) >> 1
-        if keys[mid] < key:
-            a = mid + 1
-        else:
-            b = mid
+    a = insertion_point(keys, lo, hi, key)
     return a if a < hi and keys[a] == key else -1
 
 

@@ -112,20 +112,8 @@ def _gain_ratio(info_gain, bag_total, known_total, node_total):
 def _nominal_split(columns, y, rows, w, a, n_values, n_classes, min_obj, node_total):
     """C45Split.handleEnumeratedAttribute: one branch per declared value, known values only.
     Returns (valid, info_gain, gain_ratio)."""
-    bag_class = np.zeros((n_values, n_classes))
-    bag_total = np.zeros(n_values)
-    class_total = np.zeros(n_classes)
-    known_total = 0.0
-    for i in range(rows.shape[0]):
-        v = columns[a, rows[i]]
-        if np.isnan(v):
-            continue
-        b = int(v)
-        c = y[rows[i]]
-        bag_class[b, c] += w[i]
-        bag_total[b] += w[i]
-        class_total[c] += w[i]
-        known_total += w[i]
+    bag_class, bag_total, class_total, known_total = _known_distribution(columns, y, rows, w, a, True, 0.0, n_values,
+                                                                         n_classes)
     # Distribution.check(minNoObj): at least two branches with minNoObj weight
     big_enough = 0
     for b in range(n_values):
@@ -346,11 +334,11 @@ def branch_of(v, is_nominal, threshold):
 
 
 # --------------------------------------------------------------------------- distributions and routing
-@njit(cache=True)
-def split_distribution(columns, y, rows, w, a, is_nominal, threshold, n_bags, n_classes):
-    """C45Split.resetDistribution: the bag distribution of the known values, then every row with a
-    missing value added to all bags in proportion to the known bag weights
-    (Distribution.addInstWithUnknown). Returns (bag_class, bag_total, class_total, total)."""
+@njit(cache=True, inline="always")
+def _known_distribution(columns, y, rows, w, a, is_nominal, threshold, n_bags, n_classes):
+    """The bag distribution of the rows whose value of attribute ``a`` is known (Weka's
+    ``Distribution`` of a split before the unknown rows are added): (bag_class, bag_total,
+    class_total, total)."""
     bag_class = np.zeros((n_bags, n_classes))
     bag_total = np.zeros(n_bags)
     class_total = np.zeros(n_classes)
@@ -365,6 +353,16 @@ def split_distribution(columns, y, rows, w, a, is_nominal, threshold, n_bags, n_
         bag_total[b] += w[i]
         class_total[c] += w[i]
         total += w[i]
+    return bag_class, bag_total, class_total, total
+
+
+@njit(cache=True)
+def split_distribution(columns, y, rows, w, a, is_nominal, threshold, n_bags, n_classes):
+    """C45Split.resetDistribution: the bag distribution of the known values, then every row with a
+    missing value added to all bags in proportion to the known bag weights
+    (Distribution.addInstWithUnknown). Returns (bag_class, bag_total, class_total, total)."""
+    bag_class, bag_total, class_total, total = _known_distribution(columns, y, rows, w, a, is_nominal, threshold,
+                                                                   n_bags, n_classes)
     share = np.empty(n_bags)
     for b in range(n_bags):
         share[b] = 1.0 / n_bags if abs(total) < SMALL else bag_total[b] / total

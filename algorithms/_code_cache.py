@@ -6,9 +6,9 @@ codebook is built once and kept as a packed ``.npy`` file in a cache folder; a c
 checked against the code's minimum distance when it is loaded, so a stale or damaged file is
 rebuilt, never used.
 
-The folder is a parameter: ``bch_codebook(length, cache_dir=...)``; without it, the folder set
-by :func:`set_cache_dir` (a harness sets its own cache there), else the user cache
-``$XDG_CACHE_HOME/algorithms/bch`` (``~/.cache/algorithms/bch``).
+The folder is a parameter: ``bch_codebook(length, cache_dir=...)``, which the ECOC estimators pass
+on from their own ``cache_dir`` parameter (a harness points it at its cache); without it, the user
+cache ``$XDG_CACHE_HOME/algorithms/bch`` (``~/.cache/algorithms/bch``, :func:`default_cache_dir`).
 """
 
 from __future__ import annotations
@@ -23,20 +23,11 @@ import numpy as np
 BCH_CODES = {15: (5, 7), 31: (6, 15), 63: (7, 31), 127: (8, 63), 255: (9, 127), 511: (10, 255), 1023: (11, 511)}
 BCH_FIELD_DEGREE = {n: int(math.log2(n + 1)) for n in BCH_CODES}   # codes of length 2^mu - 1 over GF(2^mu)
 
-_cache_dir_setting: Path | None = None
 _BOOKS: dict[int, np.ndarray] = {}   # length -> codebook, per process
 
 
-def set_cache_dir(path) -> None:
-    """Keep codebooks in ``path`` from now on (``None``: back to the user cache)."""
-    global _cache_dir_setting
-    _cache_dir_setting = None if path is None else Path(path).expanduser()
-
-
-def current_cache_dir() -> Path:
-    """The folder :func:`bch_codebook` uses when it is given none."""
-    if _cache_dir_setting is not None:
-        return _cache_dir_setting
+def default_cache_dir() -> Path:
+    """The folder :func:`bch_codebook` uses when it is given none: the user cache."""
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "algorithms" / "bch"
 
 
@@ -45,7 +36,7 @@ def bch_codebook(length: int, cache_dir: str | os.PathLike | None = None) -> np.
     :data:`BCH_CODES`.
 
     Built by ``galois.BCH(length, m)`` (its generator matrix times every message, in GF(2) with
-    galois) and kept in ``cache_dir`` (default: :func:`current_cache_dir`) as ``bch_<length>_<m>.npy``.
+    galois) and kept in ``cache_dir`` (default: :func:`default_cache_dir`) as ``bch_<length>_<m>.npy``.
     The codebook does not depend on the folder: it is memoised per process by length
     alone (a later call with another folder gets the same array)."""
     if length not in BCH_CODES:
@@ -53,7 +44,7 @@ def bch_codebook(length: int, cache_dir: str | os.PathLike | None = None) -> np.
     length = int(length)
     book = _BOOKS.get(length)
     if book is None:
-        folder = Path(cache_dir).expanduser() if cache_dir is not None else current_cache_dir()
+        folder = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
         book = _BOOKS[length] = _load_or_build(length, folder)
     return book
 

@@ -12,7 +12,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ._kde_kernels import insertion_point, kde_add
+from ._kde_kernels import insertion_point, kde_add, weka_cell_add
 from ._weka_normal import weka_cell_prob
 
 LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
@@ -214,11 +214,6 @@ def group_bandwidths(cmin, cmax, order_min, order_max, member, total, precision,
 
 
 # --------------------------------------------------------------------------- kernel density values
-@njit(cache=True, inline="always")
-def _normal_cdf(a):
-    return 0.5 * math.erfc(-a * 0.7071067811865476)
-
-
 @njit(cache=True)
 def _log_density(values, weights, g, lo, hi, a, x, h, total, log_wmax):
     """log f(x) of one merged estimator: Gaussian kernels at the grid values with positive weight
@@ -258,20 +253,14 @@ def _log_weka_cell(values, weights, g, lo, hi, a, x, h, total, precision):
     for i in range(a, hi):
         w = np.float64(weights[i, g])   # float32 storage: compute in double
         if w > 0:
-            delta = values[i] - x
-            cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
-            acc += cur * w
-            seen += w
-            if cur * (total - seen) < acc * 0.01:
+            stop, acc, seen = weka_cell_add(values[i] - x, w, half, h, total, acc, seen)
+            if stop:
                 break
     for i in range(a - 1, lo - 1, -1):
-        w = np.float64(weights[i, g])   # float32 storage: compute in double
+        w = np.float64(weights[i, g])
         if w > 0:
-            delta = values[i] - x
-            cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
-            acc += cur * w
-            seen += w
-            if cur * (total - seen) < acc * 0.01:
+            stop, acc, seen = weka_cell_add(values[i] - x, w, half, h, total, acc, seen)
+            if stop:
                 break
     return math.log(max(1e-75, acc / total))
 
@@ -303,6 +292,15 @@ def kde_log_at(grid_offsets, grid_values, weights, source, bandwidth, total, log
                                        log_wmax, precision, weka_cell)
 
 
+@njit(cache=True, inline="always")
+def _drop_column(out, r, log_at_zero, j):
+    """A missing (NaN) entry of column j removes its factor from row r's log joint: sparse
+    prediction starts every row from the values at 0 of all columns (``log_at_zero``), so the
+    column's value at 0 comes off again, for every group."""
+    for g in range(out.shape[1]):
+        out[r, g] -= log_at_zero[j, g]
+
+
 @njit(cache=True)
 def kde_log_joint(indptr, indices, data, grid_offsets, grid_values, weights, source, bandwidth, total, log_wmax,
                   precision, log_at_zero, weka_cell, out):
@@ -315,8 +313,7 @@ def kde_log_joint(indptr, indices, data, grid_offsets, grid_values, weights, sou
             j = indices[p]
             x = data[p]
             if x != x:
-                for g in range(m):
-                    out[r, g] -= log_at_zero[j, g]
+                _drop_column(out, r, log_at_zero, j)
                 continue
             if x == 0.0:
                 continue
@@ -397,15 +394,7 @@ def bin_codes_csr(indices, data, cut_values, cut_offsets, zero_bin, out):
             continue
         j = indices[p]
         lo = cut_offsets[j]
-        hi = cut_offsets[j + 1]
-        start = lo
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if cut_values[mid] < x:
-                lo = mid + 1
-            else:
-                hi = mid
-        code = lo - start
+        code = insertion_point(cut_values, lo, cut_offsets[j + 1], x) - lo
         z = zero_bin[j]
         if code == z:
             code = 0
@@ -570,8 +559,7 @@ def weka_normal_log_joint(indptr, indices, data, mean, std, precision, log_at_ze
             j = indices[p]
             x = data[p]
             if x != x:
-                for g in range(m):
-                    out[r, g] -= log_at_zero[j, g]
+                _drop_column(out, r, log_at_zero, j)
                 continue
             pj = precision[j]
             v = np.rint(x / pj) * pj

@@ -1,6 +1,9 @@
 """What the kernel density evaluations of NaiveBayes and ECOC-NB (``_ecoc_kernels``) share: the
 insertion point of a query among the sorted kernel values, and the step of a density summed in
-log space outward from it, which stops a side once no kernel further out can matter."""
+log space outward from it, which stops a side once no kernel further out can matter; and Weka's
+step of a kernel's mass on the precision cell (:func:`weka_cell_add`). The insertion
+point is also the one lower-bound search of the other kernels (the discretisers' bin codes, the
+sorted keys of BNC's count trees)."""
 
 from __future__ import annotations
 
@@ -37,3 +40,19 @@ def kde_add(z, w, log_wmax, top, acc):
     if t > top:
         return False, t, acc * math.exp(top - t) + 1.0
     return False, top, acc + math.exp(t - top)
+
+
+@njit(cache=True, inline="always")
+def _normal_cdf(a):
+    return 0.5 * math.erfc(-a * 0.7071067811865476)
+
+
+@njit(cache=True, inline="always")
+def weka_cell_add(delta, w, half, h, total, acc, seen):
+    """One kernel (at distance ``delta`` from x, weight ``w``) of Weka's KernelEstimator.getProbability:
+    its mass on the precision cell around x added to ``acc``, its weight to ``seen``. Returns
+    ``(stop, acc, seen)``; ``stop``: the kernels left (weight ``total - seen``) cannot add 1% more."""
+    cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
+    acc += cur * w
+    seen += w
+    return cur * (total - seen) < acc * 0.01, acc, seen

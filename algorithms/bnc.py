@@ -574,6 +574,8 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
     }
     #: of the subclasses that have a ``missing_slot``
     _slot_constraints: dict = {"missing_slot": [StrOptions(set(MISSING_SLOTS)), "array-like"]}
+    #: of the subclasses that order the attributes by MI (KDB, SKDB): a given ``order`` and the tie rule
+    _order_constraints: dict = {"order": ["array-like", None], "tie_order": [StrOptions(set(TIE_ORDERS))]}
 
     def _check_params(self):
         """The declared constraints (:attr:`_parameter_constraints`, a subclass adds its own), then
@@ -972,9 +974,8 @@ class KDB(_BNCBase):
     _parameter_constraints: dict = {
         **_BNCBase._parameter_constraints,
         **_BNCBase._slot_constraints,
+        **_BNCBase._order_constraints,
         "k": [Interval(Integral, 0, None, closed="left")],
-        "order": ["array-like", None],
-        "tie_order": [StrOptions(set(TIE_ORDERS))],
     }
 
     def _learn(self, codes, y, order=None, information=None):
@@ -1064,9 +1065,8 @@ class SKDB(_BNCBase):
     _parameter_constraints: dict = {
         **_BNCBase._parameter_constraints,
         **_BNCBase._slot_constraints,
+        **_BNCBase._order_constraints,
         "max_k": [Interval(Integral, 0, None, closed="left")],
-        "order": ["array-like", None],
-        "tie_order": [StrOptions(set(TIE_ORDERS))],
         "loo_loss": [StrOptions(set(LOO_LOSSES))],
         "loo_rule": [StrOptions(set(LOO_RULES))],
     }

@@ -76,6 +76,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _ecoc_kernels as EK
 from ._base import NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, SparseAllowNanTagsMixin
+from ._kde_kernels import insertion_point
 from ._nominal import nominal_mask, nominal_value_counts
 from ._sparse import _csr_parts, as_csr
 
@@ -329,15 +330,7 @@ def _bin_codes_kernel(X, columns, cut_values, cut_offsets, out):
                 out[i, j] = v
                 continue
             lo = cut_offsets[k]
-            hi = cut_offsets[k + 1]
-            start = lo
-            while lo < hi:  # first cut >= v
-                mid = (lo + hi) >> 1
-                if cut_values[mid] < v:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            out[i, j] = lo - start
+            out[i, j] = insertion_point(cut_values, lo, cut_offsets[k + 1], v) - lo   # first cut >= v
 
 
 # ====================================================================== reusable core (Python API)

@@ -125,6 +125,7 @@ all-numeric data under ``numeric="normal"`` is summed column by column directly 
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import scipy.sparse as sp
@@ -309,9 +310,11 @@ def default_length(code: str, n_classes: int) -> int:
     return int(min(math.ceil(10 * math.log2(k)), max_distinct_columns(k)))
 
 
-def make_code_matrix(code, n_classes: int, code_length=None, rng=None, max_tries: int = MAX_TRIES) -> np.ndarray:
+def make_code_matrix(code, n_classes: int, code_length=None, rng=None, max_tries: int = MAX_TRIES,
+                     cache_dir=None) -> np.ndarray:
     """The k x n code matrix of ``code`` ("bch", "ova", "ovo", "random_dense", "random_sparse", or
-    a k x n array in {-1, 0, 1}, checked)."""
+    a k x n array in {-1, 0, 1}, checked). ``cache_dir``: where a BCH codebook is kept
+    (:func:`algorithms._code_cache.bch_codebook`; None: the user cache)."""
     k = int(n_classes)
     rng = rng if rng is not None else np.random.default_rng(0)
     if not isinstance(code, str):
@@ -323,7 +326,7 @@ def make_code_matrix(code, n_classes: int, code_length=None, rng=None, max_tries
             raise ValueError("invalid code matrix: " + "; ".join(bad))
         return M.astype(np.int8)
     if code == "bch":
-        return bch_code_matrix(k, int(code_length), rng, max_tries)
+        return bch_code_matrix(k, int(code_length), rng, max_tries, cache_dir)
     if code == "ova":
         return one_vs_all(k)
     if code == "ovo":
@@ -1033,11 +1036,30 @@ class _ECOCMixin:
         "decoding": [StrOptions({"weighted", "hamming"})],
         "max_tries": [Interval(Integral, 1, None, closed="left")],
         "random_state": RANDOM_STATE_CONSTRAINT,
+        "cache_dir": [str, os.PathLike, None],
     }
+
+    def __init__(self, *, code, code_length, decoding, numeric, kde_evaluation, var_smoothing, alpha, max_tries,
+                 random_state, categorical_features, n_categories, cache_dir):
+        """Store the parameters both ECOC estimators share, unchanged (their own ``__init__`` names
+        the defaults and stores the parameters of its own)."""
+        self.code = code
+        self.code_length = code_length
+        self.decoding = decoding
+        self.numeric = numeric
+        self.kde_evaluation = kde_evaluation
+        self.var_smoothing = var_smoothing
+        self.alpha = alpha
+        self.max_tries = max_tries
+        self.random_state = random_state
+        self.categorical_features = categorical_features
+        self.n_categories = n_categories
+        self.cache_dir = cache_dir
 
     def _draw_code(self):
         rng = np.random.default_rng(self.random_state)
-        self.code_matrix_ = make_code_matrix(self.code, self.classes_.size, self.code_length, rng, self.max_tries)
+        self.code_matrix_ = make_code_matrix(self.code, self.classes_.size, self.code_length, rng, self.max_tries,
+                                             self.cache_dir)
         self.n_bits_ = self.code_matrix_.shape[1]
 
     def decoding_scores(self, X):
@@ -1074,6 +1096,11 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         The draw of the code matrix (the runner injects one per split).
     numeric, kde_evaluation, var_smoothing, alpha, categorical_features, n_categories
         As :class:`OnePassNaiveBayes`.
+    cache_dir : str, path or None, default=None
+        The folder where BCH codebooks are kept between processes
+        (:func:`algorithms._code_cache.bch_codebook`); None: the user cache
+        ``$XDG_CACHE_HOME/algorithms/bch``. A harness points it at its own cache (bench's runner:
+        ``BENCH_CACHE_DIR``/bch). It changes where the codebook is read from, never the model.
     precalculation : {"fused", "reference"}, default="fused"
         How Eqs. 1-2 are precalculated (:class:`GroupModel`): "fused" computes the group sums in
         blocks of attributes (BLAS; a binary column's negative group as the complement of its
@@ -1095,19 +1122,12 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
 
     def __init__(self, *, code="bch", code_length=15, decoding="weighted", numeric="normal", kde_evaluation="weka_cell",
                  var_smoothing=1e-9, alpha=1.0, max_tries=MAX_TRIES, random_state=None, categorical_features=None,
-                 n_categories=None, precalculation="fused"):
+                 n_categories=None, precalculation="fused", cache_dir=None):
+        super().__init__(code=code, code_length=code_length, decoding=decoding, numeric=numeric,
+                         kde_evaluation=kde_evaluation, var_smoothing=var_smoothing, alpha=alpha, max_tries=max_tries,
+                         random_state=random_state, categorical_features=categorical_features,
+                         n_categories=n_categories, cache_dir=cache_dir)
         self.precalculation = precalculation
-        self.code = code
-        self.code_length = code_length
-        self.decoding = decoding
-        self.numeric = numeric
-        self.kde_evaluation = kde_evaluation
-        self.var_smoothing = var_smoothing
-        self.alpha = alpha
-        self.max_tries = max_tries
-        self.random_state = random_state
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
 
     def _start(self, Xc, y, classes=None):
         super()._start(Xc, y, classes)
@@ -1142,6 +1162,14 @@ class StraightforwardECOC(_ECOCMixin, AllowNanTagsMixin, ClassifierMixin, BaseEs
     ``gaussian``, ``kernel`` -> ``kde`` with Weka's bandwidth and precision rounding), an
     implementation that shares no code with ECOC-NB. The code matrix is drawn exactly as
     :class:`ECOCNaiveBayes` draws it (same ``random_state`` -> same matrix), and decoding is the same.
+
+    Parameters
+    ----------
+    base : {"onepass", "naive_bayes"}, default="onepass"
+    code, code_length, decoding, max_tries, random_state, cache_dir
+        As :class:`ECOCNaiveBayes` (``cache_dir``: the folder of the BCH codebooks, None = the user cache).
+    numeric, kde_evaluation, var_smoothing, alpha, categorical_features, n_categories
+        As :class:`OnePassNaiveBayes`.
     """
 
     _parameter_constraints: dict = {
@@ -1152,19 +1180,12 @@ class StraightforwardECOC(_ECOCMixin, AllowNanTagsMixin, ClassifierMixin, BaseEs
 
     def __init__(self, *, code="bch", code_length=15, decoding="weighted", base="onepass", numeric="normal",
                  kde_evaluation="weka_cell", var_smoothing=1e-9, alpha=1.0, max_tries=MAX_TRIES, random_state=None,
-                 categorical_features=None, n_categories=None):
-        self.code = code
-        self.code_length = code_length
-        self.decoding = decoding
+                 categorical_features=None, n_categories=None, cache_dir=None):
+        super().__init__(code=code, code_length=code_length, decoding=decoding, numeric=numeric,
+                         kde_evaluation=kde_evaluation, var_smoothing=var_smoothing, alpha=alpha, max_tries=max_tries,
+                         random_state=random_state, categorical_features=categorical_features,
+                         n_categories=n_categories, cache_dir=cache_dir)
         self.base = base
-        self.numeric = numeric
-        self.kde_evaluation = kde_evaluation
-        self.var_smoothing = var_smoothing
-        self.alpha = alpha
-        self.max_tries = max_tries
-        self.random_state = random_state
-        self.categorical_features = categorical_features
-        self.n_categories = n_categories
 
     def _base_estimator(self):
         if self.base == "onepass":

@@ -139,6 +139,16 @@ def _work_space(data_min, data_max, u):
     return lo, hi
 
 
+@njit(cache=True, inline="always")
+def _lomuto_step(perm, k, j, p, goes_left):
+    """One branch-free Lomuto step over ``perm = [left | right | unseen]``: ``p = perm[k]`` (the
+    first unseen) swaps with the first of the right part and the left part grows by ``goes_left``.
+    Returns the new start ``j`` of the right part."""
+    perm[k] = perm[j]
+    perm[j] = p
+    return j + goes_left
+
+
 @njit(cache=True)
 def _grow_tree(X, sample, u, attr_order, H, node_attr, node_split, node_left, node_start,
                node_size, perm, lo_out, hi_out):
@@ -299,9 +309,7 @@ def _grow_tree(X, sample, u, attr_order, H, node_attr, node_split, node_left, no
                 for k in range(s, end_known):
                     p = perm[k]
                     goes_left = Xs[q, p] < mid
-                    perm[k] = perm[j]
-                    perm[j] = p
-                    j += goes_left
+                    j = _lomuto_step(perm, k, j, p, goes_left)
                 q_next = -1
             else:  # also the children's data range on the next level's attribute
                 for k in range(s, end_known):
@@ -312,9 +320,7 @@ def _grow_tree(X, sample, u, attr_order, H, node_attr, node_split, node_left, no
                     left_max = max(left_max, w if goes_left else -np.inf)
                     right_min = min(right_min, np.inf if goes_left else w)
                     right_max = max(right_max, -np.inf if goes_left else w)
-                    perm[k] = perm[j]  # branch-free Lomuto step: [left | right | unseen]
-                    perm[j] = p
-                    j += goes_left
+                    j = _lomuto_step(perm, k, j, p, goes_left)
             left = n_nodes
             n_nodes += 2
             node_attr[node] = q

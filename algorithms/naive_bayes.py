@@ -65,7 +65,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _weka_normal as wn
-from ._kde_kernels import insertion_point, kde_add
+from ._kde_kernels import insertion_point, kde_add, weka_cell_add
 from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, validation_dtype
 from ._nominal import nominal_columns_values
 from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin,
@@ -155,22 +155,6 @@ def _kde_log_density(x, values, weights, lo, hi, h, total, log_wmax, out_col):
         out_col[r] += top + math.log(acc) - norm
 
 
-@njit(cache=True, inline="always")
-def _normal_cdf(a):
-    return 0.5 * math.erfc(-a * 0.7071067811865476)
-
-
-@njit(cache=True, inline="always")
-def _weka_cell_add(delta, w, half, h, total, acc, seen):
-    """One kernel (at distance ``delta`` from x, weight ``w``) of Weka's KernelEstimator.getProbability:
-    its mass on the precision cell around x added to ``acc``, its weight to ``seen``. Returns
-    ``(stop, acc, seen)``; ``stop``: the kernels left (weight ``total - seen``) cannot add 1% more."""
-    cur = _normal_cdf((delta + half) / h) - _normal_cdf((delta - half) / h)
-    acc += cur * w
-    seen += w
-    return cur * (total - seen) < acc * 0.01, acc, seen
-
-
 @njit(cache=True)
 def _kde_weka_cell(x, values, weights, h, total, precision, out_col):
     """Weka 3.6 KernelEstimator.getProbability, added to ``out_col`` as a log.
@@ -189,11 +173,11 @@ def _kde_weka_cell(x, values, weights, h, total, precision, out_col):
         acc = 0.0
         seen = 0.0
         for i in range(a, values.shape[0]):
-            stop, acc, seen = _weka_cell_add(values[i] - xv, weights[i], half, h, total, acc, seen)
+            stop, acc, seen = weka_cell_add(values[i] - xv, weights[i], half, h, total, acc, seen)
             if stop:
                 break
         for i in range(a - 1, -1, -1):
-            stop, acc, seen = _weka_cell_add(values[i] - xv, weights[i], half, h, total, acc, seen)
+            stop, acc, seen = weka_cell_add(values[i] - xv, weights[i], half, h, total, acc, seen)
             if stop:
                 break
         out_col[r] += math.log(max(1e-75, acc / total))

@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 
 from algorithms._base import NotApplicableError
-from algorithms._code_cache import set_cache_dir as set_code_cache_dir
 
 from . import metrics as M
 from .data import Dataset, load
@@ -83,7 +82,6 @@ def build_estimator(algo_cfg: dict, ds: Dataset, random_state: int | None):
 
     if "estimator" not in algo_cfg:
         raise ValueError(f"algorithm config {algo_cfg.get('name')!r} has no `estimator` entry")
-    set_code_cache_dir(user_cache_dir() / "bch")   # ECOC's BCH codebooks in bench's user cache (BENCH_CACHE_DIR)
     steps = [instantiate(s, _convert_="all") for s in (algo_cfg.get("preprocess") or [])]
     est = instantiate(algo_cfg["estimator"], _convert_="all")
     for obj in steps + [est]:
@@ -91,10 +89,18 @@ def build_estimator(algo_cfg: dict, ds: Dataset, random_state: int | None):
     return steps, est
 
 
+def harness_caches() -> dict[str, str]:
+    """Cache-folder parameters of estimators -> bench's folder for them (under ``BENCH_CACHE_DIR``):
+    ``cache_dir`` of the ECOC estimators, where their BCH codebooks are kept. A run option: the
+    folder changes where a codebook is read from, never the model, and is in no key or hash."""
+    return {"cache_dir": str(user_cache_dir() / "bch")}
+
+
 def inject(obj, ds: Dataset, random_state: int | None, categorical=None, n_categories=None) -> None:
     """Set the dataset-aware parameters an estimator (or any nested step) declares:
     ``categorical_features`` (bool mask), ``n_categories`` (declared number of values
-    per column, 0 for numeric) and ``random_state`` (when configured as None).
+    per column, 0 for numeric) and ``random_state`` (when configured as None); and a cache
+    folder left at None to bench's (:func:`harness_caches`).
     ``categorical`` / ``n_categories`` override the dataset's own (see :func:`feature_metadata`)."""
     try:
         params = obj.get_params(deep=True)
@@ -102,10 +108,13 @@ def inject(obj, ds: Dataset, random_state: int | None, categorical=None, n_categ
         return
     cat = ds.categorical if categorical is None else categorical
     ncat = ds.n_categories if n_categories is None else n_categories
+    caches = harness_caches()
     updates = {}
     for name in params:
         leaf = name.rsplit("__", 1)[-1]
-        if leaf == "categorical_features":
+        if leaf in caches and params[name] is None:
+            updates[name] = caches[leaf]
+        elif leaf == "categorical_features":
             updates[name] = np.asarray(cat, dtype=bool).copy()
         elif leaf == "n_categories":
             updates[name] = np.asarray(ncat, dtype=np.int64).copy()

@@ -17,7 +17,9 @@ def _isolated_cache(tmp_path, monkeypatch):
     from algorithms import _code_cache
     from bench.data import registry
 
-    monkeypatch.setattr(_code_cache, "_cache_dir_setting", tmp_path / "cache" / "bch")   # ECOC's codebooks
+    # ECOC's codebooks: the runner passes the folder under BENCH_CACHE_DIR (cache_dir); an estimator
+    # built directly (cache_dir=None) gets the user cache, here the test's own folder too
+    monkeypatch.setattr(_code_cache, "default_cache_dir", lambda: tmp_path / "cache" / "bch")
 
     registry._MEMO.clear()
     yield

@@ -442,6 +442,39 @@ def test_sklearn_checks(est):
     check_estimator(est)
 
 
+# ------------------------------------------------------------------ the codebook folder: a parameter
+def test_cache_dir_is_an_estimator_parameter(tmp_path, monkeypatch):
+    from algorithms import _code_cache
+
+    X, y = gaussian_data(k=12)
+    folder = tmp_path / "books"
+    monkeypatch.setattr(_code_cache, "_BOOKS", {})      # the per-process memo: build (and keep) it again
+    a = ECOCNaiveBayes(code_length=15, random_state=0, cache_dir=str(folder)).fit(X, y)
+    assert (folder / "bch_15_5.npy").exists()
+    monkeypatch.setattr(_code_cache, "_BOOKS", {})
+    b = ECOCNaiveBayes(code_length=15, random_state=0, cache_dir=folder).fit(X, y)   # read back from the file
+    assert np.array_equal(a.code_matrix_, b.code_matrix_) and np.array_equal(a.predict_proba(X), b.predict_proba(X))
+    monkeypatch.setattr(_code_cache, "_BOOKS", {})
+    StraightforwardECOC(code_length=31, random_state=0, cache_dir=tmp_path / "sf").fit(X, y)
+    assert (tmp_path / "sf" / "bch_31_6.npy").exists()
+    with pytest.raises(ValueError, match="cache_dir"):
+        ECOCNaiveBayes(cache_dir=3).fit(X, y)
+
+
+def test_runner_passes_bench_cache_folder(tmp_path):
+    from bench.data import load
+    from bench.experiment_plan import algo_config
+    from bench.runner import build_estimator
+
+    ds = load("sk_iris")
+    _, est = build_estimator(algo_config("ecocnb_normal_b15"), ds, 0)
+    assert est.cache_dir == str(tmp_path / "cache" / "bch")          # BENCH_CACHE_DIR (tests/conftest.py)
+    cfg = algo_config("ecoc_sf_normal_b15")
+    cfg["estimator"]["cache_dir"] = str(tmp_path / "mine")
+    assert build_estimator(cfg, ds, 0)[1].cache_dir == str(tmp_path / "mine")   # a configured folder is kept
+    assert build_estimator(algo_config("nb"), ds, 0)[1].get_params().get("cache_dir") is None
+
+
 # ------------------------------------------------------------------ the runner: "not applicable"
 def test_runner_stores_infeasible_code_as_not_applicable(tmp_path):
     from bench.experiments import failed_records

@@ -48,13 +48,12 @@ LENGTH = 1023
 SF_LENGTHS = (15, 31, 63, 127)
 
 
-def _use_bench_cache() -> None:
-    """BCH codebooks in bench's user cache (``BENCH_CACHE_DIR``), as the runner keeps them."""
-    from algorithms._code_cache import set_cache_dir
+def _bench_cache() -> str:
+    """The ``cache_dir`` of the ECOC estimators: BCH codebooks in bench's user cache
+    (``BENCH_CACHE_DIR``), as the runner keeps them (:func:`bench.runner.harness_caches`)."""
+    from ..runner import harness_caches
 
-    from ..data.cache import cache_dir
-
-    set_cache_dir(cache_dir() / "bch")
+    return harness_caches()["cache_dir"]
 
 
 def gaussian_classes(n: int, d: int = 50, k: int = 16, seed: int = 0):
@@ -75,10 +74,11 @@ def _ecoc_rows(case, X, y, numeric="normal", dense_peer=True, nb_kwargs=None, sf
     from algorithms.ecoc import ECOCNaiveBayes, OnePassNaiveBayes, StraightforwardECOC
     from algorithms.naive_bayes import NaiveBayes
 
-    _use_bench_cache()
+    cache = _bench_cache()
     kw = dict(numeric=numeric, **(nb_kwargs or {}))
     nb = lambda: OnePassNaiveBayes(**kw).fit(X, y)               # noqa: E731
-    ecoc = lambda: ECOCNaiveBayes(code="bch", code_length=LENGTH, random_state=0, **kw).fit(X, y)  # noqa: E731
+    ecoc = lambda: ECOCNaiveBayes(code="bch", code_length=LENGTH, random_state=0, cache_dir=cache,  # noqa: E731
+                                  **kw).fit(X, y)
     nb(), ecoc()                                                   # warm-up: Numba, BCH codebook
     t_nb, t_ecoc = best_cpu(nb), best_cpu(ecoc)
     shape = f"{X.shape[0]}x{X.shape[1]}, k={np.unique(y).size}"
@@ -97,7 +97,8 @@ def _ecoc_rows(case, X, y, numeric="normal", dense_peer=True, nb_kwargs=None, sf
     if sf:
         per_bit = []
         for bits in SF_LENGTHS:
-            fit = lambda b=bits: StraightforwardECOC(code="bch", code_length=b, random_state=0, **kw).fit(X, y)  # noqa: E731
+            fit = lambda b=bits: StraightforwardECOC(code="bch", code_length=b, random_state=0,  # noqa: E731
+                                                     cache_dir=cache, **kw).fit(X, y)
             t_sf = best_cpu(fit, repeat=1 if bits > 31 else 2)
             per_bit.append(t_sf / bits)
             rows.append(row("ecoc", f"fit {case} {shape} ({est}) straightforward {bits} bits",
@@ -193,7 +194,7 @@ def text_case(name: str, estimators=ESTIMATORS, bits=TEXT_BITS, reference: bool 
 
     from ..data import load
 
-    _use_bench_cache()
+    cache = _bench_cache()
     d = load(name)
     tr = _fold0(d.y)
     X, y = d.X[tr], d.y[tr]
@@ -208,7 +209,8 @@ def text_case(name: str, estimators=ESTIMATORS, bits=TEXT_BITS, reference: bool 
             XX, kw = X, {"numeric": est}
         t_nb = median_cpu(lambda: OnePassNaiveBayes(**kw).fit(XX, y), repeat)
         for b in bits:
-            make = lambda p: ECOCNaiveBayes(code_length=b, random_state=0, precalculation=p, **kw)  # noqa: E731
+            make = lambda p: ECOCNaiveBayes(code_length=b, random_state=0, precalculation=p,  # noqa: E731
+                                            cache_dir=cache, **kw)
             try:
                 fitted = make("fused").fit(XX, y)
             except CodeMatrixInfeasible:

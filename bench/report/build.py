@@ -1,9 +1,9 @@
 """Build reports/: the papers' tables and figures, a summary per stored experiment, and
 reports/index.md.
 
-* Paper modules (``bench/report/<paper>.py``) register in :data:`PAPER_MODULES` and run on every
-  ``python -m bench.report``, whether or not their experiments ran: they write what the stored
-  records allow and list every missing cell with its reason.
+* Paper modules (``bench/report/<paper>.py`` or a package ``bench/report/<paper>/``) register in
+  :data:`PAPER_MODULES` and run on every ``python -m bench.report``, whether or not their experiments
+  ran: they write what the stored records allow and list every missing cell with its reason.
 * Every stored experiment also gets the generic summary (mean and standard error over splits
   per dataset and algorithm) and a rank analysis (Friedman, Nemenyi CD, Wilcoxon); readers see the
   algorithms by the names of the experiment's paper (:data:`bench.report.labels.DISPLAY_NAMES`),
@@ -50,7 +50,7 @@ from .ranking import friedman_report
 from .labels import names_for
 from .labels import variant_labels as _variant_labels
 from .registry import PAPER_MODULES, PAPER_REPORTS
-from .pages import experiment_paper_section, paper_experiments, shorten, uncut
+from .pages import TITLES, experiment_paper_section, paper_experiments, shorten, uncut
 from .tables import write_table
 
 __all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summarise", "generic_report"]
@@ -63,15 +63,6 @@ ERROR_WIDTH = 300
 #: modules of bench/report/ that are the framework, not paper reports
 FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "html", "labels", "pages", "perf", "ranking",
              "registry", "synthetic", "tables", "verdicts"}
-
-#: paper key -> title, for the index
-PAPER_TITLES = {
-    "massbayes": "MassBayes (Aryal and Ting; seed 000)",
-    "ecocnb": "ECOC with naive Bayes (Park and Fuernkranz; seed 001)",
-    "eskdb": "ESKDB: Bayesian network classifiers with ensembles and smoothing (Zhang, Petitjean, Buntine; seed 002)",
-    "ande_sr": "A2DE with subsumption resolution and MI weighting (Zaidi and Webb; seed 003)",
-    "mctree": "MC-Tree, anytime Bayesian classification (Kranen et al.; seed 004)",
-}
 
 _IMPORT_ERRORS: dict[str, str] = {}
 
@@ -403,7 +394,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
     # ---- papers
     index += ["## Papers", ""]
     for paper in sorted(PAPER_MODULES):
-        title = PAPER_TITLES.get(paper, paper)
+        title = TITLES.get(paper, paper)
         out = out_root / paper
         if keep_earlier and title in old_papers and out.exists():
             selected = papers is None or paper in papers
@@ -447,7 +438,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         index.append("")
     # papers whose tables and figures are written per experiment (PAPER_REPORTS), not by a paper module;
     # listed whether or not this build selected them (a --paper build keeps the others' sections)
-    for paper, title in PAPER_TITLES.items():
+    for paper, title in TITLES.items():
         if paper in PAPER_MODULES:
             continue
         if papers is not None and paper not in papers and keep_earlier and title in old_papers:

@@ -14,18 +14,9 @@ import html as _html
 import re
 from pathlib import Path
 
-CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1200px;margin:2em auto;
-padding:0 1em;line-height:1.45;color:#222}
-table{border-collapse:collapse;margin:1em 0;font-size:0.9em}
-th,td{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left}
-th{background:#f3f3f3}
-img{max-width:100%;height:auto;border:1px solid #eee}
-figure{margin:1em 0}
-code{background:#f6f6f6;padding:0 3px}
-td.v-reproduced{background:#e3f6e3}td.v-partly{background:#fff5d6}td.v-not{background:#fde2e2}
-td.v-checkable{background:#eeeeee}
-"""
+#: the style sheet of the HTML view: one source, ``bench/report/style.css`` (package data), written
+#: beside reports/index.html by :func:`write_site` (or inline in a page built without it)
+CSS = (Path(__file__).with_name("style.css")).read_text()
 
 _IMG = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
@@ -182,7 +173,7 @@ STYLE_SHEET = "style.css"
 def page_html(md_path: Path, pages: dict[Path, Path], css_href: str | None = None) -> str:
     """One page; with ``css_href`` it links the shared style sheet, else the style is inline."""
     title, body = _Converter(md_path.resolve(), pages).convert(md_path.read_text())
-    style = f'<link rel="stylesheet" href="{css_href}">' if css_href else f"<style>{CSS}</style>"
+    style = f'<link rel="stylesheet" href="{css_href}">' if css_href else f"<style>\n{CSS}</style>"
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{_html.escape(title or md_path.stem)}</title>\n{style}\n</head>\n<body>\n"
             f"{body}\n</body>\n</html>\n")
@@ -205,7 +196,7 @@ def write_site(root: Path) -> list[Path]:
     root = Path(root)
     pages = site_pages(root)
     css = root / STYLE_SHEET
-    css.write_text(CSS.strip() + "\n")
+    css.write_text(CSS)
     out = [css]
     for stale in root.glob("*/verdicts.html"):   # written by earlier builds; the paper page has them
         stale.unlink()

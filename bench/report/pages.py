@@ -18,7 +18,7 @@ import pandas as pd
 
 from . import verdicts as V
 
-#: paper key -> title (the same titles as the index sections)
+#: paper key -> title: of the index sections and of each paper page (the one table of them)
 TITLES = {
     "massbayes": "MassBayes (Aryal and Ting; seed 000)",
     "ecocnb": "ECOC with naive Bayes (Park and Fuernkranz; seed 001)",

@@ -1,0 +1,33 @@
+"""The claim checks of the ``ande_sr`` report: conclusions.{md,csv,tex}, a view of the verdicts of
+:mod:`bench.report.verdicts.ande_sr` (which reads the tables written before it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from ... import published
+from ..context import PaperResult
+from ..tables import write_table
+from .spec import PAPER
+
+
+def conclusions(out: Path, exp, res: PaperResult) -> list[Path]:
+    """conclusions.{md,csv,tex}: a view of the claim verdicts (bench.report.verdicts.ande_sr, which reads
+    the tables written above) — the claims and their wording come from the published claim data."""
+    from ..verdicts import ande_sr as verdicts
+
+    vs = verdicts.evaluate_dir(out, published.claims(PAPER))
+    table = pd.DataFrame([{
+        "claim": v.claim_id, "statement": v.claim, "verdict": v.verdict,
+        "paper's own table": v.extra.get("paper_own", ""),
+        "with RF10-sklearn": v.extra.get("rf10_sklearn", ""), "ours": v.ours, "published": v.published,
+        "test": v.test, "reason": v.reason, "evidence": v.evidence} for v in vs])
+    cap = (f"The paper's claims (claims.csv) checked against our runs (scale {exp.plan.get('scale', '?')}): one verdict "
+           f"per claim from bench.report.verdicts.ande_sr. 'paper's own table' applies the same rule to the paper's "
+           f"own counts; 'with RF10-sklearn' is the verdict with scikit-learn's forest in place of Weka's RF10.")
+    files = write_table(table, out / "conclusions", caption=cap, index=False)
+    counts = table["verdict"].value_counts().to_dict()
+    res.notes.append("claims: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
+    return files

@@ -1,0 +1,84 @@
+"""Data shaping for the ``ande_sr`` report: the paper's dataset collections, the per-dataset values
+of every measure (bias and variance included), and small facts about the stored runs."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ...stats.biasvar import bias_variance_table
+from ..compare import wdl_vs_published
+from .spec import ALGOS, ALPHA, SUBSETS, TEST
+
+
+def collections(pds: pd.DataFrame) -> dict[str, list[str] | None]:
+    """Our dataset names of each of the paper's collections (by the paper's size category)."""
+    mapped = pds[pds["ours"] != ""]
+    out: dict[str, list[str] | None] = {"all": None}
+    for s in ("large", "medium", "small"):
+        out[s] = mapped.loc[mapped["size_category"] == s, "ours"].tolist()
+    return out
+
+
+def values(exp, datasets: list[str]) -> dict[str, pd.DataFrame]:
+    """Per-dataset values (datasets x our algo names) of every measure the paper uses."""
+    vals = {}
+    for m in ("error", "rmse", "train_s", "test_s"):
+        v = exp.means(m)
+        vals[m] = v.loc[v.index.intersection(datasets)] if not v.empty else v
+    ok = exp.records
+    complete = exp.status[exp.status["complete"]] if not exp.status.empty else exp.status
+    if ok.empty or complete.empty:
+        vals["bias"] = vals["variance"] = pd.DataFrame()
+        return vals
+    keep = ok.merge(complete[["dataset", "algo"]], on=["dataset", "algo"])
+    bv = bias_variance_table(keep[keep["dataset"].isin(datasets)])
+    for m in ("bias", "variance"):
+        vals[m] = bv.pivot_table(index="dataset", columns="algo", values=m, aggfunc="first") if not bv.empty \
+            else pd.DataFrame()
+    vals["_bv"] = bv
+    return vals
+
+
+def algo_reasons(exp) -> dict[str, str]:
+    """Why an algorithm has no values at all (for table notes)."""
+    out = {}
+    for pa, oa in ALGOS.items():
+        if not exp.ctx.algo_registered(oa):
+            out[oa] = f"algorithm not implemented yet (no conf/algo/{oa}.yaml)"
+        elif exp.status.empty or oa not in set(exp.status["algo"]):
+            out[oa] = "not run yet"
+    return out
+
+
+def wdl_cells(pub: pd.DataFrame, vals: dict, measure: str, pub_measure: str, coll: dict, exp) -> pd.DataFrame:
+    """The long win/draw/loss cells of one of Tables 2-5, ours beside the published ``pub``."""
+    return wdl_vs_published(pub, {measure: vals.get(measure, pd.DataFrame())}, ALGOS, {pub_measure: measure},
+                            {s: coll[s] for s in SUBSETS}, TEST, ALPHA, algo_reasons=algo_reasons(exp))
+
+
+def rf10_sklearn_cells(pub: pd.DataFrame, vals: dict, measure: str, pub_measure: str, coll: dict,
+                       exp) -> pd.DataFrame:
+    """The published cells with RF10, recomputed with RF10-sklearn in RF10's place (for the verdicts)."""
+    if "RF10-sklearn" not in ALGOS:
+        return pd.DataFrame()
+    rf = pub[(pub["row_algorithm"] == "RF10") | (pub["col_algorithm"] == "RF10")].copy()
+    for c in ("row_algorithm", "col_algorithm"):
+        rf[c] = rf[c].replace("RF10", "RF10-sklearn")
+    return wdl_cells(rf, vals, measure, pub_measure, coll, exp)
+
+
+def rounds(exp) -> str:
+    """Rounds of cross-validation behind the bias-variance estimates ('?' without records)."""
+    if exp.records.empty:
+        return "?"
+    pc = exp.records["protocol_config"].iloc[0] or {}
+    return str(int(pc.get("n_repeats", 1)) * max(1, len(exp.plan.get("seeds") or [0])))
+
+
+def n_compared(long: pd.DataFrame, subset: str, measure: str) -> str:
+    """How many datasets our cells of ``subset`` and ``measure`` compare over (a range when they differ)."""
+    sel = long[(long["subset"] == subset) & (long["measure"] == measure) & (long["ours_n"] > 0)]
+    if sel.empty:
+        return "0"
+    lo, hi = int(sel["ours_n"].min()), int(sel["ours_n"].max())
+    return str(hi) if lo == hi else f"{lo}-{hi}"

@@ -1,0 +1,206 @@
+"""The tables of the ``ande_sr`` report: Tables 1-5 (datasets, win/draw/loss against the published
+counts), the settings of the stored runs, and the per-dataset values and tests beyond the paper."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from ... import published
+from ...stats.pairwise import SIZE_LABELS
+from ...stats.spread import standard_error
+from ...stats.ttests import corrected_resampled_ttest, paired_5x2cv_ttest
+from ..compare import fmt, fmt_p, long_display, wdl_matrix_display
+from ..context import PaperResult
+from ..tables import write_table
+from .data import n_compared, rf10_sklearn_cells, rounds, wdl_cells
+from .spec import ALGOS, ALPHA, BASELINE, PAIRED, PAPER, SKLEARN_FILE, SUBSETS, TABLES
+
+
+def wdl_tables(exp, vals: dict, coll: dict, out: Path, res: PaperResult) -> list[Path]:
+    """Tables 2-5: per measure and collection the win/draw/loss matrix (ours (published)), the long
+    table of every cell, and the cells with RF10 recomputed with RF10-sklearn."""
+    files = []
+    long_sk = []
+    for number, (measure, pub_measure, flabel) in TABLES.items():
+        pub = published.wdl(PAPER, number)
+        long = wdl_cells(pub, vals, measure, pub_measure, coll, exp)
+        long_sk.append(rf10_sklearn_cells(pub, vals, measure, pub_measure, coll, exp))
+        rows, cols = list(ALGOS)[1:], list(ALGOS)[:-1]
+        for subset in sorted(set(pub["subset"]), key=SUBSETS.index):
+            m = wdl_matrix_display(long, rows, cols, subset, pub_measure)
+            n_ds = n_compared(long, subset, pub_measure)
+            cap = (f"Table {number}: win/draw/loss of {pub_measure}, {SIZE_LABELS[subset]} datasets "
+                   f"(row vs column; a win = lower {pub_measure}). Each cell: ours (published). Bold: two-tailed "
+                   f"binomial sign test p < {ALPHA} (published bold recomputed from the published counts). "
+                   f"Ours over {n_ds} datasets; scale {exp.plan.get('scale', '?')}, protocol "
+                   f"{exp.plan.get('protocol', '?')}" + (f" (Kohavi-Wolpert {pub_measure} from {rounds(exp)} "
+                                                         f"rounds; the paper used 20)" if number in (2, 3) else "")
+                   + ".")
+            files += write_table(m, out / f"table{number}_wdl_{flabel}_{subset}", caption=cap)
+        files += write_table(long_display(long), out / f"table{number}_wdl_{flabel}_long", index=False,
+                             key_columns=4,
+                             caption=f"Table {number} ({pub_measure}): every cell, ours beside published; "
+                                     f"win share = wins / (wins + losses); diff = ours - published")
+        if long["ours"].eq("").all():
+            res.add_missing(f"Table {number}", "", "", "no cell computed: " +
+                            (long["note"].iloc[0] if len(long) else "no published rows"))
+
+    sk = pd.concat(long_sk, ignore_index=True) if long_sk else pd.DataFrame()
+    if not sk.empty:
+        files += write_table(long_display(sk), out / Path(SKLEARN_FILE).stem, index=False,
+                             caption="Tables 2-5, every cell with RF10: the same comparison with scikit-learn's "
+                                     "forest (RF10-sklearn) in place of Weka's RandomForest; published = the "
+                                     "paper's RF10 cell")
+    return files
+
+
+def datasets_table(exp, pds: pd.DataFrame, out: Path) -> list[Path]:
+    """Table 1: the paper's datasets, ours, and which have complete runs."""
+    rows = []
+    for r in pds.itertuples():
+        ours_n = ""
+        if r.ours and not exp.records.empty:
+            g = exp.records[exp.records["dataset"] == r.ours]
+            ours_n = int(g["n_instances"].iloc[0]) if not g.empty else ""
+        why = exp.ctx.dataset_reason(r.ours or None)
+        runs = "" if why else ", ".join(sorted(set(
+            exp.status.loc[(exp.status["dataset"] == r.ours) & exp.status["complete"], "algo"]))) \
+            if not exp.status.empty else ""
+        rows.append({"dataset (paper)": r.dataset, "instances (paper)": int(r.rows), "collection": r.size_category,
+                     "ours": r.ours, "instances (ours)": ours_n, "available": "no" if why else "yes",
+                     "complete runs": runs, "data differs from the paper": exp.ctx.dataset_notes(r.ours)[:200]
+                     if r.ours else ""})
+    return write_table(pd.DataFrame(rows), out / "table1_datasets", index=False,
+                       caption="Table 1: the paper's datasets, ours, and which have complete runs")
+
+
+def setup_table(exp, out: Path) -> list[Path]:
+    """The settings every stored run actually used (from the records' algo configs)."""
+    rows = []
+    for pa, oa in ALGOS.items():
+        recs = exp.records[exp.records["algo"] == oa] if not exp.records.empty else pd.DataFrame()
+        if recs.empty:
+            rows.append({"algorithm": pa, "algo": oa, "registered": "yes" if exp.ctx.algo_registered(oa) else "no",
+                         "records": 0, "preprocess": "", "estimator": "", "parameters": ""})
+            continue
+        cfg = recs["algo_config"].iloc[0] or {}
+        est = dict(cfg.get("estimator") or {})
+        target = est.pop("_target_", "")
+        pre = ", ".join(str((s or {}).get("_target_", "")).rsplit(".", 1)[-1] for s in cfg.get("preprocess") or [])
+        rows.append({"algorithm": pa, "algo": oa, "registered": "yes", "records": len(recs), "preprocess": pre,
+                     "estimator": target.rsplit(".", 1)[-1],
+                     "parameters": ", ".join(f"{k}={v}" for k, v in est.items()
+                                             if k not in ("categorical_features", "n_categories"))[:160]})
+    return write_table(pd.DataFrame(rows), out / "setup", index=False,
+                       caption="Settings of the stored runs (paper: MDL discretisation inside the folds for all "
+                               "but RF10; m-estimation with m = 1; RF10 = Random Forest with 10 trees)")
+
+
+def protocol_notes(exp) -> list[str]:
+    """The protocol and scale of the runs, and how the bias-variance rounds differ from the paper's."""
+    plan = exp.plan
+    prot = plan.get("protocol", "?")
+    lines = [f"protocol {prot} at scale {plan.get('scale', '?')}" + (" (planned, not run)" if plan.get("not_run")
+                                                                     else "")]
+    if exp.records.empty:
+        return lines
+    pc = exp.records["protocol_config"].iloc[0] or {}
+    reps = int(pc.get("n_repeats", 1)) * max(1, len(plan.get("seeds") or [0]))
+    if reps != 20:
+        lines.append(f"bias and variance are estimated from {reps} rounds of {pc.get('n_splits', '?')}-fold CV "
+                     f"({reps} predictions of every instance); the paper used 20 rounds of 2-fold CV")
+    return lines
+
+
+def per_dataset(exp, measure: str, name: str, datasets: list[str], paper_name: dict, label: dict,
+                out: Path) -> list[Path]:
+    """Per-dataset values with the corrected resampled t-test against NB (Weka Experimenter style)."""
+    sv = exp.splits(measure)
+    if sv.empty:
+        return []
+    base = ALGOS[BASELINE]
+    recs = exp.records[exp.records["status"] == "ok"]
+    ratio = float((recs["n_test"] / recs["n_train"]).mean()) if not recs.empty else 1.0
+    algos = [a for a in ALGOS.values() if a in sv.columns]
+    rows, marked = [], set()
+    for ds in [d for d in datasets if d in sv.index.get_level_values("dataset")]:
+        g = sv.xs(ds, level="dataset")
+        row = {"dataset": paper_name.get(ds, ds)}
+        for a in algos:
+            v = g[a].dropna() if a in g else pd.Series(dtype=float)
+            if v.empty:
+                row[label[a]] = ""
+                continue
+            cell = f"{v.mean():.4f} ± {standard_error(v, single=0.0):.4f}"
+            if a != base and base in g and g[base].notna().all() and g[a].notna().all():
+                t = corrected_resampled_ttest(g[a].to_numpy(), g[base].to_numpy(), ratio)
+                if t.p < ALPHA:
+                    cell += " v" if t.statistic < 0 else " *"
+                    marked.add("v" if t.statistic < 0 else "*")
+            row[label[a]] = cell
+        rows.append(row)
+    if not rows:
+        return []
+    # the caption describes only the marks the table has
+    legend = [text for m, text in (("v", f"v = significantly lower than {BASELINE}"),
+                                   ("*", f"* = significantly higher than {BASELINE}")) if m in marked]
+    test = (f"corrected resampled t-test of Nadeau and Bengio against {BASELINE}, p < {ALPHA}, test/train ratio "
+            f"{ratio:.2f}")
+    cap = (f"{name} per dataset: mean ± standard error over splits. "
+           + (f"Marks (Weka Experimenter style, {test}): " + ", ".join(legend) if legend
+              else f"No difference from {BASELINE} is significant ({test})" if base in sv.columns
+              else f"{BASELINE} not run: no tests against it"))
+    return write_table(pd.DataFrame(rows), out / f"per_dataset_{measure}", caption=cap, index=False)
+
+
+def paired_tests(exp, datasets: list[str], paper_name: dict, out: Path) -> list[Path]:
+    """Per dataset and pair: the corrected resampled t-test on the split errors and, when the
+    protocol is 5x2 CV, Dietterich's 5x2cv t-test."""
+    sv = exp.splits("error")
+    if sv.empty:
+        return []
+    recs = exp.records[exp.records["status"] == "ok"]
+    ratio = float((recs["n_test"] / recs["n_train"]).mean())
+    pc = recs["protocol_config"].iloc[0] or {}
+    five_by_two = int(pc.get("n_splits", 0)) == 2 and int(pc.get("n_repeats", 0)) == 5 \
+        and len(exp.plan.get("seeds") or [0]) == 1
+    rows = []
+    for a_name, b_name in PAIRED:
+        a, b = ALGOS[a_name], ALGOS[b_name]
+        if a not in sv.columns or b not in sv.columns:
+            continue
+        for ds in [d for d in datasets if d in sv.index.get_level_values("dataset")]:
+            g = sv.xs(ds, level="dataset")[[a, b]].dropna()
+            if len(g) < 2:
+                continue
+            t = corrected_resampled_ttest(g[a].to_numpy(), g[b].to_numpy(), ratio)
+            row = {"pair": f"{a_name} vs {b_name}", "dataset": paper_name.get(ds, ds),
+                   "mean difference": fmt(float((g[a] - g[b]).mean()), 4),
+                   "corrected t": fmt(t.statistic, 3), "p (corrected t)": fmt_p(t.p)}
+            if five_by_two and len(g) == 10:
+                d = (g[a] - g[b]).to_numpy().reshape(5, 2)   # index order: repeat, fold
+                f = paired_5x2cv_ttest(d)
+                row.update({"5x2cv t": fmt(f.statistic, 3), "p (5x2cv t)": fmt_p(f.p)})
+            rows.append(row)
+    if not rows:
+        return []
+    return write_table(pd.DataFrame(rows), out / "paired_tests_error", index=False,
+                       caption=f"0-1 loss differences (A - B) per dataset: corrected resampled t-test (Nadeau and "
+                               f"Bengio; test/train ratio {ratio:.2f})" + (" and Dietterich's 5x2cv paired t-test"
+                                                                           if five_by_two else "")
+                               + "; negative = A has the lower error")
+
+
+def bias_variance_values(bv: pd.DataFrame, paper_name: dict, label: dict, out: Path) -> list[Path]:
+    """The Kohavi-Wolpert bias and variance of every (dataset, algorithm)."""
+    rows = []
+    for r in bv.sort_values(["dataset", "algo"]).itertuples():
+        rows.append({"dataset": paper_name.get(r.dataset, r.dataset), "algorithm": label.get(r.algo, r.algo),
+                     "bias": fmt(r.bias), "variance": fmt(r.variance), "0-1 loss": fmt(r.loss),
+                     "bias + variance - loss": f"{r.bias + r.variance - r.loss:.1e}",
+                     "instances": r.n_instances, "rounds": r.rounds_min})
+    return write_table(pd.DataFrame(rows), out / "bias_variance_per_dataset", index=False,
+                       caption="Kohavi-Wolpert bias and variance per dataset (noise folded into bias; "
+                               "bias + variance = 0-1 loss over all rounds)")
