@@ -52,7 +52,6 @@ import math
 
 import numpy as np
 from numba import njit
-from scipy.special import log_ndtr
 
 __all__ = ["WEKA_DEFAULT_PRECISION", "WEKA_NB_FLOOR", "weka_precision", "weka_round", "weka_normal_params",
            "weka_normal_logprob", "weka_normal_sums", "weka_ndtr", "weka_cell_prob", "weka_nb_product"]
@@ -291,6 +290,8 @@ def weka_normal_logprob(x_rounded, mean, std, precision, mode="weka", floor=0.0)
     upper = lo > 0                      # both ends above the mean: mirror, P = Phi(-lo) - Phi(-hi)
     a = np.where(upper, -hi, lo)
     b = np.where(upper, -lo, hi)
+    from scipy.special import log_ndtr  # here, not at import: scipy.special costs ~0.1 s (issue 18)
+
     la, lb = log_ndtr(a), log_ndtr(b)   # a <= b
     with np.errstate(divide="ignore", invalid="ignore"):
         out = lb + np.log1p(-np.exp(la - lb))

@@ -11,7 +11,6 @@ both papers' J48 columns can be rerun here. The Numba kernels are in
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import ndtri
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval, Real
 
@@ -144,6 +143,8 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
     def _grow_and_prune(self, X, y):
         n_classes = self.classes_.size
         cf = float(np.float32(self.confidence))  # J48 keeps CF as a float
+        from scipy.special import ndtri  # here, not at import: scipy.special costs ~0.1 s (issue 18)
+
         z = float(ndtri(float(np.float32(1) - np.float32(cf))))
         nominal = self.nominal_
         n_values = self.n_values_

@@ -46,9 +46,11 @@ from typing import Iterator
 import logging
 
 import numpy as np
-import pandas as pd
 
+from ._deferred import LazyModule
 from .fileio import atomic_write_bytes, sha256_file
+
+pd = LazyModule("pandas")  # for load() and the index; a job that only writes records never imports it
 
 log = logging.getLogger("bench")
 

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 
+from .._deferred import LazyModule
 from .dataset import DataError
+
+pd = LazyModule("pandas")  # imported when a file is parsed (issue 18: a job reading a built copy never needs it)
 
 MISSING_TOKENS = ["?", "", "NA", "nan", "NaN"]
 

@@ -31,13 +31,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 
-from . import cache
+from .._deferred import LazyModule
+from . import built, cache
 from .dataset import DataError, Dataset
-from .readers import Table, read_table
+from .readers import Table
 from .synthetic import generate
+
+pd = LazyModule("pandas")  # imported when a file is parsed, not by a job that finds its built copy
 
 SKLEARN_SETS = ("iris", "wine", "breast_cancer", "digits")
 
@@ -121,6 +123,8 @@ def _load_uncached(cfg: dict) -> Dataset:
     tried = []
     for src in sources:
         try:
+            if source_kind(src) == "file":
+                return _load_file(cfg, src)
             raw, meta = _read_source(name, src)
         except SourceUnavailable as exc:
             tried.append(str(exc))
@@ -197,7 +201,36 @@ def _read_source(name: str, src: dict):
     return _read_synthetic_source(src)
 
 
+def _load_file(cfg: dict, src: dict) -> Dataset:
+    """The dataset of a ``file`` source: its built copy (:mod:`bench.data.built`) when one is
+    kept for this file, config and loader, else parsed and built, and kept."""
+    name = cfg["name"]
+    path, digest = _checked_file(name, src)
+    meta = {"source": str(path), "sha256": digest}
+    if not built.enabled():
+        return _build(cfg, _read_table(path), meta)
+    k = built.key(cfg, digest)
+    ds = built.get(name, k, str(path))
+    if ds is None:
+        ds = _build(cfg, _read_table(path), meta)
+        built.put(name, k, ds)
+    return ds
+
+
+def _read_table(path: Path):
+    from .readers import read_table
+
+    return read_table(path)
+
+
 def _read_file_source(name: str, src: dict):
+    path, digest = _checked_file(name, src)
+    table = _read_table(path)
+    return table, {"source": str(path), "sha256": digest}
+
+
+def _checked_file(name: str, src: dict) -> tuple[Path, str]:
+    """The path of a ``file`` source and its SHA-256, checked against the config's pin."""
     fname = src["file"]
     path = locate_file(fname)
     if path is None:
@@ -213,8 +246,7 @@ def _read_file_source(name: str, src: dict):
             f"{expected[:16]}.... The file is corrupt or a different version: replace it with the "
             f"expected copy, or, if you use another version on purpose, set its sha256 in the config."
         )
-    table = read_table(path)
-    return table, {"source": str(path), "sha256": digest}
+    return path, digest
 
 
 def _openml_cache_path(did: int) -> Path:
