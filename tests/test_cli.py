@@ -131,3 +131,16 @@ def test_killing_only_the_sweep_parent_leaves_no_workers_behind(tmp_path):
     n = len(list(res.rglob("r*-f*.json")))
     time.sleep(2)
     assert len(list(res.rglob("r*-f*.json"))) == n  # nothing computes on in the background
+
+
+def test_no_config_sets_hydra_mode():
+    """``python -m bench`` answers Hydra's ``get_mode`` without composing (bench.__main__._mode_from_flags),
+    which is right only while no config of conf/ sets ``hydra.mode``."""
+    from omegaconf import OmegaConf
+
+    conf = ROOT / "conf"
+    for path in conf.rglob("*.yaml"):
+        cfg = OmegaConf.to_container(OmegaConf.load(path)) or {}
+        in_hydra_group = path.relative_to(conf).parts[0] == "hydra"
+        hydra_node = cfg if in_hydra_group else (cfg.get("hydra") or {})
+        assert "mode" not in hydra_node, f"{path} sets hydra.mode"
