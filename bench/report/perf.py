@@ -37,6 +37,18 @@ def _fmt_s(v) -> str:
     return f"{v:.4g}"
 
 
+def _kept_rows(csv_path: Path, rerun: set[str]) -> list[dict]:
+    """Rows of the earlier table for benchmarks with no stored run here (another machine's runs are
+    not in this results directory): kept as they were, 'measured' column included, so that a partial
+    ``python -m bench.perf NAME ...`` run does not drop the other benchmarks from the report."""
+    if not csv_path.exists():
+        return []
+    old = pd.read_csv(csv_path, dtype=str, keep_default_na=False)
+    if "benchmark" not in old or "measured" not in old:
+        return []
+    return [r for r in old.to_dict("records") if r["benchmark"] not in rerun]
+
+
 def perf_report(results_root: Path, out: Path) -> tuple[list[Path], list[str]]:
     """Write ``perf.md|tex|csv`` under ``out``; return the files and index lines (empty when no
     perf run is stored)."""
@@ -62,12 +74,18 @@ def perf_report(results_root: Path, out: Path) -> tuple[list[Path], list[str]]:
                          "note": r.get("note", ""),
                          "measured": f"{when}, {prov.get('host', '?')}, commit {str(prov.get('git_commit', '?'))[:12]}, "
                                      f"{run.get('threads', '?')} thread(s)"})
+    kept = _kept_rows(out / "perf.csv", set(newest))
+    rows += kept
+    rows.sort(key=lambda r: r["benchmark"])  # stable: each benchmark's rows keep their order
     files = write_table(pd.DataFrame(rows), out / "perf", index=False,
                         caption="Speed benchmarks (`make bench-perf`): our seconds and a peer's measured in the same "
                                 "run; peer/ours > 1 means we are faster")
     machines = sorted({f"{r.get('provenance', {}).get('host', '?')} ({r.get('provenance', {}).get('cpu', '?')})"
                        for r in newest.values()})
-    lines = [f"- {len(rows)} rows from {len(newest)} benchmarks ({', '.join(sorted(newest))}), newest stored run of "
+    kept_b = sorted({r["benchmark"] for r in kept})
+    lines = [f"- {len(rows) - len(kept)} rows from {len(newest)} benchmarks ({', '.join(sorted(newest))}), newest stored run of "
              f"each; measured on {', '.join(machines)}",
+             *([f"- {len(kept)} rows of {len(kept_b)} benchmarks not stored here ({', '.join(kept_b)}) kept from the "
+                "earlier table, each with its own 'measured' column"] if kept else []),
              f"- table: [perf](perf/perf.md)"]
     return files, lines
