@@ -1099,8 +1099,8 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
     cache_dir : str, path or None, default=None
         The folder where BCH codebooks are kept between processes
         (:func:`algorithms._code_cache.bch_codebook`); None: the user cache
-        ``$XDG_CACHE_HOME/algorithms/bch``. A harness points it at its own cache (bench's runner:
-        ``BENCH_CACHE_DIR``/bch). It changes where the codebook is read from, never the model.
+        ``$XDG_CACHE_HOME/algorithms/bch``. A harness may point it at its own cache. It changes where
+        the codebook is read from, never the model.
     precalculation : {"fused", "reference"}, default="fused"
         How Eqs. 1-2 are precalculated (:class:`GroupModel`): "fused" computes the group sums in
         blocks of attributes (BLAS; a binary column's negative group as the complement of its
