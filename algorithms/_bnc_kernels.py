@@ -24,6 +24,14 @@ from ._kde_kernels import insertion_point
 LOG2 = math.log(2.0)
 
 
+@njit(cache=True, inline="always")
+def _pair_table(pair_sets, set_offsets, pair_start, n_values, p):
+    """Pair p's attributes (i, j), their arities and the offset of its (x_i, x_j, y) count table."""
+    i = pair_sets[p, 0]
+    j = pair_sets[p, 1]
+    return i, j, n_values[i], n_values[j], set_offsets[pair_start + p]
+
+
 @njit(cache=True)
 def _information_kernel(pair_sets, set_offsets, single_start, pair_start, n_values, n_classes, counts, n_rows,
                         mi, cmi, cmi_class):
@@ -54,11 +62,7 @@ def _information_kernel(pair_sets, set_offsets, single_start, pair_start, n_valu
                     s += a / N * math.log(a * N / (nv * class_tot[c]))
         mi[i] = s / LOG2
     for p in range(pair_sets.shape[0]):
-        i = pair_sets[p, 0]
-        j = pair_sets[p, 1]
-        ki = n_values[i]
-        kj = n_values[j]
-        off = set_offsets[pair_start + p]
+        i, j, ki, kj, off = _pair_table(pair_sets, set_offsets, pair_start, n_values, p)
         oi = set_offsets[single_start + i]
         oj = set_offsets[single_start + j]
         s = 0.0
@@ -198,11 +202,7 @@ def _weka_tan_scores(pair_sets, set_offsets, single_start, pair_start, n_values,
     for i in range(d):
         base[i] = _weka_log_likelihood(counts, set_offsets[single_start + i], C, n_values[i], 1, 1, 0)
     for p in range(pair_sets.shape[0]):
-        i = pair_sets[p, 0]
-        j = pair_sets[p, 1]
-        ki = n_values[i]
-        kj = n_values[j]
-        off = set_offsets[pair_start + p]
+        i, j, ki, kj, off = _pair_table(pair_sets, set_offsets, pair_start, n_values, p)
         # cells (vi, vj, y) at off + (vi * kj + vj) * C + y
         delta[i, j] = _weka_log_likelihood(counts, off, C, ki, kj, kj, 1) - base[i]   # head i, parents [class, j]
         delta[j, i] = _weka_log_likelihood(counts, off, C, kj, 1, ki, kj) - base[j]   # head j, parents [class, i]
@@ -349,6 +349,17 @@ def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, r
         _normalise_and_score(post, r, yr, all_classes, loss)
 
 
+@njit(cache=True, inline="always")
+def _times_loo_estimate(post, r, k, node_counts, cell_counts, ni, ci, yr, a, b):
+    """``post[r, k, c] *= (n_x,c - [c = y_r] + a) / (n_c - [c = y_r] + b)`` for every class c: the
+    leave-one-out M-estimate of node ``ni`` / cell ``ci`` (``ci < 0``: no cell, n_x,c = 0)."""
+    for c in range(post.shape[2]):
+        sub = 1 if c == yr else 0
+        nt = node_counts[ni, c] - sub
+        nx = (cell_counts[ci, c] if ci >= 0 else 0) - sub
+        post[r, k, c] *= (nx + a) / (nt + b)
+
+
 @njit(cache=True)
 def _loo_attribute_authors(node_idx, cell_idx, node_counts, cell_counts, y, a, b, all_classes, post, loss):
     """SKDB pass 3 for one attribute with the ESKDB code's rule
@@ -382,22 +393,10 @@ def _loo_attribute_authors(node_idx, cell_idx, node_counts, cell_counts, y, a, b
                 break
             d += 1
         for k in range(d + 1):
-            ni = node_idx[r, k]
-            ci = cell_idx[r, k]
-            for c in range(C):
-                sub = 1 if c == yr else 0
-                nt = node_counts[ni, c] - sub
-                nx = (cell_counts[ci, c] if ci >= 0 else 0) - sub
-                post[r, k, c] *= (nx + a) / (nt + b)
+            _times_loo_estimate(post, r, k, node_counts, cell_counts, node_idx[r, k], cell_idx[r, k], yr, a, b)
         src = d
-        if early and d + 1 < K1:
-            ni = node_idx[r, d]
-            ci = cell_idx[r, d]
-            for c in range(C):
-                sub = 1 if c == yr else 0
-                nt = node_counts[ni, c] - sub
-                nx = (cell_counts[ci, c] if ci >= 0 else 0) - sub
-                post[r, d + 1, c] *= (nx + a) / (nt + b)
+        if early and d + 1 < K1:   # model d + 1 takes depth d's estimate
+            _times_loo_estimate(post, r, d + 1, node_counts, cell_counts, node_idx[r, d], cell_idx[r, d], yr, a, b)
             src = d + 1
         for k in range(src + 1, K1):
             for c in range(C):
