@@ -75,6 +75,29 @@ def test_markdown_conversion():
     assert "<strong>bold</strong> &lt;tag&gt;" in body
 
 
+def test_a_figure_caption_becomes_its_figcaption_with_nested_tags():
+    from bench.report.html import _Converter
+
+    conv = _Converter(Path(__file__).resolve(), {})
+    _, body = conv.convert("![f1](f.png)\n\n***f1**: accuracy (%) - data: iris*\n\nafter\n\n![f2](g.png)\n\n*two*\nlines*\n")
+    assert ('<figure><img src="f.png" alt="f1"><figcaption><strong>f1</strong>: accuracy (%) - data: iris'
+            '</figcaption></figure>') in body
+    assert "<p>after</p>" in body
+    assert '<figure><img src="g.png" alt="f2"></figure>' in body   # a two-line paragraph is no caption
+    # italics that open with a bold part, elsewhere: properly nested
+    assert conv.inline("***a**: b* and *c*") == "<em><strong>a</strong>: b</em> and <em>c</em>"
+
+
+def test_a_paper_page_lists_the_generic_summaries_on_one_line():
+    from bench.report.pages import generic_summaries_line
+
+    line = generic_summaries_line({"summary_error", "summary_error_ranks", "summary_rmse", "summary_train_time"},
+                                  "../x/")
+    assert line == ("- summaries over the splits, every algorithm and dataset: [error](../x/summary_error.md) "
+                    "([ranks](../x/summary_error_ranks.md)) · [RMSE](../x/summary_rmse.md) · "
+                    "[training CPU time](../x/summary_train_time.md)")
+
+
 def test_links_to_converted_pages_point_at_their_html(site):
     text = (site / "index.html").read_text()
     for paper in V.PAPERS:

@@ -20,6 +20,8 @@ CSS = (Path(__file__).with_name("style.css")).read_text()
 
 _IMG = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+#: ``***a**b*``: italic text that opens with a bold part (a figure's caption)
+_BOLD_IN_ITAL = re.compile(r"(?<![*\w])\*\*\*(.+?)\*\*([^*\n]*?)\*(?![*\w])")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _ITAL = re.compile(r"(?<![*\w])\*([^*\n]+?)\*(?![*\w])")
 _CODE = re.compile(r"`([^`]+)`")
@@ -55,6 +57,7 @@ class _Converter:
         text = _html.escape(text, quote=True)
         text = _IMG.sub(lambda m: f'<img src="{_html.escape(self.href(_html.unescape(m.group(2))))}" alt="{m.group(1)}">', text)
         text = _LINK.sub(lambda m: f'<a href="{_html.escape(self.href(_html.unescape(m.group(2))))}">{m.group(1)}</a>', text)
+        text = _BOLD_IN_ITAL.sub(r"<em><strong>\1</strong>\2</em>", text)
         text = _BOLD.sub(r"<strong>\1</strong>", text)
         text = _ITAL.sub(r"<em>\1</em>", text)
         return re.sub("\x00(\\d+)\x00", lambda m: codes[int(m.group(1))], text)
@@ -136,14 +139,28 @@ class _Converter:
             m = re.fullmatch(r"!\[([^\]]*)\]\(([^)\s]+)\)", s)
             if m:
                 flush()
-                out.append(f'<figure><img src="{_html.escape(self.href(m.group(2)))}" '
-                           f'alt="{_html.escape(m.group(1))}"></figure>')
                 i += 1
+                cap, i = self.figure_caption(lines, i)
+                out.append(f'<figure><img src="{_html.escape(self.href(m.group(2)))}" '
+                           f'alt="{_html.escape(m.group(1))}">{cap}</figure>')
                 continue
             para.append(s)
             i += 1
         flush()
         return title, "\n".join(out)
+
+    def figure_caption(self, lines: list[str], i: int) -> tuple[str, int]:
+        """The ``<figcaption>`` of the image line before ``lines[i]``: the next paragraph when it is
+        one line in italics (how the paper pages write a figure's caption), with the line after it;
+        else ``""`` and ``i`` unchanged."""
+        j = i
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        s = lines[j].strip() if j < len(lines) else ""
+        ends = j + 1 >= len(lines) or not lines[j + 1].strip()
+        if len(s) > 2 and s[0] == "*" and s[-1] == "*" and s[-2] != "*" and ends:
+            return f"<figcaption>{self.inline(s[1:-1])}</figcaption>", j + 1   # italics: style.css
+        return "", i
 
     def ul(self, items: list[tuple[int, str]]) -> str:
         out, depth = [], -1

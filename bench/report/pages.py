@@ -184,18 +184,43 @@ def paper_page(root: Path, paper: str, verdicts: list) -> str:
         notes = [p for p in mds if p.stem.endswith("_notes")]
         if notes:
             lines += [f"Notes: [{notes[0].name}]({rel}{notes[0].name})", ""]
-        if mds:
+        generic = [p for p in mds if p.stem in GENERIC_SUMMARIES]
+        own = [p for p in mds if p not in notes and p not in generic]
+        if own or generic:
             lines += ["Tables:", ""]
-            for p in mds:
-                if p in notes:
-                    continue
+            for p in own:
                 cap = caption(p)
                 lines.append(f"- [{p.stem}]({rel}{p.name})" + (f": {cap}" if cap else ""))
+            if generic:
+                lines.append(generic_summaries_line({p.stem for p in generic}, rel))
             lines.append("")
         for p in pngs:
             cap = figure_caption(p)
             lines += [f"![{p.stem}]({rel}{p.name})", "", f"*{cap}*", ""]
     return "\n".join(lines)
+
+
+#: the summaries every experiment folder gets (:mod:`bench.report.build`), not the paper's own
+#: tables: listed on a paper page as one line, by metric (stem -> link text; ranks and Wilcoxon
+#: tests in brackets after their metric's table)
+GENERIC_SUMMARIES = {"summary_error": "error", "summary_error_ranks": "ranks",
+                     "summary_error_wilcoxon": "Wilcoxon", "summary_rmse": "RMSE",
+                     "summary_rmse_ranks": "ranks", "summary_rmse_wilcoxon": "Wilcoxon",
+                     "summary_train_time": "training CPU time"}
+
+
+def generic_summaries_line(stems: set[str], rel: str) -> str:
+    """One bullet linking the generic summaries present (``stems``), grouped by metric."""
+    def link(stem):
+        return f"[{GENERIC_SUMMARIES[stem]}]({rel}{stem}.md)"
+
+    parts = []
+    for head in ("summary_error", "summary_rmse", "summary_train_time"):
+        tests = [link(s) for s in (f"{head}_ranks", f"{head}_wilcoxon") if s in stems]
+        if head in stems or tests:
+            main = link(head) if head in stems else GENERIC_SUMMARIES[head]
+            parts.append(main + (f" ({', '.join(tests)})" if tests else ""))
+    return "- summaries over the splits, every algorithm and dataset: " + " · ".join(parts)
 
 
 def _description(experiment: str) -> str:
