@@ -1,4 +1,4 @@
-"""MassBayes paper (seed 000): Tables 3-5 and Figs. 3-4 from stored runs, published numbers beside ours.
+"""MassBayes paper (Aryal and Ting 2013): Tables 3-5 and Figs. 3-4 from stored runs, published numbers beside ours.
 
 Registered in :data:`bench.report.build.PAPER_REPORTS` for the experiments
 ``massbayes_table3`` (Tables 3, 4 and 5 come from the same 10-fold CV runs),

@@ -20,11 +20,11 @@ from . import verdicts as V
 
 #: paper key -> title: of the index sections and of each paper page (the one table of them)
 TITLES = {
-    "massbayes": "MassBayes (Aryal and Ting; seed 000)",
-    "ecocnb": "ECOC with naive Bayes (Park and Fuernkranz; seed 001)",
-    "eskdb": "ESKDB: Bayesian network classifiers with ensembles and smoothing (Zhang, Petitjean, Buntine; seed 002)",
-    "ande_sr": "A2DE with subsumption resolution and MI weighting (Zaidi and Webb; seed 003)",
-    "mctree": "MC-Tree, anytime Bayesian classification (Kranen et al.; seed 004)",
+    "massbayes": "MassBayes (Aryal and Ting, 2013)",
+    "ecocnb": "ECOC with naive Bayes (Park and Fuernkranz, 2014)",
+    "eskdb": "ESKDB: Bayesian network classifiers with ensembles and smoothing (Zhang, Petitjean and Buntine, 2020)",
+    "ande_sr": "A2DE with subsumption resolution and MI weighting (Zaidi and Webb, 2013)",
+    "mctree": "MC-Tree, anytime Bayesian classification (Kranen et al., 2010)",
 }
 SHORT = {"massbayes": "MassBayes", "ecocnb": "ECOC-NB", "eskdb": "ESKDB", "ande_sr": "A2DE-SR/MI", "mctree": "MC-Tree"}
 #: files of a paper folder that are the page itself, not its content

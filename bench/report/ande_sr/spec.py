@@ -6,7 +6,7 @@ from ..labels import DISPLAY_NAMES
 
 PAPER = "ande_sr"
 EXPERIMENT = "ande_sr"
-TITLE = "Fast and Effective Single Pass Bayesian Learning (Zaidi and Webb; seed 003)"
+TITLE = "Fast and Effective Single Pass Bayesian Learning (Zaidi and Webb, 2013)"
 
 #: the paper's algorithm names -> our conf/algo names, in the paper's order. The paper's RF10 is Weka's
 #: RandomForest -I 10, i.e. ``rf10_weka`` (issue 15: multiway nominal splits); scikit-learn's forest

@@ -1,4 +1,4 @@
-"""Verdicts on the A2DE paper's claims (AN01..AN15; Zaidi and Webb, seed 003).
+"""Verdicts on the A2DE paper's claims (AN01..AN15; Zaidi and Webb, 2013).
 
 Reads what :mod:`bench.report.ande_sr` wrote under ``reports/ande_sr``: the long WDL tables
 (``table{2..5}_wdl_*_long.csv``), the plotted values of Figs. 1-4 (``fig*_values.csv``), ``setup.csv``

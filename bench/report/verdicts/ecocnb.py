@@ -1,4 +1,4 @@
-"""Verdicts on ECOC-NB's claims (EC01..EC08; Park and Fuernkranz, seed 001).
+"""Verdicts on ECOC-NB's claims (EC01..EC08; Park and Fuernkranz, 2014).
 
 Reads what :mod:`bench.report.ecocnb` wrote under ``reports/ecocnb``: the training-time ratios to NB
 (``table{2,3,4}_traintime_ratio.csv``, ours beside the paper's), the diversity column of Table 1

@@ -1,4 +1,4 @@
-"""Verdicts on ESKDB's claims (ES01..ES37; Zhang, Petitjean and Buntine, seed 002).
+"""Verdicts on ESKDB's claims (ES01..ES37; Zhang, Petitjean and Buntine, 2020).
 
 Reads what :mod:`bench.report.eskdb` and the experiment builds wrote under ``reports/``:
 ``eskdb/table{3,4,7}_wdl.csv`` (WDL, ours beside published), ``eskdb/table{5,6,9}_averages.csv``

@@ -1,4 +1,4 @@
-"""Verdicts on the MassBayes claims (MB01..MB14; Aryal and Ting, seed 000).
+"""Verdicts on the MassBayes claims (MB01..MB14; Aryal and Ting, 2013).
 
 Reads the committed report tables of the experiments ``massbayes_table3`` (Tables 3-5:
 ``table3_accuracy_long.csv``, ``table4_wdl.csv``, ``table5_runtime_long.csv``), ``massbayes_fig3``

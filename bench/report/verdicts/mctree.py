@@ -1,4 +1,4 @@
-"""Verdicts on the MC-Tree claims (MC01..MC18; Kranen et al., seed 004).
+"""Verdicts on the MC-Tree claims (MC01..MC18; Kranen et al., 2010).
 
 Reads the committed report tables of the experiments ``mctree_fig5`` (Pendigits, Letter),
 ``mctree_fig6`` (Covertype, first 20000 rows), ``mctree_vowel`` and ``mctree_fig4_alpha``:
