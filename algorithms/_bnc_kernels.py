@@ -9,7 +9,7 @@
 - family tables: the walk down a family's tree (:func:`_walk_tree`) and the log-probabilities
   of its cells (:func:`_family_log_prob`);
 - SKDB's incremental leave-one-out (:func:`_loo_attribute`, :func:`_loo_attribute_authors`,
-  :func:`_loo_prior`, with :func:`_normalise_and_score`).
+  :func:`_loo_attribute_min_count`, :func:`_loo_prior`, with :func:`_normalise_and_score`).
 """
 
 from __future__ import annotations
@@ -258,20 +258,32 @@ def _walk_tree(codes, attribute, parents, arities, n_child, node_keys, node_offs
                 cell_idx[r, d] = _search(cell_keys, cell_offset[d], cell_offset[d + 1], path * n_child + x)
 
 
+#: ``backoff`` codes of the kernels: the leaf / per class / to the deepest seen parent values
+BACKOFF_NONE = 0
+BACKOFF_CLASS = 1
+BACKOFF_SEEN_PARENTS = 2
+
+
 @njit(cache=True)
 def _family_log_prob(node_idx, cell_idx, node_counts, cell_counts, x, root_x, root_total, a, b, backoff, out):
     """``out[r, y] += log P(x_r | y, pa_r)`` with ``P = (#(x, node) + a) / (#(node) + b)``.
 
-    With back-off the node is the deepest one on the row's path with training data for
-    class y (the root, all classes, when the class has none); without, the leaf (empty:
-    ``a / b``)."""
+    ``backoff``: :data:`BACKOFF_CLASS` = the deepest node on the row's path with training
+    data for class y (the root, all classes, when the class has none);
+    :data:`BACKOFF_SEEN_PARENTS` = the deepest node on the row's path seen in training
+    (with any class and value), the same node for every class (a class without rows there:
+    ``a / b``), as Petal's ``distributionCatTree::updateClassDistribution``;
+    :data:`BACKOFF_NONE` = the leaf (empty: ``a / b``)."""
     n, D1 = node_idx.shape
     C = out.shape[1]
     for r in range(n):
         for y in range(C):
             d = D1 - 1
-            if backoff:
+            if backoff == BACKOFF_CLASS:
                 while d >= 0 and (node_idx[r, d] < 0 or node_counts[node_idx[r, d], y] == 0):
+                    d -= 1
+            elif backoff == BACKOFF_SEEN_PARENTS:
+                while d >= 0 and node_idx[r, d] < 0:
                     d -= 1
             if d >= 0:
                 ni = node_idx[r, d]
@@ -318,8 +330,9 @@ def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, r
     ``post[r, k, :]`` is the posterior of the model with up to k parents per attribute.
     Model k uses, for class c, the deepest node at depth <= k on the row's path that still
     has data for c once the row is left out (node counts are monotone along a path, so
-    that is ``min(k, D_c)`` with ``D_c`` the deepest non-empty depth); without back-off it
-    uses depth ``min(k, depth of the family)``."""
+    that is ``min(k, D_c)`` with ``D_c`` the deepest non-empty depth); with
+    ``BACKOFF_SEEN_PARENTS`` the deepest node that still holds a row (any class) once the row is
+    left out, for every class; without back-off it uses depth ``min(k, depth of the family)``."""
     n, D1 = node_idx.shape
     K1 = post.shape[1]
     C = post.shape[2]
@@ -328,8 +341,16 @@ def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, r
         for c in range(C):
             sub = 1 if c == yr else 0
             deepest = D1 - 1
-            if backoff:
+            if backoff == BACKOFF_CLASS:
                 while deepest >= 0 and node_counts[node_idx[r, deepest], c] - sub <= 0:
+                    deepest -= 1
+            elif backoff == BACKOFF_SEEN_PARENTS:
+                while deepest >= 0:
+                    tot = 0
+                    for cc in range(C):
+                        tot += node_counts[node_idx[r, deepest], cc]
+                    if tot - 1 > 0:
+                        break
                     deepest -= 1
             last_d = -2
             factor = 1.0
@@ -401,6 +422,40 @@ def _loo_attribute_authors(node_idx, cell_idx, node_counts, cell_counts, y, a, b
         for k in range(src + 1, K1):
             for c in range(C):
                 post[r, k, c] = post[r, src, c]
+        _normalise_and_score(post, r, yr, all_classes, loss)
+
+
+@njit(cache=True)
+def _loo_attribute_min_count(node_idx, cell_idx, node_counts, cell_counts, y, a, b, all_classes, post, loss):
+    """SKDB pass 3 for one attribute with Petal's rule (``kdbSelectiveClean``, the learner
+    ``selective-kdb``: ``distributionCatTree::updateClassDistributionloocv`` and, for every k at
+    once, ``updateClassDistributionloocvWithNB``), for ``loo_rule="min_count"``.
+
+    Walking down the row's path from depth 0, the walk stops before a node holding fewer
+    than 2 rows with the row's value of this attribute (all classes, the row included);
+    with ``s`` the depth reached, model k's posterior is multiplied by the LOO M-estimate
+    of depth ``min(k, s)`` for every class (the row's own counts subtracted for its class;
+    no per-class back-off: a node without other data for class c gives ``a / b``). Unlike
+    :func:`_loo_attribute_authors`, no model's posterior is overwritten by another's."""
+    n, D1 = node_idx.shape
+    K1 = post.shape[1]
+    C = post.shape[2]
+    D = D1 - 1
+    for r in range(n):
+        yr = y[r]
+        s = 0
+        while s < D:
+            ci = cell_idx[r, s + 1]
+            cnt = 0
+            if ci >= 0:
+                for c in range(C):
+                    cnt += cell_counts[ci, c]
+            if cnt < 2:
+                break
+            s += 1
+        for k in range(K1):
+            dk = k if k < s else s
+            _times_loo_estimate(post, r, k, node_counts, cell_counts, node_idx[r, dk], cell_idx[r, dk], yr, a, b)
         _normalise_and_score(post, r, yr, all_classes, loss)
 
 

@@ -28,8 +28,9 @@ Learners
   min(k, .) parents -- at once, subtracting each instance's own counts. The loss is
   the RMSE of the LOO posteriors; the class-prior-only model is the starting best;
   (n*, k*) is the first strict improvement scanning n' = 1..n outer and k = 0..max_k
-  inner (the ESKDB code's ``learnStructureSKDB`` order). See :class:`SKDB` for where
-  this differs from Petal's ``kdbSelective``.
+  inner (the ESKDB code's ``learnStructureSKDB`` order). ``selection="attributes"`` keeps
+  k = max_k and selects n* alone, as Petal's ``selective-kdb`` does by default; see
+  :class:`SKDB` for the rules Petal uses.
 * :class:`KDF` (Duan and Wang 2017): one KDB per attribute, with that attribute first;
   the class posteriors of the members are averaged. The member order and parents
   follow the ESKDB code's ``learnStructureKDBForest`` (which produced Zhang et al. 2020's KDF
@@ -51,6 +52,10 @@ depth ``d`` holds the counts ``#(X, y, pa_1..pa_d)``.
   node on the instance's path that has training data for that class; the root
   (``P(x)`` over all classes) is used only for a class without training data. This is
   the estimate and query of :func:`algorithms.hdp.m_estimate_family`.
+  With ``backoff="seen_parents"`` (Petal's ``kdb.cpp`` and ``selective-kdb``, through
+  ``distributionCatTree::updateClassDistribution``) the node is the deepest one on the path
+  whose parent values were seen in training with any class, the same for every class:
+  a class without rows there gets ``(0 + M/|X|) / (0 + M) = 1/|X|`` instead of backing off.
   ``m``: Zhang et al. 2020 Sect. 2.4 says M "is usually set to 1" with base rate ``b = 1/C``;
   its Table 2 prints ``M = 1/C``. The ESKDB code uses M = 1 (``SUtils.m_MEsti = 1.0``
   in ``MEsti(n, N, k) = (n + M/k) / (N + M)``), i.e. a class count receives the
@@ -109,7 +114,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromLogJointMixin,
                     ProbaFromLogJointMixin, first_batch_classes, logsumexp_rows)
-from ._bnc_kernels import (_family_log_prob, _information_kernel, _loo_attribute, _loo_attribute_authors, _loo_prior,
+from ._bnc_kernels import (BACKOFF_CLASS, BACKOFF_NONE, BACKOFF_SEEN_PARENTS, _family_log_prob, _information_kernel,
+                           _loo_attribute, _loo_attribute_authors, _loo_attribute_min_count, _loo_prior,
                            _sum_runs_kernel, _walk_tree, _weka_sort_kernel, _weka_tan_scores)
 from . import hdp as H
 from ._counts import (BLOCK_ROWS, MAX_TABLE_BYTES_CONSTRAINT, AllSubsetCounts, CountTableTooLarge, class_codes,
@@ -121,7 +127,11 @@ MISSING_MODES = ("value", "mode")
 MISSING_SLOTS = ("observed", "always")
 LOO_LOSSES = ("true_class", "all_classes")
 TIE_ORDERS = ("stable", "weka")
-LOO_RULES = ("exact", "authors")
+LOO_RULES = ("exact", "authors", "min_count")
+#: SKDB: what pass 3 selects
+SELECTIONS = ("k_and_attributes", "attributes")
+#: ``backoff`` values besides True / False
+BACKOFF_RULES = ("seen_parents",)
 #: rows per block in prediction and in SKDB's selection pass
 CHUNK_ROWS = 1 << 16
 #: mixed-radix keys of a family (parent path x child value x class) must stay below this
@@ -565,7 +575,7 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
         "smoothing": [StrOptions(set(SMOOTHINGS))],
         "m": [Interval(Real, 0, None, closed="neither"), StrOptions({"1/C"})],
         "alpha": [Interval(Real, 0, None, closed="neither")],
-        "backoff": ["boolean"],
+        "backoff": ["boolean", StrOptions(set(BACKOFF_RULES))],
         "hdp_settings": [dict, None],
         "missing": [StrOptions(set(MISSING_MODES))],
         "random_state": RANDOM_STATE_CONSTRAINT,
@@ -595,6 +605,12 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
             return H.HDPSettings(**(self.hdp_settings or {}))
         except TypeError as exc:
             raise ValueError(f"hdp_settings: {exc}") from None
+
+    def _backoff_code(self) -> int:
+        """``backoff`` as the kernels' code (:data:`algorithms._bnc_kernels.BACKOFF_CLASS` ...)."""
+        if isinstance(self.backoff, str):
+            return BACKOFF_SEEN_PARENTS
+        return BACKOFF_CLASS if self.backoff else BACKOFF_NONE
 
     def _m_value(self) -> float:
         C = self.classes_.size
@@ -766,7 +782,7 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
             if ests:
                 out += H.joint_log_likelihood(codes, mdl["prior"], ests) - np.log(mdl["prior"])[None, :]
             return out
-        backoff = bool(self.backoff)
+        backoff = self._backoff_code()
         for a, pa in member.items():
             tbl = self._families[(a, pa)]
             lv = mdl["levels"][(a, pa)]
@@ -845,9 +861,14 @@ _COMMON_DOC = """
         M of the M-estimate (base rate ``1/|X|`` for attributes, ``1/C`` for the class).
     alpha : float, default=1.0
         Pseudo-count per value for ``smoothing="laplace"`` (Weka's ``-A``).
-    backoff : bool, default=True
-        Back off to the nearest non-empty ancestor (Zhang et al. 2020 Sect. 4.1); False uses the
-        leaf, ``1/|X|`` when it is empty (Weka's SimpleEstimator). Ignored by HDP.
+    backoff : bool or "seen_parents", default=True
+        True: back off, class by class, to the nearest ancestor with data for the class (Zhang
+        et al. 2020 Sect. 4.1); False uses the leaf, ``1/|X|`` when it is empty (Weka's
+        SimpleEstimator); ``"seen_parents"``: the deepest node whose parent values (a prefix of
+        the row's) were seen in training with any class and value, the same node for every
+        class, so a class without rows there gets the base rate ``a / b`` (``1/|X|`` for the
+        M-estimate) instead of backing off, as Petal's ``kdb.cpp`` does
+        (``distributionCatTree::updateClassDistribution``). Ignored by HDP.
     hdp_settings : dict or None, default=None
         Fields of :class:`algorithms.hdp.HDPSettings` for ``smoothing="hdp"``.
     missing : {"value", "mode"}, default="value"
@@ -952,6 +973,11 @@ class KDB(_BNCBase):
         read backwards (the higher index tends to come first), which changes
         probabilities on some data (seen up to 0.04), rarely predictions. The paper's
         configs use ``"weka"``. See :func:`descending_order`.
+
+    Petal's ``kdb +kK`` (``kdb.cpp``) is ``k=K, backoff="seen_parents", tie_order="stable"``: the
+    same order and parents (its insertion keeps the earlier attribute on equal CMI; its
+    ``std::sort`` of the MI leaves equal values in index order for up to 16 attributes), and the
+    M-estimate M = 1 of the deepest node whose parent values were seen in training.
     """ + _COMMON_DOC + """
     Attributes
     ----------
@@ -1001,17 +1027,21 @@ class SKDB(_BNCBase):
     of every model k = 0..max_k at once, with the row's own counts subtracted from every
     count it reads (Pazzani's trick); after attribute u the squared error of model
     (k, u + 1 attributes) is accumulated. RMSE = sqrt(sum / N) (``loo_loss="true_class"``:
-    ``(1 - P(y_i | x_i))^2``, as Petal's ``kdbSelective`` and the ESKDB code;
+    ``(1 - P(y_i | x_i))^2``, as Petal's ``selective-kdb`` and the ESKDB code;
     ``"all_classes"``: ``sum_y (1[y = y_i] - P(y | x_i))^2``, the RMSE of the reports).
-    Selection: the prior-only model is the starting best; scanning n' = 1..n (outer) and
-    k = 0..max_k (inner), a model replaces the best only when strictly better (the ESKDB
-    code's order; Petal scans k outer). n* = 0 leaves the class prior alone (k* = 0).
+    Selection (``selection="k_and_attributes"``): the prior-only model is the starting best;
+    scanning n' = 1..n (outer) and k = 0..max_k (inner), a model replaces the best only when
+    strictly better (the ESKDB code's order, and that of Petal's ``selective-kdb +selectiveK``).
+    n* = 0 leaves the class prior alone (k* = 0). ``selection="attributes"``: k* = max_k
+    and only n' is scanned, as Petal's ``selective-kdb +kK`` does without ``+selectiveK``
+    (``kdbSelectiveClean.cpp``, which the name ``selective-kdb`` runs; ``kdbSelective.cpp``
+    is not registered).
 
     ``loo_rule="exact"`` (this implementation's rule): the LOO estimates are exactly those of the final
     model refitted without the row: the node is the deepest one on the row's path with
     data for the class once the row is removed, the M-estimate (or Laplace) of that node,
     the root when the class has no other row.
-    ``loo_rule="authors"`` (the ESKDB code's and Petal's ``updateClassDistributionloocv``,
+    ``loo_rule="authors"`` (the ESKDB code's ``updateClassDistributionloocv``,
     which produced Zhang et al. 2020's SKDB and ESKDB numbers; the paper's configs use it): model d
     takes the LOO estimate of depth d without per-class back-off, the walk down the path
     stops before a node holding fewer than 2 rows with the row's value of the attribute
@@ -1019,6 +1049,13 @@ class SKDB(_BNCBase):
     estimate, and every deeper model's posterior is overwritten by that model's (dropping
     the factors of their earlier attributes); see :func:`_loo_attribute_authors`. The
     two rules pick a different (k*, n*) on some data.
+    ``loo_rule="min_count"`` (Petal's ``selective-kdb``: ``updateClassDistributionloocv`` and
+    ``updateClassDistributionloocvWithNB`` of ``distributionTree.cpp``): the same walk, which
+    stops before a node holding fewer than 2 rows with the row's value of the attribute;
+    with s the depth reached, model k takes the LOO estimate of depth ``min(k, s)`` for every
+    class, and no posterior is overwritten; see :func:`_loo_attribute_min_count`.
+    Petal's ``selective-kdb +k5`` is ``selection="attributes", loo_rule="min_count",
+    backoff="seen_parents", tie_order="stable"``.
 
     Parameters
     ----------
@@ -1028,8 +1065,12 @@ class SKDB(_BNCBase):
         Attribute order (ESKDB passes its MI-sampled order, Algorithm 3); None = by
         decreasing MI. Attributes absent from the order are never used.
     loo_loss : {"true_class", "all_classes"}, default="true_class"
-    loo_rule : {"exact", "authors"}, default="exact"
-        The leave-one-out estimates of pass 3 (above); ``"authors"`` in the paper's configs.
+    loo_rule : {"exact", "authors", "min_count"}, default="exact"
+        The leave-one-out estimates of pass 3 (above); ``"authors"`` in the paper's configs,
+        ``"min_count"`` Petal's.
+    selection : {"k_and_attributes", "attributes"}, default="k_and_attributes"
+        What pass 3 selects: (k*, n*), or n* alone with k* = max_k (Petal's ``selective-kdb``
+        without ``+selectiveK``).
     tie_order : {"stable", "weka"}, default="stable"
         Order of equal MI / CMI values in the KDB structure (see :class:`KDB`).
     """ + _COMMON_DOC + """
@@ -1048,12 +1089,13 @@ class SKDB(_BNCBase):
     diagnostics_ : dict with k*, n*
     """
 
-    def __init__(self, *, max_k=5, order=None, loo_loss="true_class", loo_rule="exact", tie_order="stable",
-                 smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None, missing="value",
-                 missing_slot="observed", random_state=None, categorical_features=None, n_categories=None,
-                 max_table_bytes="auto"):
+    def __init__(self, *, max_k=5, order=None, loo_loss="true_class", loo_rule="exact", selection="k_and_attributes",
+                 tie_order="stable", smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
+                 missing="value", missing_slot="observed", random_state=None, categorical_features=None,
+                 n_categories=None, max_table_bytes="auto"):
         self.max_k = max_k
         self.loo_rule = loo_rule
+        self.selection = selection
         self.tie_order = tie_order
         self.missing_slot = missing_slot
         self.order = order
@@ -1069,6 +1111,7 @@ class SKDB(_BNCBase):
         "max_k": [Interval(Integral, 0, None, closed="left")],
         "loo_loss": [StrOptions(set(LOO_LOSSES))],
         "loo_rule": [StrOptions(set(LOO_RULES))],
+        "selection": [StrOptions(set(SELECTIONS))],
     }
 
     def _learn(self, codes, y, order=None, information=None):
@@ -1093,8 +1136,9 @@ class SKDB(_BNCBase):
         self.loo_rmse_ = np.sqrt(loss / denom)
         self.loo_rmse_prior_ = float(np.sqrt(prior_loss / denom))
         best, n_sel, k_sel = self.loo_rmse_prior_, 0, 0
+        ks = range(K + 1) if self.selection == "k_and_attributes" else (K,)
         for u in range(self.order_.size):
-            for k in range(K + 1):
+            for k in ks:
                 if self.loo_rmse_[k, u] < best:
                     best, n_sel, k_sel = self.loo_rmse_[k, u], u + 1, k
         self.n_selected_ = n_sel
@@ -1138,10 +1182,13 @@ class SKDB(_BNCBase):
                 if self.loo_rule == "authors":
                     _loo_attribute_authors(node_idx, cell_idx, lv.node_counts, lv.cell_counts, yc, ta, tb,
                                            all_classes, post, acc)
+                elif self.loo_rule == "min_count":
+                    _loo_attribute_min_count(node_idx, cell_idx, lv.node_counts, lv.cell_counts, yc, ta, tb,
+                                             all_classes, post, acc)
                 else:
                     _loo_attribute(node_idx, cell_idx, lv.node_counts, lv.cell_counts,
                                    chunk[:, t.attribute].astype(np.int64), yc, lv.root_x, lv.root_total, ta, tb,
-                                   bool(self.backoff), all_classes, post, acc)
+                                   self._backoff_code(), all_classes, post, acc)
                 loss[:, u] += acc
         return loss, prior_loss
 
