@@ -2,7 +2,8 @@
 ``c45``, ``hdp`` and ``ecoc`` keep theirs.
 
 - pass 1 (MI and CMI): :func:`_information_kernel` reads ``I(X_i; Y)``, ``I(X_i; X_j | Y)`` and
-  ``I(Y; X_j | X_i)`` (bits) from the pair x class counts;
+  ``I(Y; X_j | X_i)`` (bits) from the pair x class counts; :func:`_petal_information_kernel` the first
+  two in Petal's float arithmetic;
 - structures: Weka 3.6's ``Utils.sort`` (:func:`_weka_sort_kernel`) and Weka TAN's entropy edge
   gains (:func:`_weka_tan_scores`);
 - counting: row sums over runs of sorted keys (:func:`_sum_runs_kernel`);
@@ -94,6 +95,53 @@ def _information_kernel(pair_sets, set_offsets, single_start, pair_start, n_valu
         cmi[j, i] = s / LOG2
         cmi_class[i, j] = s_ij / LOG2
         cmi_class[j, i] = s_ji / LOG2
+
+
+@njit(cache=True)
+def _petal_information_kernel(pair_sets, set_offsets, single_start, pair_start, n_values, n_classes, counts, n_rows,
+                              mi, cmi):
+    """``I(X_i; Y)`` and ``I(X_i; X_j | Y)`` (bits) in Petal's arithmetic (``correlationMeasures.cpp``,
+    ``getMutualInformation`` into a ``std::vector<float>`` and ``getCondMutualInf`` into a
+    ``crosstab<float>``): MI summed in double over (value, class) and stored as float; CMI of the
+    pair (x1 > x2) summed over (v1, v2, class) in a float accumulator (each term added in double and
+    rounded to float), both with ``log2``. ``mi`` and ``cmi`` are float32 arrays."""
+    d = n_values.shape[0]
+    C = n_classes
+    N = float(n_rows)
+    class_tot = np.zeros(C)
+    if d > 0:
+        off = set_offsets[single_start]
+        for v in range(n_values[0]):
+            for c in range(C):
+                class_tot[c] += counts[off + v * C + c]
+    for i in range(d):
+        off = set_offsets[single_start + i]
+        m = 0.0
+        for v in range(n_values[i]):
+            nv = 0.0
+            for c in range(C):
+                nv += counts[off + v * C + c]
+            for c in range(C):
+                a = float(counts[off + v * C + c])
+                if a != 0:
+                    m += (a / N) * math.log2(a / ((nv / N) * class_tot[c]))
+        mi[i] = np.float32(m)
+    for p in range(pair_sets.shape[0]):
+        i, j, ki, kj, off = _pair_table(pair_sets, set_offsets, pair_start, n_values, p)
+        # Petal's x1 is the later attribute (j), x2 the earlier (i); cells (vi, vj, y) at off + (vi * kj + vj) * C + y
+        oi = set_offsets[single_start + i]
+        oj = set_offsets[single_start + j]
+        m32 = np.float32(0.0)
+        for v1 in range(kj):
+            for v2 in range(ki):
+                for c in range(C):
+                    a = float(counts[off + (v2 * kj + v1) * C + c])
+                    if a != 0:
+                        n1 = float(counts[oj + v1 * C + c])
+                        n2 = float(counts[oi + v2 * C + c])
+                        m32 = np.float32(float(m32) + (a / N) * math.log2(class_tot[c] * a / (n1 * n2)))
+        cmi[i, j] = m32
+        cmi[j, i] = m32
 
 
 @njit(cache=True, inline="always")

@@ -116,7 +116,8 @@ from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowN
                     ProbaFromLogJointMixin, first_batch_classes, logsumexp_rows)
 from ._bnc_kernels import (BACKOFF_CLASS, BACKOFF_NONE, BACKOFF_SEEN_PARENTS, _family_log_prob, _information_kernel,
                            _loo_attribute, _loo_attribute_authors, _loo_attribute_min_count, _loo_prior,
-                           _sum_runs_kernel, _walk_tree, _weka_sort_kernel, _weka_tan_scores)
+                           _petal_information_kernel, _sum_runs_kernel, _walk_tree, _weka_sort_kernel,
+                           _weka_tan_scores)
 from . import hdp as H
 from ._counts import (BLOCK_ROWS, MAX_TABLE_BYTES_CONSTRAINT, AllSubsetCounts, CountTableTooLarge, class_codes,
                       code_dtype, encode, encode_classes)
@@ -126,7 +127,7 @@ SMOOTHINGS = ("m_estimate", "laplace", "hdp")
 MISSING_MODES = ("value", "mode")
 MISSING_SLOTS = ("observed", "always")
 LOO_LOSSES = ("true_class", "all_classes")
-TIE_ORDERS = ("stable", "weka")
+TIE_ORDERS = ("stable", "weka", "float_std_sort")
 LOO_RULES = ("exact", "authors", "min_count")
 #: SKDB: what pass 3 selects
 SELECTIONS = ("k_and_attributes", "attributes")
@@ -182,6 +183,23 @@ def pairwise_information(codes, y, n_values, n_classes: int, max_table_bytes="au
     return PairInformation(counts, mi, cmi, cmi_class)
 
 
+def petal_information(info: PairInformation) -> tuple[np.ndarray, np.ndarray]:
+    """``(mi, cmi)`` as float32, computed from ``info``'s counts as Petal computes them (see
+    :func:`algorithms._bnc_kernels._petal_information_kernel`): values equal in float are equal,
+    and near-equal values keep Petal's rounding (what ``tie_order="float_std_sort"`` orders)."""
+    counts = info.counts
+    d = info.mi.size
+    mi = np.zeros(d, dtype=np.float32)
+    cmi = np.zeros((d, d), dtype=np.float32)
+    pair_sets = counts.tables[2].attribute_sets if 2 in counts.tables else np.zeros((0, 2), np.int64)
+    if counts.n_rows and d:
+        _petal_information_kernel(pair_sets, counts.set_offsets, int(counts.set_start[1]),
+                                  int(counts.set_start[2]) if 2 in counts.tables else 0,
+                                  np.asarray(counts.n_values, dtype=np.int64), int(counts.n_classes), counts.counts,
+                                  counts.n_rows, mi, cmi)
+    return mi, cmi
+
+
 # =========================================================================== structures
 
 
@@ -194,6 +212,105 @@ def weka_sort(values) -> np.ndarray:
     return index
 
 
+def std_sort(keys, greater: bool = True) -> np.ndarray:
+    """The permutation ``std::sort(idx.begin(), idx.end(), cmp)`` of libstdc++ (GCC 4.9 to 14) leaves
+    in ``idx = 0..n-1``, with ``cmp(a, b) = keys[a] > keys[b]`` (``greater``) or ``<``: introsort
+    (median of three moved to the front, unguarded partition, heapsort past ``2 floor(log2 n)``
+    levels) down to ranges of 16, then insertion sort. Not stable for n > 16 (for n <= 16 it is
+    one insertion sort, which is). Petal's KDB orders its attributes with it."""
+    key = [float(v) for v in np.asarray(keys).ravel()]
+    idx = list(range(len(key)))
+    comp = (lambda a, b: key[a] > key[b]) if greater else (lambda a, b: key[a] < key[b])
+
+    def adjust_heap(first, hole, length, value):
+        top, child = hole, hole
+        while child < (length - 1) // 2:
+            child = 2 * (child + 1)
+            if comp(idx[first + child], idx[first + child - 1]):
+                child -= 1
+            idx[first + hole] = idx[first + child]
+            hole = child
+        if length % 2 == 0 and child == (length - 2) // 2:
+            child = 2 * (child + 1)
+            idx[first + hole] = idx[first + child - 1]
+            hole = child - 1
+        parent = (hole - 1) // 2
+        while hole > top and comp(idx[first + parent], value):
+            idx[first + hole] = idx[first + parent]
+            hole = parent
+            parent = (hole - 1) // 2
+        idx[first + hole] = value
+
+    def heap_sort(first, last):               # std::__partial_sort(first, last, last)
+        length = last - first
+        if length >= 2:
+            parent = (length - 2) // 2
+            while True:
+                adjust_heap(first, parent, length, idx[first + parent])
+                if parent == 0:
+                    break
+                parent -= 1
+        while last - first > 1:
+            last -= 1
+            value = idx[last]
+            idx[last] = idx[first]
+            adjust_heap(first, 0, last - first, value)
+
+    def introsort(first, last, depth):
+        while last - first > 16:
+            if depth == 0:
+                heap_sort(first, last)
+                return
+            depth -= 1
+            a, b, c = first + 1, first + (last - first) // 2, last - 1
+            if comp(idx[a], idx[b]):
+                m = b if comp(idx[b], idx[c]) else (c if comp(idx[a], idx[c]) else a)
+            else:
+                m = a if comp(idx[a], idx[c]) else (c if comp(idx[b], idx[c]) else b)
+            idx[first], idx[m] = idx[m], idx[first]
+            lo, hi = first + 1, last
+            while True:
+                while comp(idx[lo], idx[first]):
+                    lo += 1
+                hi -= 1
+                while comp(idx[first], idx[hi]):
+                    hi -= 1
+                if not lo < hi:
+                    break
+                idx[lo], idx[hi] = idx[hi], idx[lo]
+                lo += 1
+            introsort(lo, last, depth)
+            last = lo
+
+    def linear_insert(i):
+        val = idx[i]
+        j = i - 1
+        while comp(val, idx[j]):
+            idx[j + 1] = idx[j]
+            j -= 1
+        idx[j + 1] = val
+
+    def insertion_sort(first, last):
+        for i in range(first + 1, last):
+            if comp(idx[i], idx[first]):
+                val = idx[i]
+                idx[first + 1:i + 1] = idx[first:i]
+                idx[first] = val
+            else:
+                linear_insert(i)
+
+    n = len(idx)
+    if n > 1:
+        introsort(0, n, 2 * (n.bit_length() - 1))
+        if n > 16:
+            insertion_sort(0, 16)
+            for i in range(16, n):
+                linear_insert(i)
+        else:
+            insertion_sort(0, n)
+    return np.asarray(idx, dtype=np.int64)
+
+
 def descending_order(values, tie_order: str = "stable") -> np.ndarray:
     """Indices of ``values`` from largest to smallest.
 
@@ -201,7 +318,11 @@ def descending_order(values, tie_order: str = "stable") -> np.ndarray:
     ``tie_order="weka"``: the ESKDB code's ``SUtils.sort``, i.e. Weka 3.6's ascending
     ``Utils.sort`` read backwards; as that quicksort mostly leaves equal values in index
     order, the higher index then tends to come first among equal values (not always: the
-    quicksort is not stable, and :func:`weka_sort` reproduces it exactly)."""
+    quicksort is not stable, and :func:`weka_sort` reproduces it exactly).
+    ``tie_order="float_std_sort"``: the values rounded to float32, in the order of libstdc++'s
+    ``std::sort`` with ``>`` (:func:`std_sort`), as Petal's ``kdb.cpp`` orders the attributes by MI."""
+    if tie_order == "float_std_sort":
+        return std_sort(np.asarray(values, dtype=np.float32), greater=True)
     if tie_order == "stable":
         return np.argsort(-np.asarray(values, dtype=np.float64), kind="stable").astype(np.int64)
     if tie_order == "weka":
@@ -219,8 +340,13 @@ def kdb_parents(order, cmi, k: int, tie_order: str = "stable") -> dict:
     """KDB (Sahami 1996): ``{attribute: parents}``; the attribute at position ``u`` of
     ``order`` takes the ``min(u, k)`` earlier attributes with the highest ``cmi[a, .]``,
     listed by decreasing CMI (ties: ``"stable"`` = earlier in the order first; ``"weka"`` =
-    the ESKDB code's reversed Weka sort of ``cmi[a, order[:u]]``, see :func:`descending_order`)."""
+    the ESKDB code's reversed Weka sort of ``cmi[a, order[:u]]``, see :func:`descending_order`;
+    ``"float_std_sort"`` = ``"stable"`` on the CMI rounded to float32, which is what Petal's
+    ``kdb.cpp`` insertion of each earlier attribute into the parent list, by strictly greater
+    float CMI, gives)."""
     order = np.asarray(order, dtype=np.int64)
+    if tie_order == "float_std_sort":
+        cmi, tie_order = np.asarray(cmi, dtype=np.float32), "stable"
     out = {}
     for u, a in enumerate(order):
         before = order[:u]
@@ -892,6 +1018,14 @@ _COMMON_DOC = """
 """
 
 
+def _ordering_information(info: PairInformation, tie_order: str) -> tuple[np.ndarray, np.ndarray]:
+    """The MI and CMI that order the attributes and choose the parents: Petal's float values
+    (:func:`petal_information`) for ``tie_order="float_std_sort"``, else ``info``'s."""
+    if tie_order == "float_std_sort":
+        return petal_information(info)
+    return info.mi, info.cmi
+
+
 def _check_order(order, d: int) -> np.ndarray | None:
     if order is None:
         return None
@@ -966,18 +1100,21 @@ class KDB(_BNCBase):
     order : sequence of int or None, default=None
         Attribute order; None = by decreasing ``I(X; Y)``. Attributes left out of a given
         order are not used.
-    tie_order : {"stable", "weka"}, default="stable"
+    tie_order : {"stable", "weka", "float_std_sort"}, default="stable"
         How equal MI (attribute order) and equal CMI (parent choice and back-off order)
         are ordered: ``"stable"`` = the lower index (earlier position) first, this
         implementation's rule; ``"weka"`` = the ESKDB code's ``SUtils.sort``, Weka 3.6's unstable quicksort
         read backwards (the higher index tends to come first), which changes
         probabilities on some data (seen up to 0.04), rarely predictions. The paper's
-        configs use ``"weka"``. See :func:`descending_order`.
+        configs use ``"weka"``. ``"float_std_sort"`` = Petal's ``kdb.cpp``: MI and CMI computed
+        and kept in float (:func:`petal_information`, so values that differ only by rounding
+        are equal), the attributes in the order libstdc++'s ``std::sort`` leaves them
+        (:func:`std_sort`; for up to 16 attributes, equal MI in index order), the parents by
+        decreasing float CMI, the earlier attribute first on equal values. See
+        :func:`descending_order`.
 
-    Petal's ``kdb +kK`` (``kdb.cpp``) is ``k=K, backoff="seen_parents", tie_order="stable"``: the
-    same order and parents (its insertion keeps the earlier attribute on equal CMI; its
-    ``std::sort`` of the MI leaves equal values in index order for up to 16 attributes), and the
-    M-estimate M = 1 of the deepest node whose parent values were seen in training.
+    Petal's ``kdb +kK`` (``kdb.cpp``) is ``k=K, backoff="seen_parents", tie_order="float_std_sort"``
+    (the M-estimate M = 1 of the deepest node whose parent values were seen in training).
     """ + _COMMON_DOC + """
     Attributes
     ----------
@@ -1010,8 +1147,9 @@ class KDB(_BNCBase):
                                                    self.max_table_bytes)
         self.information_ = info
         given = _check_order(self.order if order is None else order, d)
-        self.order_ = mi_order(info.mi, self.tie_order) if given is None else given
-        self._members = [kdb_parents(self.order_, info.cmi, int(self.k), self.tie_order)]
+        mi, cmi = _ordering_information(info, self.tie_order)
+        self.order_ = mi_order(mi, self.tie_order) if given is None else given
+        self._members = [kdb_parents(self.order_, cmi, int(self.k), self.tie_order)]
         self.parents_ = self._parents_list(self._members[0])
 
 
@@ -1055,7 +1193,7 @@ class SKDB(_BNCBase):
     with s the depth reached, model k takes the LOO estimate of depth ``min(k, s)`` for every
     class, and no posterior is overwritten; see :func:`_loo_attribute_min_count`.
     Petal's ``selective-kdb +k5`` is ``selection="attributes", loo_rule="min_count",
-    backoff="seen_parents", tie_order="stable"``.
+    backoff="seen_parents", tie_order="float_std_sort"``.
 
     Parameters
     ----------
@@ -1071,7 +1209,7 @@ class SKDB(_BNCBase):
     selection : {"k_and_attributes", "attributes"}, default="k_and_attributes"
         What pass 3 selects: (k*, n*), or n* alone with k* = max_k (Petal's ``selective-kdb``
         without ``+selectiveK``).
-    tie_order : {"stable", "weka"}, default="stable"
+    tie_order : {"stable", "weka", "float_std_sort"}, default="stable"
         Order of equal MI / CMI values in the KDB structure (see :class:`KDB`).
     """ + _COMMON_DOC + """
     Attributes
@@ -1122,8 +1260,9 @@ class SKDB(_BNCBase):
         info = information or pairwise_information(codes, y, self.n_values_, C, self.max_table_bytes)
         self.information_ = info
         given = _check_order(self.order if order is None else order, d)
-        self.order_ = mi_order(info.mi, self.tie_order) if given is None else given
-        full = kdb_parents(self.order_, info.cmi, K, self.tie_order)
+        mi, cmi = _ordering_information(info, self.tie_order)
+        self.order_ = mi_order(mi, self.tie_order) if given is None else given
+        full = kdb_parents(self.order_, cmi, K, self.tie_order)
         self.max_parents_ = [full.get(a) for a in range(d)]
         # pass 2: the max_k families
         tables = [FamilyTable(a, full[int(a)], self.n_values_, C) for a in self.order_]

@@ -56,15 +56,22 @@ def petal_binary() -> str | None:
     return str(p) if os.access(p, os.X_OK) else None
 
 
-def _write_petal(folder: Path, stem: str, X, y, n_values, n_classes, rows=None, meta=True) -> tuple[Path, Path]:
-    """Petal's metadata (``name: v0,v1,...`` or ``name: numeric``; the class last) and CSV data."""
+def _write_petal(folder: Path, stem: str, X, y, n_values, n_classes, rows=None, meta=True,
+                 missing=()) -> tuple[Path, Path]:
+    """Petal's metadata (``name: v0,v1,...`` or ``name: numeric``; the class last) and CSV data.
+
+    A missing value is written ``?``; Petal reads it as a value of its own only where the metadata
+    declares ``?`` among the values (else it stops with an error): ``missing`` lists the nominal
+    columns that get ``?`` as their last value (bench's ``missing="value"`` with a slot for them)."""
     d = X.shape[1]
     mpath, dpath = folder / f"{stem}.meta", folder / f"{stem}.data"
+    declare = set(int(j) for j in missing)
     if meta:
         with open(mpath, "w") as fh:
             for j in range(d):
                 k = int(n_values[j])
-                fh.write(f"a{j}: " + (",".join(f"v{v}" for v in range(k)) if k else "numeric") + "\n")
+                vals = [f"v{v}" for v in range(k)] + (["?"] if j in declare and k else [])
+                fh.write(f"a{j}: " + (",".join(vals) if k else "numeric") + "\n")
             fh.write("class: " + ",".join(f"c{c}" for c in range(n_classes)) + "\n")
     rows = np.arange(X.shape[0]) if rows is None else rows
     Xr, yr = X[rows], y[rows]
