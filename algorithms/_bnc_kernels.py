@@ -33,6 +33,38 @@ def _pair_table(pair_sets, set_offsets, pair_start, n_values, p):
     return i, j, n_values[i], n_values[j], set_offsets[pair_start + p]
 
 
+@njit(cache=True, inline="always")
+def _attribute_information(counts, off, k, C, N, class_tot, petal):
+    """``I(X; Y)`` of the attribute whose (value, class) table of ``k`` values starts at ``off``,
+    summed in double over (value, class): in nats as ``a / N * log(a N / (n_v n_c))`` or, with
+    ``petal``, in bits as Petal's ``getMutualInformation`` writes it, ``(a / N) log2(a / ((n_v / N) n_c))``."""
+    s = 0.0
+    for v in range(k):
+        nv = 0.0
+        for c in range(C):
+            nv += counts[off + v * C + c]
+        for c in range(C):
+            a = float(counts[off + v * C + c])
+            if a > 0:
+                if petal:
+                    s += (a / N) * math.log2(a / ((nv / N) * class_tot[c]))
+                else:
+                    s += a / N * math.log(a * N / (nv * class_tot[c]))
+    return s
+
+
+@njit(cache=True, inline="always")
+def _class_totals(set_offsets, single_start, n_values, C, counts):
+    """Rows per class, from attribute 0's (value, class) table (zeros without attributes)."""
+    class_tot = np.zeros(C)
+    if n_values.shape[0] > 0:
+        off = set_offsets[single_start]
+        for v in range(n_values[0]):
+            for c in range(C):
+                class_tot[c] += counts[off + v * C + c]
+    return class_tot
+
+
 @njit(cache=True)
 def _information_kernel(pair_sets, set_offsets, single_start, pair_start, n_values, n_classes, counts, n_rows,
                         mi, cmi, cmi_class):
@@ -44,24 +76,10 @@ def _information_kernel(pair_sets, set_offsets, single_start, pair_start, n_valu
     d = n_values.shape[0]
     C = n_classes
     N = float(n_rows)
-    class_tot = np.zeros(C)
-    if d > 0:
-        off = set_offsets[single_start]
-        for v in range(n_values[0]):
-            for c in range(C):
-                class_tot[c] += counts[off + v * C + c]
+    class_tot = _class_totals(set_offsets, single_start, n_values, C, counts)
     for i in range(d):
-        off = set_offsets[single_start + i]
-        s = 0.0
-        for v in range(n_values[i]):
-            nv = 0.0
-            for c in range(C):
-                nv += counts[off + v * C + c]
-            for c in range(C):
-                a = float(counts[off + v * C + c])
-                if a > 0:
-                    s += a / N * math.log(a * N / (nv * class_tot[c]))
-        mi[i] = s / LOG2
+        mi[i] = _attribute_information(counts, set_offsets[single_start + i], n_values[i], C, N, class_tot,
+                                       False) / LOG2
     for p in range(pair_sets.shape[0]):
         i, j, ki, kj, off = _pair_table(pair_sets, set_offsets, pair_start, n_values, p)
         oi = set_offsets[single_start + i]
@@ -108,24 +126,10 @@ def _petal_information_kernel(pair_sets, set_offsets, single_start, pair_start, 
     d = n_values.shape[0]
     C = n_classes
     N = float(n_rows)
-    class_tot = np.zeros(C)
-    if d > 0:
-        off = set_offsets[single_start]
-        for v in range(n_values[0]):
-            for c in range(C):
-                class_tot[c] += counts[off + v * C + c]
+    class_tot = _class_totals(set_offsets, single_start, n_values, C, counts)
     for i in range(d):
-        off = set_offsets[single_start + i]
-        m = 0.0
-        for v in range(n_values[i]):
-            nv = 0.0
-            for c in range(C):
-                nv += counts[off + v * C + c]
-            for c in range(C):
-                a = float(counts[off + v * C + c])
-                if a != 0:
-                    m += (a / N) * math.log2(a / ((nv / N) * class_tot[c]))
-        mi[i] = np.float32(m)
+        mi[i] = np.float32(_attribute_information(counts, set_offsets[single_start + i], n_values[i], C, N,
+                                                  class_tot, True))
     for p in range(pair_sets.shape[0]):
         i, j, ki, kj, off = _pair_table(pair_sets, set_offsets, pair_start, n_values, p)
         # Petal's x1 is the later attribute (j), x2 the earlier (i); cells (vi, vj, y) at off + (vi * kj + vj) * C + y
@@ -429,6 +433,23 @@ def _times_loo_estimate(post, r, k, node_counts, cell_counts, ni, ci, yr, a, b):
         post[r, k, c] *= (nx + a) / (nt + b)
 
 
+@njit(cache=True, inline="always")
+def _walk_depth(cell_idx, cell_counts, r, D):
+    """How deep row r's leave-one-out walk goes (0..D): it stops before the first node on the
+    path that holds fewer than 2 rows with the row's value (all classes, the row included)."""
+    d = 0
+    while d < D:
+        ci = cell_idx[r, d + 1]
+        cnt = 0
+        if ci >= 0:
+            for c in range(cell_counts.shape[1]):
+                cnt += cell_counts[ci, c]
+        if cnt < 2:
+            return d
+        d += 1
+    return d
+
+
 @njit(cache=True)
 def _loo_attribute_authors(node_idx, cell_idx, node_counts, cell_counts, y, a, b, all_classes, post, loss):
     """SKDB pass 3 for one attribute with the ESKDB code's rule
@@ -449,18 +470,8 @@ def _loo_attribute_authors(node_idx, cell_idx, node_counts, cell_counts, y, a, b
     D = D1 - 1
     for r in range(n):
         yr = y[r]
-        d = 0
-        early = False
-        while d < D:
-            ci = cell_idx[r, d + 1]
-            cnt = 0
-            if ci >= 0:
-                for c in range(C):
-                    cnt += cell_counts[ci, c]
-            if cnt < 2:
-                early = True
-                break
-            d += 1
+        d = _walk_depth(cell_idx, cell_counts, r, D)
+        early = d < D
         for k in range(d + 1):
             _times_loo_estimate(post, r, k, node_counts, cell_counts, node_idx[r, k], cell_idx[r, k], yr, a, b)
         src = d
@@ -487,20 +498,10 @@ def _loo_attribute_min_count(node_idx, cell_idx, node_counts, cell_counts, y, a,
     :func:`_loo_attribute_authors`, no model's posterior is overwritten by another's."""
     n, D1 = node_idx.shape
     K1 = post.shape[1]
-    C = post.shape[2]
     D = D1 - 1
     for r in range(n):
         yr = y[r]
-        s = 0
-        while s < D:
-            ci = cell_idx[r, s + 1]
-            cnt = 0
-            if ci >= 0:
-                for c in range(C):
-                    cnt += cell_counts[ci, c]
-            if cnt < 2:
-                break
-            s += 1
+        s = _walk_depth(cell_idx, cell_counts, r, D)
         for k in range(K1):
             dk = k if k < s else s
             _times_loo_estimate(post, r, k, node_counts, cell_counts, node_idx[r, dk], cell_idx[r, dk], yr, a, b)

@@ -465,6 +465,14 @@ def test_kdb_tie_order_changes_order_and_parents():
     assert sk.order_.tolist() == [2, 1, 0] and sk.max_parents_ == [(1, 2), (2,), ()]
 
 
+def _loo_prior_start(cc, xc, n, K, mest):
+    """Row r's leave-one-out class prior ``mest(#c - [c = y_r], n - 1, C)``, normalised: the
+    starting posterior of every model k = 0..K (class counts ``cc``, true class ``xc``)."""
+    C = len(cc)
+    prior = np.array([mest(cc[c] - (c == xc), n - 1, C) for c in range(C)], dtype=float)
+    return np.tile(prior / prior.sum(), (K + 1, 1))
+
+
 def _authors_loo(X, y, order, parents, K, C, V, m=1.0):
     """Direct transcription of the ESKDB code's SKDB third pass (learnStructureSKDB with
     ploocv and wdBayesParametersTree.updateClassDistributionloocv) on dictionaries of counts."""
@@ -486,11 +494,8 @@ def _authors_loo(X, y, order, parents, K, C, V, m=1.0):
     prior_loss = 0.0
     for r in range(n):
         xc = y[r]
-        dist = np.zeros((K + 1, C))
-        dist[0] = [mest(cc[c] - (c == xc), n - 1, C) for c in range(C)]
-        dist[0] /= dist[0].sum()
+        dist = _loo_prior_start(cc, xc, n, K, mest)
         prior_loss += (1 - dist[0, xc]) ** 2
-        dist[1:] = dist[0]
         for u, a in enumerate(order):
             pa, uval = parents[a], X[r, a]
             D = len(pa)
@@ -639,13 +644,9 @@ def _petal_selective_loo(X, y, order, parents, K, C, V):
     loss = np.zeros((K + 1, len(order)))
     prior_loss = 0.0
     cc = np.bincount(y, minlength=C)
-    for r in range(n):
-        xc = y[r]
-        dist = np.zeros((K + 1, C))
-        dist[0] = [mest(cc[c] - (c == xc), n - 1, C) for c in range(C)]
-        dist[0] /= dist[0].sum()
+    for r, xc in enumerate(y):
+        dist = _loo_prior_start(cc, xc, n, K, mest)
         prior_loss += (1 - dist[0, xc]) ** 2
-        dist[1:] = dist[0]
         for u, a in enumerate(order):
             pa, v = parents[a], X[r, a]
 
