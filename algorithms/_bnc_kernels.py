@@ -2,14 +2,15 @@
 ``c45``, ``hdp`` and ``ecoc`` keep theirs.
 
 - pass 1 (MI and CMI): :func:`_information_kernel` reads ``I(X_i; Y)``, ``I(X_i; X_j | Y)`` and
-  ``I(Y; X_j | X_i)`` (bits) from the pair x class counts;
+  ``I(Y; X_j | X_i)`` (bits) from the pair x class counts; :func:`_petal_information_kernel` the first
+  two in Petal's float arithmetic;
 - structures: Weka 3.6's ``Utils.sort`` (:func:`_weka_sort_kernel`) and Weka TAN's entropy edge
   gains (:func:`_weka_tan_scores`);
 - counting: row sums over runs of sorted keys (:func:`_sum_runs_kernel`);
 - family tables: the walk down a family's tree (:func:`_walk_tree`) and the log-probabilities
   of its cells (:func:`_family_log_prob`);
 - SKDB's incremental leave-one-out (:func:`_loo_attribute`, :func:`_loo_attribute_authors`,
-  :func:`_loo_prior`, with :func:`_normalise_and_score`).
+  :func:`_loo_attribute_min_count`, :func:`_loo_prior`, with :func:`_normalise_and_score`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,38 @@ def _pair_table(pair_sets, set_offsets, pair_start, n_values, p):
     return i, j, n_values[i], n_values[j], set_offsets[pair_start + p]
 
 
+@njit(cache=True, inline="always")
+def _attribute_information(counts, off, k, C, N, class_tot, petal):
+    """``I(X; Y)`` of the attribute whose (value, class) table of ``k`` values starts at ``off``,
+    summed in double over (value, class): in nats as ``a / N * log(a N / (n_v n_c))`` or, with
+    ``petal``, in bits as Petal's ``getMutualInformation`` writes it, ``(a / N) log2(a / ((n_v / N) n_c))``."""
+    s = 0.0
+    for v in range(k):
+        nv = 0.0
+        for c in range(C):
+            nv += counts[off + v * C + c]
+        for c in range(C):
+            a = float(counts[off + v * C + c])
+            if a > 0:
+                if petal:
+                    s += (a / N) * math.log2(a / ((nv / N) * class_tot[c]))
+                else:
+                    s += a / N * math.log(a * N / (nv * class_tot[c]))
+    return s
+
+
+@njit(cache=True, inline="always")
+def _class_totals(set_offsets, single_start, n_values, C, counts):
+    """Rows per class, from attribute 0's (value, class) table (zeros without attributes)."""
+    class_tot = np.zeros(C)
+    if n_values.shape[0] > 0:
+        off = set_offsets[single_start]
+        for v in range(n_values[0]):
+            for c in range(C):
+                class_tot[c] += counts[off + v * C + c]
+    return class_tot
+
+
 @njit(cache=True)
 def _information_kernel(pair_sets, set_offsets, single_start, pair_start, n_values, n_classes, counts, n_rows,
                         mi, cmi, cmi_class):
@@ -43,24 +76,10 @@ def _information_kernel(pair_sets, set_offsets, single_start, pair_start, n_valu
     d = n_values.shape[0]
     C = n_classes
     N = float(n_rows)
-    class_tot = np.zeros(C)
-    if d > 0:
-        off = set_offsets[single_start]
-        for v in range(n_values[0]):
-            for c in range(C):
-                class_tot[c] += counts[off + v * C + c]
+    class_tot = _class_totals(set_offsets, single_start, n_values, C, counts)
     for i in range(d):
-        off = set_offsets[single_start + i]
-        s = 0.0
-        for v in range(n_values[i]):
-            nv = 0.0
-            for c in range(C):
-                nv += counts[off + v * C + c]
-            for c in range(C):
-                a = float(counts[off + v * C + c])
-                if a > 0:
-                    s += a / N * math.log(a * N / (nv * class_tot[c]))
-        mi[i] = s / LOG2
+        mi[i] = _attribute_information(counts, set_offsets[single_start + i], n_values[i], C, N, class_tot,
+                                       False) / LOG2
     for p in range(pair_sets.shape[0]):
         i, j, ki, kj, off = _pair_table(pair_sets, set_offsets, pair_start, n_values, p)
         oi = set_offsets[single_start + i]
@@ -94,6 +113,39 @@ def _information_kernel(pair_sets, set_offsets, single_start, pair_start, n_valu
         cmi[j, i] = s / LOG2
         cmi_class[i, j] = s_ij / LOG2
         cmi_class[j, i] = s_ji / LOG2
+
+
+@njit(cache=True)
+def _petal_information_kernel(pair_sets, set_offsets, single_start, pair_start, n_values, n_classes, counts, n_rows,
+                              mi, cmi):
+    """``I(X_i; Y)`` and ``I(X_i; X_j | Y)`` (bits) in Petal's arithmetic (``correlationMeasures.cpp``,
+    ``getMutualInformation`` into a ``std::vector<float>`` and ``getCondMutualInf`` into a
+    ``crosstab<float>``): MI summed in double over (value, class) and stored as float; CMI of the
+    pair (x1 > x2) summed over (v1, v2, class) in a float accumulator (each term added in double and
+    rounded to float), both with ``log2``. ``mi`` and ``cmi`` are float32 arrays."""
+    d = n_values.shape[0]
+    C = n_classes
+    N = float(n_rows)
+    class_tot = _class_totals(set_offsets, single_start, n_values, C, counts)
+    for i in range(d):
+        mi[i] = np.float32(_attribute_information(counts, set_offsets[single_start + i], n_values[i], C, N,
+                                                  class_tot, True))
+    for p in range(pair_sets.shape[0]):
+        i, j, ki, kj, off = _pair_table(pair_sets, set_offsets, pair_start, n_values, p)
+        # Petal's x1 is the later attribute (j), x2 the earlier (i); cells (vi, vj, y) at off + (vi * kj + vj) * C + y
+        oi = set_offsets[single_start + i]
+        oj = set_offsets[single_start + j]
+        m32 = np.float32(0.0)
+        for v1 in range(kj):
+            for v2 in range(ki):
+                for c in range(C):
+                    a = float(counts[off + (v2 * kj + v1) * C + c])
+                    if a != 0:
+                        n1 = float(counts[oj + v1 * C + c])
+                        n2 = float(counts[oi + v2 * C + c])
+                        m32 = np.float32(float(m32) + (a / N) * math.log2(class_tot[c] * a / (n1 * n2)))
+        cmi[i, j] = m32
+        cmi[j, i] = m32
 
 
 @njit(cache=True, inline="always")
@@ -258,20 +310,32 @@ def _walk_tree(codes, attribute, parents, arities, n_child, node_keys, node_offs
                 cell_idx[r, d] = _search(cell_keys, cell_offset[d], cell_offset[d + 1], path * n_child + x)
 
 
+#: ``backoff`` codes of the kernels: the leaf / per class / to the deepest seen parent values
+BACKOFF_NONE = 0
+BACKOFF_CLASS = 1
+BACKOFF_SEEN_PARENTS = 2
+
+
 @njit(cache=True)
 def _family_log_prob(node_idx, cell_idx, node_counts, cell_counts, x, root_x, root_total, a, b, backoff, out):
     """``out[r, y] += log P(x_r | y, pa_r)`` with ``P = (#(x, node) + a) / (#(node) + b)``.
 
-    With back-off the node is the deepest one on the row's path with training data for
-    class y (the root, all classes, when the class has none); without, the leaf (empty:
-    ``a / b``)."""
+    ``backoff``: :data:`BACKOFF_CLASS` = the deepest node on the row's path with training
+    data for class y (the root, all classes, when the class has none);
+    :data:`BACKOFF_SEEN_PARENTS` = the deepest node on the row's path seen in training
+    (with any class and value), the same node for every class (a class without rows there:
+    ``a / b``), as Petal's ``distributionCatTree::updateClassDistribution``;
+    :data:`BACKOFF_NONE` = the leaf (empty: ``a / b``)."""
     n, D1 = node_idx.shape
     C = out.shape[1]
     for r in range(n):
         for y in range(C):
             d = D1 - 1
-            if backoff:
+            if backoff == BACKOFF_CLASS:
                 while d >= 0 and (node_idx[r, d] < 0 or node_counts[node_idx[r, d], y] == 0):
+                    d -= 1
+            elif backoff == BACKOFF_SEEN_PARENTS:
+                while d >= 0 and node_idx[r, d] < 0:
                     d -= 1
             if d >= 0:
                 ni = node_idx[r, d]
@@ -318,8 +382,9 @@ def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, r
     ``post[r, k, :]`` is the posterior of the model with up to k parents per attribute.
     Model k uses, for class c, the deepest node at depth <= k on the row's path that still
     has data for c once the row is left out (node counts are monotone along a path, so
-    that is ``min(k, D_c)`` with ``D_c`` the deepest non-empty depth); without back-off it
-    uses depth ``min(k, depth of the family)``."""
+    that is ``min(k, D_c)`` with ``D_c`` the deepest non-empty depth); with
+    ``BACKOFF_SEEN_PARENTS`` the deepest node that still holds a row (any class) once the row is
+    left out, for every class; without back-off it uses depth ``min(k, depth of the family)``."""
     n, D1 = node_idx.shape
     K1 = post.shape[1]
     C = post.shape[2]
@@ -328,8 +393,16 @@ def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, r
         for c in range(C):
             sub = 1 if c == yr else 0
             deepest = D1 - 1
-            if backoff:
+            if backoff == BACKOFF_CLASS:
                 while deepest >= 0 and node_counts[node_idx[r, deepest], c] - sub <= 0:
+                    deepest -= 1
+            elif backoff == BACKOFF_SEEN_PARENTS:
+                while deepest >= 0:
+                    tot = 0
+                    for cc in range(C):
+                        tot += node_counts[node_idx[r, deepest], cc]
+                    if tot - 1 > 0:
+                        break
                     deepest -= 1
             last_d = -2
             factor = 1.0
@@ -360,6 +433,23 @@ def _times_loo_estimate(post, r, k, node_counts, cell_counts, ni, ci, yr, a, b):
         post[r, k, c] *= (nx + a) / (nt + b)
 
 
+@njit(cache=True, inline="always")
+def _walk_depth(cell_idx, cell_counts, r, D):
+    """How deep row r's leave-one-out walk goes (0..D): it stops before the first node on the
+    path that holds fewer than 2 rows with the row's value (all classes, the row included)."""
+    d = 0
+    while d < D:
+        ci = cell_idx[r, d + 1]
+        cnt = 0
+        if ci >= 0:
+            for c in range(cell_counts.shape[1]):
+                cnt += cell_counts[ci, c]
+        if cnt < 2:
+            return d
+        d += 1
+    return d
+
+
 @njit(cache=True)
 def _loo_attribute_authors(node_idx, cell_idx, node_counts, cell_counts, y, a, b, all_classes, post, loss):
     """SKDB pass 3 for one attribute with the ESKDB code's rule
@@ -380,18 +470,8 @@ def _loo_attribute_authors(node_idx, cell_idx, node_counts, cell_counts, y, a, b
     D = D1 - 1
     for r in range(n):
         yr = y[r]
-        d = 0
-        early = False
-        while d < D:
-            ci = cell_idx[r, d + 1]
-            cnt = 0
-            if ci >= 0:
-                for c in range(C):
-                    cnt += cell_counts[ci, c]
-            if cnt < 2:
-                early = True
-                break
-            d += 1
+        d = _walk_depth(cell_idx, cell_counts, r, D)
+        early = d < D
         for k in range(d + 1):
             _times_loo_estimate(post, r, k, node_counts, cell_counts, node_idx[r, k], cell_idx[r, k], yr, a, b)
         src = d
@@ -401,6 +481,30 @@ def _loo_attribute_authors(node_idx, cell_idx, node_counts, cell_counts, y, a, b
         for k in range(src + 1, K1):
             for c in range(C):
                 post[r, k, c] = post[r, src, c]
+        _normalise_and_score(post, r, yr, all_classes, loss)
+
+
+@njit(cache=True)
+def _loo_attribute_min_count(node_idx, cell_idx, node_counts, cell_counts, y, a, b, all_classes, post, loss):
+    """SKDB pass 3 for one attribute with Petal's rule (``kdbSelectiveClean``, the learner
+    ``selective-kdb``: ``distributionCatTree::updateClassDistributionloocv`` and, for every k at
+    once, ``updateClassDistributionloocvWithNB``), for ``loo_rule="min_count"``.
+
+    Walking down the row's path from depth 0, the walk stops before a node holding fewer
+    than 2 rows with the row's value of this attribute (all classes, the row included);
+    with ``s`` the depth reached, model k's posterior is multiplied by the LOO M-estimate
+    of depth ``min(k, s)`` for every class (the row's own counts subtracted for its class;
+    no per-class back-off: a node without other data for class c gives ``a / b``). Unlike
+    :func:`_loo_attribute_authors`, no model's posterior is overwritten by another's."""
+    n, D1 = node_idx.shape
+    K1 = post.shape[1]
+    D = D1 - 1
+    for r in range(n):
+        yr = y[r]
+        s = _walk_depth(cell_idx, cell_counts, r, D)
+        for k in range(K1):
+            dk = k if k < s else s
+            _times_loo_estimate(post, r, k, node_counts, cell_counts, node_idx[r, dk], cell_idx[r, dk], yr, a, b)
         _normalise_and_score(post, r, yr, all_classes, loss)
 
 

@@ -28,8 +28,9 @@ Learners
   min(k, .) parents -- at once, subtracting each instance's own counts. The loss is
   the RMSE of the LOO posteriors; the class-prior-only model is the starting best;
   (n*, k*) is the first strict improvement scanning n' = 1..n outer and k = 0..max_k
-  inner (the ESKDB code's ``learnStructureSKDB`` order). See :class:`SKDB` for where
-  this differs from Petal's ``kdbSelective``.
+  inner (the ESKDB code's ``learnStructureSKDB`` order). ``selection="attributes"`` keeps
+  k = max_k and selects n* alone, as Petal's ``selective-kdb`` does by default; see
+  :class:`SKDB` for the rules Petal uses.
 * :class:`KDF` (Duan and Wang 2017): one KDB per attribute, with that attribute first;
   the class posteriors of the members are averaged. The member order and parents
   follow the ESKDB code's ``learnStructureKDBForest`` (which produced Zhang et al. 2020's KDF
@@ -51,6 +52,10 @@ depth ``d`` holds the counts ``#(X, y, pa_1..pa_d)``.
   node on the instance's path that has training data for that class; the root
   (``P(x)`` over all classes) is used only for a class without training data. This is
   the estimate and query of :func:`algorithms.hdp.m_estimate_family`.
+  With ``backoff="seen_parents"`` (Petal's ``kdb.cpp`` and ``selective-kdb``, through
+  ``distributionCatTree::updateClassDistribution``) the node is the deepest one on the path
+  whose parent values were seen in training with any class, the same for every class:
+  a class without rows there gets ``(0 + M/|X|) / (0 + M) = 1/|X|`` instead of backing off.
   ``m``: Zhang et al. 2020 Sect. 2.4 says M "is usually set to 1" with base rate ``b = 1/C``;
   its Table 2 prints ``M = 1/C``. The ESKDB code uses M = 1 (``SUtils.m_MEsti = 1.0``
   in ``MEsti(n, N, k) = (n + M/k) / (N + M)``), i.e. a class count receives the
@@ -109,8 +114,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromLogJointMixin,
                     ProbaFromLogJointMixin, first_batch_classes, logsumexp_rows)
-from ._bnc_kernels import (_family_log_prob, _information_kernel, _loo_attribute, _loo_attribute_authors, _loo_prior,
-                           _sum_runs_kernel, _walk_tree, _weka_sort_kernel, _weka_tan_scores)
+from ._bnc_kernels import (BACKOFF_CLASS, BACKOFF_NONE, BACKOFF_SEEN_PARENTS, _family_log_prob, _information_kernel,
+                           _loo_attribute, _loo_attribute_authors, _loo_attribute_min_count, _loo_prior,
+                           _petal_information_kernel, _sum_runs_kernel, _walk_tree, _weka_sort_kernel,
+                           _weka_tan_scores)
 from . import hdp as H
 from ._counts import (BLOCK_ROWS, MAX_TABLE_BYTES_CONSTRAINT, AllSubsetCounts, CountTableTooLarge, class_codes,
                       code_dtype, encode, encode_classes)
@@ -120,8 +127,12 @@ SMOOTHINGS = ("m_estimate", "laplace", "hdp")
 MISSING_MODES = ("value", "mode")
 MISSING_SLOTS = ("observed", "always")
 LOO_LOSSES = ("true_class", "all_classes")
-TIE_ORDERS = ("stable", "weka")
-LOO_RULES = ("exact", "authors")
+TIE_ORDERS = ("stable", "weka", "float_std_sort")
+LOO_RULES = ("exact", "authors", "min_count")
+#: SKDB: what pass 3 selects
+SELECTIONS = ("k_and_attributes", "attributes")
+#: ``backoff`` values besides True / False
+BACKOFF_RULES = ("seen_parents",)
 #: rows per block in prediction and in SKDB's selection pass
 CHUNK_ROWS = 1 << 16
 #: mixed-radix keys of a family (parent path x child value x class) must stay below this
@@ -172,6 +183,23 @@ def pairwise_information(codes, y, n_values, n_classes: int, max_table_bytes="au
     return PairInformation(counts, mi, cmi, cmi_class)
 
 
+def petal_information(info: PairInformation) -> tuple[np.ndarray, np.ndarray]:
+    """``(mi, cmi)`` as float32, computed from ``info``'s counts as Petal computes them (see
+    :func:`algorithms._bnc_kernels._petal_information_kernel`): values equal in float are equal,
+    and near-equal values keep Petal's rounding (what ``tie_order="float_std_sort"`` orders)."""
+    counts = info.counts
+    d = info.mi.size
+    mi = np.zeros(d, dtype=np.float32)
+    cmi = np.zeros((d, d), dtype=np.float32)
+    pair_sets = counts.tables[2].attribute_sets if 2 in counts.tables else np.zeros((0, 2), np.int64)
+    if counts.n_rows and d:
+        _petal_information_kernel(pair_sets, counts.set_offsets, int(counts.set_start[1]),
+                                  int(counts.set_start[2]) if 2 in counts.tables else 0,
+                                  np.asarray(counts.n_values, dtype=np.int64), int(counts.n_classes), counts.counts,
+                                  counts.n_rows, mi, cmi)
+    return mi, cmi
+
+
 # =========================================================================== structures
 
 
@@ -184,6 +212,105 @@ def weka_sort(values) -> np.ndarray:
     return index
 
 
+def std_sort(keys, greater: bool = True) -> np.ndarray:
+    """The permutation ``std::sort(idx.begin(), idx.end(), cmp)`` of libstdc++ (GCC 4.9 to 14) leaves
+    in ``idx = 0..n-1``, with ``cmp(a, b) = keys[a] > keys[b]`` (``greater``) or ``<``: introsort
+    (median of three moved to the front, unguarded partition, heapsort past ``2 floor(log2 n)``
+    levels) down to ranges of 16, then insertion sort. Not stable for n > 16 (for n <= 16 it is
+    one insertion sort, which is). Petal's KDB orders its attributes with it."""
+    key = [float(v) for v in np.asarray(keys).ravel()]
+    idx = list(range(len(key)))
+    comp = (lambda a, b: key[a] > key[b]) if greater else (lambda a, b: key[a] < key[b])
+
+    def adjust_heap(first, hole, length, value):
+        top, child = hole, hole
+        while child < (length - 1) // 2:
+            child = 2 * (child + 1)
+            if comp(idx[first + child], idx[first + child - 1]):
+                child -= 1
+            idx[first + hole] = idx[first + child]
+            hole = child
+        if length % 2 == 0 and child == (length - 2) // 2:
+            child = 2 * (child + 1)
+            idx[first + hole] = idx[first + child - 1]
+            hole = child - 1
+        parent = (hole - 1) // 2
+        while hole > top and comp(idx[first + parent], value):
+            idx[first + hole] = idx[first + parent]
+            hole = parent
+            parent = (hole - 1) // 2
+        idx[first + hole] = value
+
+    def heap_sort(first, last):               # std::__partial_sort(first, last, last)
+        length = last - first
+        if length >= 2:
+            parent = (length - 2) // 2
+            while True:
+                adjust_heap(first, parent, length, idx[first + parent])
+                if parent == 0:
+                    break
+                parent -= 1
+        while last - first > 1:
+            last -= 1
+            value = idx[last]
+            idx[last] = idx[first]
+            adjust_heap(first, 0, last - first, value)
+
+    def introsort(first, last, depth):
+        while last - first > 16:
+            if depth == 0:
+                heap_sort(first, last)
+                return
+            depth -= 1
+            a, b, c = first + 1, first + (last - first) // 2, last - 1
+            if comp(idx[a], idx[b]):
+                m = b if comp(idx[b], idx[c]) else (c if comp(idx[a], idx[c]) else a)
+            else:
+                m = a if comp(idx[a], idx[c]) else (c if comp(idx[b], idx[c]) else b)
+            idx[first], idx[m] = idx[m], idx[first]
+            lo, hi = first + 1, last
+            while True:
+                while comp(idx[lo], idx[first]):
+                    lo += 1
+                hi -= 1
+                while comp(idx[first], idx[hi]):
+                    hi -= 1
+                if not lo < hi:
+                    break
+                idx[lo], idx[hi] = idx[hi], idx[lo]
+                lo += 1
+            introsort(lo, last, depth)
+            last = lo
+
+    def linear_insert(i):
+        val = idx[i]
+        j = i - 1
+        while comp(val, idx[j]):
+            idx[j + 1] = idx[j]
+            j -= 1
+        idx[j + 1] = val
+
+    def insertion_sort(first, last):
+        for i in range(first + 1, last):
+            if comp(idx[i], idx[first]):
+                val = idx[i]
+                idx[first + 1:i + 1] = idx[first:i]
+                idx[first] = val
+            else:
+                linear_insert(i)
+
+    n = len(idx)
+    if n > 1:
+        introsort(0, n, 2 * (n.bit_length() - 1))
+        if n > 16:
+            insertion_sort(0, 16)
+            for i in range(16, n):
+                linear_insert(i)
+        else:
+            insertion_sort(0, n)
+    return np.asarray(idx, dtype=np.int64)
+
+
 def descending_order(values, tie_order: str = "stable") -> np.ndarray:
     """Indices of ``values`` from largest to smallest.
 
@@ -191,7 +318,11 @@ def descending_order(values, tie_order: str = "stable") -> np.ndarray:
     ``tie_order="weka"``: the ESKDB code's ``SUtils.sort``, i.e. Weka 3.6's ascending
     ``Utils.sort`` read backwards; as that quicksort mostly leaves equal values in index
     order, the higher index then tends to come first among equal values (not always: the
-    quicksort is not stable, and :func:`weka_sort` reproduces it exactly)."""
+    quicksort is not stable, and :func:`weka_sort` reproduces it exactly).
+    ``tie_order="float_std_sort"``: the values rounded to float32, in the order of libstdc++'s
+    ``std::sort`` with ``>`` (:func:`std_sort`), as Petal's ``kdb.cpp`` orders the attributes by MI."""
+    if tie_order == "float_std_sort":
+        return std_sort(np.asarray(values, dtype=np.float32), greater=True)
     if tie_order == "stable":
         return np.argsort(-np.asarray(values, dtype=np.float64), kind="stable").astype(np.int64)
     if tie_order == "weka":
@@ -209,8 +340,13 @@ def kdb_parents(order, cmi, k: int, tie_order: str = "stable") -> dict:
     """KDB (Sahami 1996): ``{attribute: parents}``; the attribute at position ``u`` of
     ``order`` takes the ``min(u, k)`` earlier attributes with the highest ``cmi[a, .]``,
     listed by decreasing CMI (ties: ``"stable"`` = earlier in the order first; ``"weka"`` =
-    the ESKDB code's reversed Weka sort of ``cmi[a, order[:u]]``, see :func:`descending_order`)."""
+    the ESKDB code's reversed Weka sort of ``cmi[a, order[:u]]``, see :func:`descending_order`;
+    ``"float_std_sort"`` = ``"stable"`` on the CMI rounded to float32, which is what Petal's
+    ``kdb.cpp`` insertion of each earlier attribute into the parent list, by strictly greater
+    float CMI, gives)."""
     order = np.asarray(order, dtype=np.int64)
+    if tie_order == "float_std_sort":
+        cmi, tie_order = np.asarray(cmi, dtype=np.float32), "stable"
     out = {}
     for u, a in enumerate(order):
         before = order[:u]
@@ -565,7 +701,7 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
         "smoothing": [StrOptions(set(SMOOTHINGS))],
         "m": [Interval(Real, 0, None, closed="neither"), StrOptions({"1/C"})],
         "alpha": [Interval(Real, 0, None, closed="neither")],
-        "backoff": ["boolean"],
+        "backoff": ["boolean", StrOptions(set(BACKOFF_RULES))],
         "hdp_settings": [dict, None],
         "missing": [StrOptions(set(MISSING_MODES))],
         "random_state": RANDOM_STATE_CONSTRAINT,
@@ -595,6 +731,12 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
             return H.HDPSettings(**(self.hdp_settings or {}))
         except TypeError as exc:
             raise ValueError(f"hdp_settings: {exc}") from None
+
+    def _backoff_code(self) -> int:
+        """``backoff`` as the kernels' code (:data:`algorithms._bnc_kernels.BACKOFF_CLASS` ...)."""
+        if isinstance(self.backoff, str):
+            return BACKOFF_SEEN_PARENTS
+        return BACKOFF_CLASS if self.backoff else BACKOFF_NONE
 
     def _m_value(self) -> float:
         C = self.classes_.size
@@ -766,7 +908,7 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
             if ests:
                 out += H.joint_log_likelihood(codes, mdl["prior"], ests) - np.log(mdl["prior"])[None, :]
             return out
-        backoff = bool(self.backoff)
+        backoff = self._backoff_code()
         for a, pa in member.items():
             tbl = self._families[(a, pa)]
             lv = mdl["levels"][(a, pa)]
@@ -845,9 +987,14 @@ _COMMON_DOC = """
         M of the M-estimate (base rate ``1/|X|`` for attributes, ``1/C`` for the class).
     alpha : float, default=1.0
         Pseudo-count per value for ``smoothing="laplace"`` (Weka's ``-A``).
-    backoff : bool, default=True
-        Back off to the nearest non-empty ancestor (Zhang et al. 2020 Sect. 4.1); False uses the
-        leaf, ``1/|X|`` when it is empty (Weka's SimpleEstimator). Ignored by HDP.
+    backoff : bool or "seen_parents", default=True
+        True: back off, class by class, to the nearest ancestor with data for the class (Zhang
+        et al. 2020 Sect. 4.1); False uses the leaf, ``1/|X|`` when it is empty (Weka's
+        SimpleEstimator); ``"seen_parents"``: the deepest node whose parent values (a prefix of
+        the row's) were seen in training with any class and value, the same node for every
+        class, so a class without rows there gets the base rate ``a / b`` (``1/|X|`` for the
+        M-estimate) instead of backing off, as Petal's ``kdb.cpp`` does
+        (``distributionCatTree::updateClassDistribution``). Ignored by HDP.
     hdp_settings : dict or None, default=None
         Fields of :class:`algorithms.hdp.HDPSettings` for ``smoothing="hdp"``.
     missing : {"value", "mode"}, default="value"
@@ -869,6 +1016,14 @@ _COMMON_DOC = """
     max_table_bytes : int or "auto"
         Memory guard for the pair tables of pass 1.
 """
+
+
+def _ordering_information(info: PairInformation, tie_order: str) -> tuple[np.ndarray, np.ndarray]:
+    """The MI and CMI that order the attributes and choose the parents: Petal's float values
+    (:func:`petal_information`) for ``tie_order="float_std_sort"``, else ``info``'s."""
+    if tie_order == "float_std_sort":
+        return petal_information(info)
+    return info.mi, info.cmi
 
 
 def _check_order(order, d: int) -> np.ndarray | None:
@@ -945,13 +1100,21 @@ class KDB(_BNCBase):
     order : sequence of int or None, default=None
         Attribute order; None = by decreasing ``I(X; Y)``. Attributes left out of a given
         order are not used.
-    tie_order : {"stable", "weka"}, default="stable"
+    tie_order : {"stable", "weka", "float_std_sort"}, default="stable"
         How equal MI (attribute order) and equal CMI (parent choice and back-off order)
         are ordered: ``"stable"`` = the lower index (earlier position) first, this
         implementation's rule; ``"weka"`` = the ESKDB code's ``SUtils.sort``, Weka 3.6's unstable quicksort
         read backwards (the higher index tends to come first), which changes
         probabilities on some data (seen up to 0.04), rarely predictions. The paper's
-        configs use ``"weka"``. See :func:`descending_order`.
+        configs use ``"weka"``. ``"float_std_sort"`` = Petal's ``kdb.cpp``: MI and CMI computed
+        and kept in float (:func:`petal_information`, so values that differ only by rounding
+        are equal), the attributes in the order libstdc++'s ``std::sort`` leaves them
+        (:func:`std_sort`; for up to 16 attributes, equal MI in index order), the parents by
+        decreasing float CMI, the earlier attribute first on equal values. See
+        :func:`descending_order`.
+
+    Petal's ``kdb +kK`` (``kdb.cpp``) is ``k=K, backoff="seen_parents", tie_order="float_std_sort"``
+    (the M-estimate M = 1 of the deepest node whose parent values were seen in training).
     """ + _COMMON_DOC + """
     Attributes
     ----------
@@ -984,8 +1147,9 @@ class KDB(_BNCBase):
                                                    self.max_table_bytes)
         self.information_ = info
         given = _check_order(self.order if order is None else order, d)
-        self.order_ = mi_order(info.mi, self.tie_order) if given is None else given
-        self._members = [kdb_parents(self.order_, info.cmi, int(self.k), self.tie_order)]
+        mi, cmi = _ordering_information(info, self.tie_order)
+        self.order_ = mi_order(mi, self.tie_order) if given is None else given
+        self._members = [kdb_parents(self.order_, cmi, int(self.k), self.tie_order)]
         self.parents_ = self._parents_list(self._members[0])
 
 
@@ -1001,17 +1165,21 @@ class SKDB(_BNCBase):
     of every model k = 0..max_k at once, with the row's own counts subtracted from every
     count it reads (Pazzani's trick); after attribute u the squared error of model
     (k, u + 1 attributes) is accumulated. RMSE = sqrt(sum / N) (``loo_loss="true_class"``:
-    ``(1 - P(y_i | x_i))^2``, as Petal's ``kdbSelective`` and the ESKDB code;
+    ``(1 - P(y_i | x_i))^2``, as Petal's ``selective-kdb`` and the ESKDB code;
     ``"all_classes"``: ``sum_y (1[y = y_i] - P(y | x_i))^2``, the RMSE of the reports).
-    Selection: the prior-only model is the starting best; scanning n' = 1..n (outer) and
-    k = 0..max_k (inner), a model replaces the best only when strictly better (the ESKDB
-    code's order; Petal scans k outer). n* = 0 leaves the class prior alone (k* = 0).
+    Selection (``selection="k_and_attributes"``): the prior-only model is the starting best;
+    scanning n' = 1..n (outer) and k = 0..max_k (inner), a model replaces the best only when
+    strictly better (the ESKDB code's order, and that of Petal's ``selective-kdb +selectiveK``).
+    n* = 0 leaves the class prior alone (k* = 0). ``selection="attributes"``: k* = max_k
+    and only n' is scanned, as Petal's ``selective-kdb +kK`` does without ``+selectiveK``
+    (``kdbSelectiveClean.cpp``, which the name ``selective-kdb`` runs; ``kdbSelective.cpp``
+    is not registered).
 
     ``loo_rule="exact"`` (this implementation's rule): the LOO estimates are exactly those of the final
     model refitted without the row: the node is the deepest one on the row's path with
     data for the class once the row is removed, the M-estimate (or Laplace) of that node,
     the root when the class has no other row.
-    ``loo_rule="authors"`` (the ESKDB code's and Petal's ``updateClassDistributionloocv``,
+    ``loo_rule="authors"`` (the ESKDB code's ``updateClassDistributionloocv``,
     which produced Zhang et al. 2020's SKDB and ESKDB numbers; the paper's configs use it): model d
     takes the LOO estimate of depth d without per-class back-off, the walk down the path
     stops before a node holding fewer than 2 rows with the row's value of the attribute
@@ -1019,6 +1187,13 @@ class SKDB(_BNCBase):
     estimate, and every deeper model's posterior is overwritten by that model's (dropping
     the factors of their earlier attributes); see :func:`_loo_attribute_authors`. The
     two rules pick a different (k*, n*) on some data.
+    ``loo_rule="min_count"`` (Petal's ``selective-kdb``: ``updateClassDistributionloocv`` and
+    ``updateClassDistributionloocvWithNB`` of ``distributionTree.cpp``): the same walk, which
+    stops before a node holding fewer than 2 rows with the row's value of the attribute;
+    with s the depth reached, model k takes the LOO estimate of depth ``min(k, s)`` for every
+    class, and no posterior is overwritten; see :func:`_loo_attribute_min_count`.
+    Petal's ``selective-kdb +k5`` is ``selection="attributes", loo_rule="min_count",
+    backoff="seen_parents", tie_order="float_std_sort"``.
 
     Parameters
     ----------
@@ -1028,9 +1203,13 @@ class SKDB(_BNCBase):
         Attribute order (ESKDB passes its MI-sampled order, Algorithm 3); None = by
         decreasing MI. Attributes absent from the order are never used.
     loo_loss : {"true_class", "all_classes"}, default="true_class"
-    loo_rule : {"exact", "authors"}, default="exact"
-        The leave-one-out estimates of pass 3 (above); ``"authors"`` in the paper's configs.
-    tie_order : {"stable", "weka"}, default="stable"
+    loo_rule : {"exact", "authors", "min_count"}, default="exact"
+        The leave-one-out estimates of pass 3 (above); ``"authors"`` in the paper's configs,
+        ``"min_count"`` Petal's.
+    selection : {"k_and_attributes", "attributes"}, default="k_and_attributes"
+        What pass 3 selects: (k*, n*), or n* alone with k* = max_k (Petal's ``selective-kdb``
+        without ``+selectiveK``).
+    tie_order : {"stable", "weka", "float_std_sort"}, default="stable"
         Order of equal MI / CMI values in the KDB structure (see :class:`KDB`).
     """ + _COMMON_DOC + """
     Attributes
@@ -1048,12 +1227,13 @@ class SKDB(_BNCBase):
     diagnostics_ : dict with k*, n*
     """
 
-    def __init__(self, *, max_k=5, order=None, loo_loss="true_class", loo_rule="exact", tie_order="stable",
-                 smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None, missing="value",
-                 missing_slot="observed", random_state=None, categorical_features=None, n_categories=None,
-                 max_table_bytes="auto"):
+    def __init__(self, *, max_k=5, order=None, loo_loss="true_class", loo_rule="exact", selection="k_and_attributes",
+                 tie_order="stable", smoothing="m_estimate", m=1.0, alpha=1.0, backoff=True, hdp_settings=None,
+                 missing="value", missing_slot="observed", random_state=None, categorical_features=None,
+                 n_categories=None, max_table_bytes="auto"):
         self.max_k = max_k
         self.loo_rule = loo_rule
+        self.selection = selection
         self.tie_order = tie_order
         self.missing_slot = missing_slot
         self.order = order
@@ -1069,6 +1249,7 @@ class SKDB(_BNCBase):
         "max_k": [Interval(Integral, 0, None, closed="left")],
         "loo_loss": [StrOptions(set(LOO_LOSSES))],
         "loo_rule": [StrOptions(set(LOO_RULES))],
+        "selection": [StrOptions(set(SELECTIONS))],
     }
 
     def _learn(self, codes, y, order=None, information=None):
@@ -1079,8 +1260,9 @@ class SKDB(_BNCBase):
         info = information or pairwise_information(codes, y, self.n_values_, C, self.max_table_bytes)
         self.information_ = info
         given = _check_order(self.order if order is None else order, d)
-        self.order_ = mi_order(info.mi, self.tie_order) if given is None else given
-        full = kdb_parents(self.order_, info.cmi, K, self.tie_order)
+        mi, cmi = _ordering_information(info, self.tie_order)
+        self.order_ = mi_order(mi, self.tie_order) if given is None else given
+        full = kdb_parents(self.order_, cmi, K, self.tie_order)
         self.max_parents_ = [full.get(a) for a in range(d)]
         # pass 2: the max_k families
         tables = [FamilyTable(a, full[int(a)], self.n_values_, C) for a in self.order_]
@@ -1093,8 +1275,9 @@ class SKDB(_BNCBase):
         self.loo_rmse_ = np.sqrt(loss / denom)
         self.loo_rmse_prior_ = float(np.sqrt(prior_loss / denom))
         best, n_sel, k_sel = self.loo_rmse_prior_, 0, 0
+        ks = range(K + 1) if self.selection == "k_and_attributes" else (K,)
         for u in range(self.order_.size):
-            for k in range(K + 1):
+            for k in ks:
                 if self.loo_rmse_[k, u] < best:
                     best, n_sel, k_sel = self.loo_rmse_[k, u], u + 1, k
         self.n_selected_ = n_sel
@@ -1138,10 +1321,13 @@ class SKDB(_BNCBase):
                 if self.loo_rule == "authors":
                     _loo_attribute_authors(node_idx, cell_idx, lv.node_counts, lv.cell_counts, yc, ta, tb,
                                            all_classes, post, acc)
+                elif self.loo_rule == "min_count":
+                    _loo_attribute_min_count(node_idx, cell_idx, lv.node_counts, lv.cell_counts, yc, ta, tb,
+                                             all_classes, post, acc)
                 else:
                     _loo_attribute(node_idx, cell_idx, lv.node_counts, lv.cell_counts,
                                    chunk[:, t.attribute].astype(np.int64), yc, lv.root_x, lv.root_total, ta, tb,
-                                   bool(self.backoff), all_classes, post, acc)
+                                   self._backoff_code(), all_classes, post, acc)
                 loss[:, u] += acc
         return loss, prior_loss
 

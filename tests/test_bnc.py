@@ -113,9 +113,10 @@ def test_kdb_m_estimates_equal_hdp_tree_m_estimates(k):
 
 
 # --------------------------------------------------------------------------- SKDB: LOO against brute-force refits
-def _refit_posteriors(X, y, hold, order, parents, C, V, m, k, n_att):
+def _refit_posteriors(X, y, hold, order, parents, C, V, m, k, n_att, backoff=True):
     """Pure Python: counts from every row but ``hold``; the M-estimate back-off model
-    (k, first n_att attributes of ``order``) applied to row ``hold``."""
+    (k, first n_att attributes of ``order``) applied to row ``hold`` (``backoff="seen_parents"``:
+    the deepest node with rows of any class, for every class)."""
     keep = [r for r in range(len(y)) if r != hold]
     N = len(keep)
     x = X[hold]
@@ -128,7 +129,13 @@ def _refit_posteriors(X, y, hold, order, parents, C, V, m, k, n_att):
             # deepest depth with data for class c after removing `hold`
             chosen = None
             for dep in range(len(pa), -1, -1):
-                rows = [r for r in keep if y[r] == c and all(X[r, q] == x[q] for q in pa[:dep])]
+                rows = [r for r in keep if all(X[r, q] == x[q] for q in pa[:dep])]
+                if backoff == "seen_parents":
+                    if rows:
+                        chosen = [r for r in rows if y[r] == c]
+                        break
+                    continue
+                rows = [r for r in rows if y[r] == c]
                 if rows:
                     chosen = rows
                     break
@@ -144,11 +151,12 @@ def _refit_posteriors(X, y, hold, order, parents, C, V, m, k, n_att):
     return post / post.sum()
 
 
-@pytest.mark.parametrize("loss_kind", ["true_class", "all_classes"])
-def test_skdb_loo_equals_brute_force_refits(loss_kind):
+@pytest.mark.parametrize("loss_kind,backoff", [("true_class", True), ("all_classes", True),
+                                               ("true_class", "seen_parents")])
+def test_skdb_loo_equals_brute_force_refits(loss_kind, backoff):
     X, y = nominal_data(n=70, d=4, k=3, C=3, seed=5, noise=0.4)
     K = 2
-    est = SKDB(max_k=K, loo_loss=loss_kind, m=1.0).fit(X, y)
+    est = SKDB(max_k=K, loo_loss=loss_kind, m=1.0, backoff=backoff).fit(X, y)
     order = est.order_.tolist()
     parents = {a: est.max_parents_[a] for a in order}
     V = est.n_values_
@@ -162,7 +170,7 @@ def test_skdb_loo_equals_brute_force_refits(loss_kind):
         sq_prior += np.sum((onehot - prior) ** 2) if loss_kind == "all_classes" else (1 - prior[y[i]]) ** 2
         for u in range(len(order)):
             for k in range(K + 1):
-                p = _refit_posteriors(X, y, i, order, parents, C, V, 1.0, k, u + 1)
+                p = _refit_posteriors(X, y, i, order, parents, C, V, 1.0, k, u + 1, backoff)
                 sq[k, u] += np.sum((onehot - p) ** 2) if loss_kind == "all_classes" else (1 - p[y[i]]) ** 2
     denom = n * (C if loss_kind == "all_classes" else 1)
     rmse = np.sqrt(sq / denom)
@@ -457,6 +465,14 @@ def test_kdb_tie_order_changes_order_and_parents():
     assert sk.order_.tolist() == [2, 1, 0] and sk.max_parents_ == [(1, 2), (2,), ()]
 
 
+def _loo_prior_start(cc, xc, n, K, mest):
+    """Row r's leave-one-out class prior ``mest(#c - [c = y_r], n - 1, C)``, normalised: the
+    starting posterior of every model k = 0..K (class counts ``cc``, true class ``xc``)."""
+    C = len(cc)
+    prior = np.array([mest(cc[c] - (c == xc), n - 1, C) for c in range(C)], dtype=float)
+    return np.tile(prior / prior.sum(), (K + 1, 1))
+
+
 def _authors_loo(X, y, order, parents, K, C, V, m=1.0):
     """Direct transcription of the ESKDB code's SKDB third pass (learnStructureSKDB with
     ploocv and wdBayesParametersTree.updateClassDistributionloocv) on dictionaries of counts."""
@@ -478,11 +494,8 @@ def _authors_loo(X, y, order, parents, K, C, V, m=1.0):
     prior_loss = 0.0
     for r in range(n):
         xc = y[r]
-        dist = np.zeros((K + 1, C))
-        dist[0] = [mest(cc[c] - (c == xc), n - 1, C) for c in range(C)]
-        dist[0] /= dist[0].sum()
+        dist = _loo_prior_start(cc, xc, n, K, mest)
         prior_loss += (1 - dist[0, xc]) ** 2
-        dist[1:] = dist[0]
         for u, a in enumerate(order):
             pa, uval = parents[a], X[r, a]
             D = len(pa)
@@ -543,3 +556,143 @@ def test_new_options_are_validated():
             KDB(**bad).fit(X, y)
     with pytest.raises(ValueError, match="loo_rule"):
         SKDB(loo_rule="petal").fit(X, y)
+    with pytest.raises(ValueError, match="selection"):
+        SKDB(selection="k").fit(X, y)
+    with pytest.raises(ValueError, match="backoff"):
+        KDB(backoff="parents").fit(X, y)
+
+
+# --------------------------------------------------------------------------- Petal's rules (kdb.cpp, selective-kdb)
+# Agreement with the Petal binary itself: tests/test_petal_agreement.py (skipped without it).
+def test_std_sort_equals_libstdcxx():
+    """``std_sort`` against permutations printed by g++ 12's ``std::sort(idx, idx + n, [&](a, b) {
+    return v[a] > v[b]; })``: a tie-heavy array of 40 (introsort, not stable) and McIlroy's
+    adversary against that sort (n = 40, which exhausts the depth limit: the heapsort path)."""
+    from algorithms.bnc import descending_order, std_sort
+
+    ties = [3, 2, 2, 3, 2, 3, 3, 0, 0, 1, 1, 3, 3, 0, 1, 3, 0, 3, 0, 1, 3, 1, 1, 1, 2, 1, 3, 1, 1, 2, 2, 2, 2, 3, 3,
+            3, 2, 2, 1, 3]
+    assert std_sort(ties).tolist() == [20, 39, 35, 34, 33, 26, 0, 17, 15, 12, 11, 3, 6, 5, 1, 37, 36, 2, 4, 32, 31,
+                                       30, 29, 24, 25, 38, 28, 27, 10, 23, 22, 21, 19, 14, 9, 18, 7, 16, 8, 13]
+    killer = [-38, -1, -36, -3, -34, -5, -32, -7, -37, -9, -33, -11, -40, -13, -31, -15, -35, -17, -20, -19, 0, -2,
+              -4, -6, -8, -10, -12, -14, -16, -18, -30, -27, -28, -25, -26, -23, -24, -21, -22, -29]
+    assert std_sort(killer).tolist() == [20, 1, 21, 3, 22, 5, 23, 7, 24, 9, 25, 11, 26, 13, 27, 15, 28, 17, 29, 19,
+                                         18, 37, 38, 35, 36, 33, 34, 31, 32, 39, 30, 14, 6, 10, 4, 16, 2, 8, 0, 12]
+    # up to 16 elements std::sort is one insertion sort: stable
+    rng = np.random.default_rng(0)
+    for n in range(17):
+        v = rng.integers(0, 3, n)
+        assert std_sort(v).tolist() == np.argsort(-v, kind="stable").tolist()
+    # float_std_sort compares in float: values equal in float32 are ties
+    assert descending_order([0.1, 0.1 + 1e-12, 0.2], "float_std_sort").tolist() == [2, 0, 1]
+    assert descending_order([0.1, 0.1 + 1e-12, 0.2], "stable").tolist() == [2, 1, 0]
+
+
+def test_petal_information_is_mi_and_cmi_in_float():
+    from algorithms.bnc import petal_information
+
+    X, y = nominal_data(n=200, d=4)
+    X = np.column_stack([X, X[:, 1]])           # a duplicate: equal MI and equal CMI with the others
+    info = pairwise_information(X.astype(np.int8), y, [3] * 5, 3)
+    mi, cmi = petal_information(info)
+    assert mi.dtype == np.float32 and cmi.dtype == np.float32
+    np.testing.assert_allclose(mi, info.mi, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(cmi, info.cmi, rtol=1e-5, atol=1e-6)
+    assert mi[1] == mi[4] and cmi[0, 1] == cmi[0, 4] and cmi[1, 4] > 0
+
+
+def _petal_kdb_posteriors(X, y, Xte, parents, C, V):
+    """Transcription of Petal's ``kdb::classify`` (``distributionCatTree::updateClassDistribution``):
+    for each attribute, walk down its parents while the training data hold the row's parent values
+    (any class), then ``mEstimate(#(x, y, node), #(y, node), |X|)`` with M = 1 for every class."""
+    post = np.zeros((len(Xte), C))
+    for r, x in enumerate(Xte):
+        p = np.array([(np.sum(y == c) + 1 / C) / (len(y) + 1) for c in range(C)])
+        for a, pa in enumerate(parents):
+            node = np.ones(len(y), bool)
+            for q in pa:
+                nxt = node & (X[:, q] == x[q])
+                if not nxt.any():
+                    break
+                node = nxt
+            for c in range(C):
+                p[c] *= (np.sum(node & (y == c) & (X[:, a] == x[a])) + 1 / V[a]) / (np.sum(node & (y == c)) + 1)
+        post[r] = p / p.sum()
+    return post
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_kdb_seen_parents_backoff_equals_petal_transcription(k):
+    X, y = nominal_data(n=60, d=5, k=6, C=3, seed=11, noise=0.6)       # sparse paths: back-off matters
+    Xte, _ = nominal_data(n=80, d=5, k=6, C=3, seed=12, noise=0.9)
+    est = KDB(k=k, backoff="seen_parents", tie_order="float_std_sort", missing="mode").fit(X, y)
+    ref = _petal_kdb_posteriors(X, y, Xte, est.parents_, 3, est.n_values_)
+    np.testing.assert_allclose(est.predict_proba(Xte), ref, rtol=1e-10, atol=1e-14)
+    per_class = KDB(k=k, tie_order="float_std_sort", missing="mode").fit(X, y)
+    assert np.max(np.abs(per_class.predict_proba(Xte) - ref)) > 1e-3
+
+
+def _petal_selective_loo(X, y, order, parents, K, C, V):
+    """Transcription of Petal's ``kdbSelectiveClean::trainPass3`` with ``+selectiveK``
+    (``yDist::ploocv`` and ``distributionCatTree::updateClassDistributionloocvWithNB``): summed
+    squared errors of the true class's LOO posterior, per k and attribute."""
+    n = len(y)
+
+    def mest(x, t, v):
+        return (x + 1 / v) / (t + 1)
+
+    loss = np.zeros((K + 1, len(order)))
+    prior_loss = 0.0
+    cc = np.bincount(y, minlength=C)
+    for r, xc in enumerate(y):
+        dist = _loo_prior_start(cc, xc, n, K, mest)
+        prior_loss += (1 - dist[0, xc]) ** 2
+        for u, a in enumerate(order):
+            pa, v = parents[a], X[r, a]
+
+            def est(node, c):
+                sub = int(c == xc)
+                return mest(np.sum(node & (y == c) & (X[:, a] == v)) - sub, np.sum(node & (y == c)) - sub, V[a])
+
+            node, depth = np.ones(n, bool), 0
+            while True:
+                for c in range(C):
+                    dist[depth, c] *= est(node, c)
+                if depth == len(pa):
+                    rest = range(depth + 1, K + 1)
+                    break
+                nxt = node & (X[:, pa[depth]] == X[r, pa[depth]])
+                if np.sum(nxt & (X[:, a] == v)) < 2:
+                    rest = range(depth + 1, K + 1)
+                    break
+                node, depth = nxt, depth + 1
+            for k in rest:
+                for c in range(C):
+                    dist[k, c] *= est(node, c)
+            for k in range(K + 1):
+                dist[k] /= dist[k].sum()
+                loss[k, u] += (1 - dist[k, xc]) ** 2
+    return loss, prior_loss
+
+
+def test_skdb_min_count_loo_and_attribute_selection_equal_petal_transcription():
+    X, y = nominal_data(n=80, d=5, k=5, C=3, seed=7, noise=0.5)
+    K = 3
+    both = SKDB(max_k=K, loo_rule="min_count", backoff="seen_parents", missing="mode").fit(X, y)
+    order = both.order_.tolist()
+    parents = {a: both.max_parents_[a] for a in order}
+    loss, prior_loss = _petal_selective_loo(X, y, order, parents, K, 3, both.n_values_.tolist())
+    np.testing.assert_allclose(both.loo_rmse_, np.sqrt(loss / len(y)), rtol=1e-10)
+    assert both.loo_rmse_prior_ == pytest.approx(math.sqrt(prior_loss / len(y)), rel=1e-12)
+    # Petal's selective-kdb without +selectiveK: k = K, the attributes alone
+    attrs = SKDB(max_k=K, loo_rule="min_count", backoff="seen_parents", missing="mode", selection="attributes").fit(X, y)
+    best, n_sel = prior_loss, 0
+    for u in range(len(order)):
+        if loss[K, u] < best:
+            best, n_sel = loss[K, u], u + 1
+    assert n_sel > 0 and (attrs.n_selected_, attrs.k_) == (n_sel, K)
+    assert attrs.parents_ == [both.max_parents_[a] if a in order[:n_sel] else None for a in range(5)]
+    # the rule differs from the ESKDB code's (overwriting) and from the exact LOO on these data
+    for rule in ("authors", "exact"):
+        other = SKDB(max_k=K, loo_rule=rule, backoff="seen_parents", missing="mode").fit(X, y)
+        assert np.max(np.abs(other.loo_rmse_ - both.loo_rmse_)) > 1e-4, rule
