@@ -710,8 +710,9 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
     }
     #: of the subclasses that have a ``missing_slot``
     _slot_constraints: dict = {"missing_slot": [StrOptions(set(MISSING_SLOTS)), "array-like"]}
-    #: of the subclasses that order the attributes by MI (KDB, SKDB): a given ``order`` and the tie rule
-    _order_constraints: dict = {"order": ["array-like", None], "tie_order": [StrOptions(set(TIE_ORDERS))]}
+    #: of the KDB structures (KDB, SKDB): the above, a given ``order`` and the tie rule of MI / CMI
+    _kdb_constraints: dict = {**_parameter_constraints, **_slot_constraints, "order": ["array-like", None],
+                              "tie_order": [StrOptions(set(TIE_ORDERS))]}
 
     def _check_params(self):
         """The declared constraints (:attr:`_parameter_constraints`, a subclass adds its own), then
@@ -978,6 +979,19 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
     def _parents_list(self, member: dict) -> list:
         return [member.get(a) for a in range(self.n_values_.size)]
 
+    def _kdb_structure(self, codes, y, order, information, k: int) -> dict:
+        """KDB's structure (KDB and SKDB's pass 1): sets ``information_`` (``information``, else
+        computed from the data) and ``order_`` (``order`` or the ``order`` parameter, else by
+        decreasing MI); returns ``{attribute: parents}``, each with its k earlier attributes of
+        highest CMI (ties by ``tie_order``)."""
+        info = information or pairwise_information(codes, y, self.n_values_, self.classes_.size,
+                                                   self.max_table_bytes)
+        self.information_ = info
+        given = _check_order(self.order if order is None else order, codes.shape[1])
+        mi, cmi = _ordering_information(info, self.tie_order)
+        self.order_ = mi_order(mi, self.tie_order) if given is None else given
+        return kdb_parents(self.order_, cmi, k, self.tie_order)
+
 
 _COMMON_DOC = """
     smoothing : {"m_estimate", "laplace", "hdp"}, default="m_estimate"
@@ -1135,21 +1149,12 @@ class KDB(_BNCBase):
                          n_categories=n_categories, max_table_bytes=max_table_bytes)
 
     _parameter_constraints: dict = {
-        **_BNCBase._parameter_constraints,
-        **_BNCBase._slot_constraints,
-        **_BNCBase._order_constraints,
+        **_BNCBase._kdb_constraints,
         "k": [Interval(Integral, 0, None, closed="left")],
     }
 
     def _learn(self, codes, y, order=None, information=None):
-        d = codes.shape[1]
-        info = information or pairwise_information(codes, y, self.n_values_, self.classes_.size,
-                                                   self.max_table_bytes)
-        self.information_ = info
-        given = _check_order(self.order if order is None else order, d)
-        mi, cmi = _ordering_information(info, self.tie_order)
-        self.order_ = mi_order(mi, self.tie_order) if given is None else given
-        self._members = [kdb_parents(self.order_, cmi, int(self.k), self.tie_order)]
+        self._members = [self._kdb_structure(codes, y, order, information, int(self.k))]
         self.parents_ = self._parents_list(self._members[0])
 
 
@@ -1243,9 +1248,7 @@ class SKDB(_BNCBase):
                          n_categories=n_categories, max_table_bytes=max_table_bytes)
 
     _parameter_constraints: dict = {
-        **_BNCBase._parameter_constraints,
-        **_BNCBase._slot_constraints,
-        **_BNCBase._order_constraints,
+        **_BNCBase._kdb_constraints,
         "max_k": [Interval(Integral, 0, None, closed="left")],
         "loo_loss": [StrOptions(set(LOO_LOSSES))],
         "loo_rule": [StrOptions(set(LOO_RULES))],
@@ -1256,13 +1259,7 @@ class SKDB(_BNCBase):
         d = codes.shape[1]
         C = self.classes_.size
         K = int(self.max_k)
-        # pass 1: structure for max_k
-        info = information or pairwise_information(codes, y, self.n_values_, C, self.max_table_bytes)
-        self.information_ = info
-        given = _check_order(self.order if order is None else order, d)
-        mi, cmi = _ordering_information(info, self.tie_order)
-        self.order_ = mi_order(mi, self.tie_order) if given is None else given
-        full = kdb_parents(self.order_, cmi, K, self.tie_order)
+        full = self._kdb_structure(codes, y, order, information, K)   # pass 1: structure for max_k
         self.max_parents_ = [full.get(a) for a in range(d)]
         # pass 2: the max_k families
         tables = [FamilyTable(a, full[int(a)], self.n_values_, C) for a in self.order_]
