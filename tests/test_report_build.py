@@ -274,3 +274,12 @@ def test_index_counts_not_applicable_splits_apart_from_failures(tmp_path):
     assert "1 stored records (1 failed, 2 not applicable)" in index
     assert "- failed: gnb on iris, 1 splits" in index
     assert "- not applicable: ecoc_long on iris, 2 splits" in index
+
+
+def test_a_kept_section_says_why_and_replaces_an_earlier_reason():
+    from bench.report.build import KEPT_NOTE, NOT_SELECTED, NOTHING_STORED, _kept
+
+    block = ["### x", "", "- built: then", f"{KEPT_NOTE}{NOTHING_STORED}"]
+    out = _kept(block, "Generated now.", NOT_SELECTED)
+    assert out == ["### x", "", "- built: then", f"{KEPT_NOTE}{NOT_SELECTED}", ""]
+    assert _kept(["### y"], "Generated 2026 on vm.")[1:3] == ["- built: 2026 on vm", f"{KEPT_NOTE}{NOTHING_STORED}"]

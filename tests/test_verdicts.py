@@ -276,6 +276,17 @@ def test_complete_papers_restores_dropped_papers_and_page_links(tmp_path):
     assert out.endswith("### massbayes_table3\n\n- built: z\n")
 
 
+def test_complete_papers_retitles_a_section_instead_of_adding_a_second(tmp_path):
+    """A paper whose title changed (its section names its page): one section, under the new title."""
+    from bench.report.pages import TITLES, complete_papers, page_line
+
+    text = ("Generated x.\n\n## Papers\n\n### ESKDB (an older title)\n\n- built: y\n" + page_line("eskdb")
+            + "\n- tables: [t](eskdb/t.md)\n\n## Stored experiments\n")
+    out = complete_papers(text, tmp_path)
+    assert "older title" not in out and out.count(f"### {TITLES['eskdb']}") == 1
+    assert out.count("[eskdb/README.md]") == 1 and "- tables: [t](eskdb/t.md)" in out
+
+
 def test_split_index_and_uncut():
     old = "# bench reports\n\nGenerated 2026 on vm.\n\n## Papers\n"
     assert split_index(old).startswith("Generated 2026")

@@ -348,17 +348,21 @@ def _index_blocks(path: Path) -> tuple[dict[str, list[str]], dict[str, list[str]
     return papers, exps, generated
 
 
-def _kept(block: list[str], generated: str) -> list[str]:
-    """An earlier index section, marked as kept (with the earlier build's date and commit when the
-    section does not carry its own)."""
-    out = list(block)
+KEPT_NOTE = "- kept from an earlier build: "
+#: why an earlier index section is kept: nothing to remake it from, or a build restricted to others
+NOTHING_STORED = "nothing of it is stored in this results directory"
+NOT_SELECTED = "not selected by this build (--paper / --experiment)"
+
+
+def _kept(block: list[str], generated: str, why: str = NOTHING_STORED) -> list[str]:
+    """An earlier index section, marked as kept, saying ``why`` (with the earlier build's date and
+    commit when the section does not carry its own; an earlier build's reason is replaced)."""
+    out = [line for line in block if not line.startswith(KEPT_NOTE)]
     if not any(line.startswith("- built:") for line in out):
         when = generated.removeprefix("Generated ").rstrip(".") if generated else "an earlier build"
         out.insert(2 if len(out) > 1 and not out[1].strip() else 1, f"- built: {when}")
-    note = "- kept from an earlier build: nothing of it is stored in this results directory"
-    if note not in out:
-        out.append(note)
-    return out + [""]
+    return out + [f"{KEPT_NOTE}{why}", ""]
+
 
 
 
@@ -403,7 +407,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
             except Exception:  # an unreadable record: the build below reports it
                 nothing_stored = False
             if not selected or nothing_stored:
-                index += _kept(old_papers[title], old_generated)
+                index += _kept(old_papers[title], old_generated, NOTHING_STORED if nothing_stored else NOT_SELECTED)
                 continue
         elif papers is not None and paper not in papers:
             continue
@@ -442,7 +446,8 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         if paper in PAPER_MODULES:
             continue
         if papers is not None and paper not in papers and keep_earlier and title in old_papers:
-            index += _kept(old_papers[title], old_generated)
+            stored = any(_n_records(ctx, e) for e in paper_experiments(paper))
+            index += _kept(old_papers[title], old_generated, NOT_SELECTED if stored else NOTHING_STORED)
             continue
         exps = paper_experiments(paper)
         index += experiment_paper_section(paper, exps, [e for e in exps if _n_records(ctx, e)])
@@ -463,6 +468,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
     # ---- experiments (generic summaries)
     names = experiments or [n for n in ctx.stored_experiments() if n != "perf"]
     index += ["## Stored experiments", ""]
+    sections: dict[str, list[str]] = {}   # experiment -> its index section, listed by name
     for name in names:
         out = out_root / name
         # a folder shared with the paper of the same name starts from the paper's files (fresh or kept)
@@ -471,15 +477,17 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
             lines, files = _experiment_section(ctx, name, tmp, out_root, built)
         except Exception as exc:
             _build_failed(f"experiment {name}", exc, tmp, out, failures)
-            index += _failed_section(name, exc, old_exps.get(name), old_generated)
+            sections[name] = _failed_section(name, exc, old_exps.get(name), old_generated)
             continue
         files = _commit(tmp, out, files)
         written += files
-        index += [ln.replace(str(tmp), str(out)) for ln in lines]
-        index.insert(len(index) - len(lines) + 4, f"- files: {_links(files, out_root)}")
-    for name, block in old_exps.items():  # summaries of experiments not stored here
+        sections[name] = [ln.replace(str(tmp), str(out)) for ln in lines]
+        sections[name].insert(4, f"- files: {_links(files, out_root)}")
+    for name, block in old_exps.items():  # summaries of experiments not stored here, or not selected
         if name != "perf" and name not in names and (out_root / name).is_dir() and (out_root / name) not in dirs:
-            index += _kept(block, old_generated)
+            sections[name] = _kept(block, old_generated, NOT_SELECTED if _n_records(ctx, name) else NOTHING_STORED)
+    for name in sorted(sections):
+        index += sections[name]
 
     _clean_stale(written, {d for d in dirs if d.name == "perf"})
     # ---- verdicts, paper pages and the HTML view (from reports/ alone); index.md opens with the verdicts

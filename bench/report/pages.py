@@ -290,6 +290,15 @@ def complete_papers(text: str, root: Path | None = None) -> str:
     stored_sections = {ln[4:].strip() for ln in lines[end:] if ln.startswith("### ")}
     body = lines[start + 1:end]
     heads = [i for i, ln in enumerate(body) if ln.startswith("### ")]
+    for paper in V.PAPERS:   # a section under an earlier title of the paper (its page line names it): retitled
+        title = f"### {TITLES[paper]}"
+        if title in body:
+            continue
+        for i in heads:
+            j = next((k for k in heads if k > i), len(body))
+            if page_line(paper) in body[i:j]:
+                body[i] = title
+                break
     for paper in V.PAPERS:
         title = f"### {TITLES[paper]}"
         if title not in body:
