@@ -390,19 +390,20 @@ def _loo_attribute(node_idx, cell_idx, node_counts, cell_counts, x, y, root_x, r
     C = post.shape[2]
     for r in range(n):
         yr = y[r]
+        seen = D1 - 1   # BACKOFF_SEEN_PARENTS: the deepest node holding another row, the same for every class
+        if backoff == BACKOFF_SEEN_PARENTS:
+            while seen >= 0:
+                tot = 0
+                for cc in range(C):
+                    tot += node_counts[node_idx[r, seen], cc]
+                if tot - 1 > 0:
+                    break
+                seen -= 1
         for c in range(C):
             sub = 1 if c == yr else 0
-            deepest = D1 - 1
+            deepest = seen
             if backoff == BACKOFF_CLASS:
                 while deepest >= 0 and node_counts[node_idx[r, deepest], c] - sub <= 0:
-                    deepest -= 1
-            elif backoff == BACKOFF_SEEN_PARENTS:
-                while deepest >= 0:
-                    tot = 0
-                    for cc in range(C):
-                        tot += node_counts[node_idx[r, deepest], cc]
-                    if tot - 1 > 0:
-                        break
                     deepest -= 1
             last_d = -2
             factor = 1.0

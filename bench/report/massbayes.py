@@ -89,13 +89,13 @@ def fold_two_se(a: pd.Series, b: pd.Series) -> int:
     return two_se_outcome(d.to_numpy(), np.zeros(d.size), lower_is_better=False)  # d - 0 is d exactly
 
 
-def failed_note(df: pd.DataFrame) -> str:
-    """The paper cells whose stored splits all failed here, with the first error's reason (its text
-    up to the first ';'), for a table's caption: '' when there are none."""
+def failed_note(df: pd.DataFrame, table: str) -> str:
+    """The cells of the paper's ``table`` whose stored splits all failed here, with the first error's
+    reason (its text up to the first ';'), for the table's caption: '' when there are none."""
     if df.empty:
         return ""
     notes = []
-    for paper_ds, ours_ds, paper_algo, algo, _ in paper_cells(dataset_choice(df), "table3_accuracy"):
+    for paper_ds, ours_ds, paper_algo, algo, _ in paper_cells(dataset_choice(df), table):
         g = df[(df["dataset"] == ours_ds) & (df["algo"] == algo)] if ours_ds else df.iloc[:0]
         bad = g[g["status"] == "failed"]
         if len(bad) and len(bad) == len(g):
@@ -128,7 +128,7 @@ def table3(df: pd.DataFrame, out: Path) -> list[Path]:
     missing = [k for k, v in choice.items() if v is None]
     cap = ("Table 3: mean 10-fold CV accuracy (%), ours (published). "
            + (f"Not run here: {', '.join(missing)}. " if missing else "") + "".join(f"{n}. " for n in notes)
-           + failed_note(df))
+           + failed_note(df, "table3_accuracy"))
     written = write_table(wide, out / "table3_accuracy", caption=cap)
     written += write_table(long, out / "table3_accuracy_long", index=False,
                            caption="Table 3, one row per cell: ours (mean and standard error over folds), "
@@ -186,7 +186,7 @@ def table5(df: pd.DataFrame, out: Path) -> list[Path]:
     wide.index.name = "dataset"
     cap = ("Table 5: runtime over the 10 folds (process CPU seconds, training + testing), ours (published, Java "
            "on a 2.27 GHz machine). '+x' is the discretisation (preprocessing) time, which the paper's AnDE, "
-           "BayesNet and NB-Disc figures leave out. " + failed_note(df)).strip()
+           "BayesNet and NB-Disc figures leave out. " + failed_note(df, "table5_runtime")).strip()
     written = write_table(wide, out / "table5_runtime", caption=cap)
     written += write_table(pd.DataFrame(rows), out / "table5_runtime_long", index=False,
                            caption="Table 5, one row per cell: ours_s excludes preprocessing; discretisation_s is "
