@@ -3,13 +3,7 @@ PYTHON ?= python
 SCALE ?= medium
 JOBS ?=
 
-# Use the mirrored datasets next to the checkout when they exist (and BENCH_DATA_DIR is not set).
-SHARED_DATA := $(abspath $(CURDIR)/../shared/datasets)
-ifeq ($(origin BENCH_DATA_DIR), undefined)
-ifneq ($(wildcard $(SHARED_DATA)/MANIFEST.csv),)
-export BENCH_DATA_DIR := $(SHARED_DATA)
-endif
-endif
+# The papers' datasets ship in datasets/ (bench finds them there); BENCH_DATA_DIR is for your own files.
 
 .PHONY: help install warm demo test test-fresh test-all smoke paper-tables reports bench-perf clean slurm-up slurm-down test-slurm
 
@@ -29,7 +23,7 @@ demo:  ## the default job: MassBayes, 10-fold CV on scikit-learn's digits (no ne
 test:  ## the fast test suite (slow tests excluded)
 	$(PYTHON) -m pytest -q -m "not slow" -n 2
 
-test-fresh:  ## the fast suite as on a fresh machine: no dataset mirror, no network (tests needing them skip)
+test-fresh:  ## the fast suite as on a fresh machine: no BENCH_DATA_DIR, no network
 	env -u BENCH_DATA_DIR BENCH_OPENML_OFFLINE=1 $(PYTHON) -m pytest -q -m "not slow" -n 2
 
 test-all:  ## every test, including slow ones (real-data agreement, Weka)

@@ -37,8 +37,8 @@ def run_bench(args, results_dir, env_extra=None, timeout=300, check=True):
     return proc
 
 
-SKIP_HINT = ("needs the dataset mirror: set BENCH_DATA_DIR to the mirrored datasets (e.g. "
-             "BENCH_DATA_DIR=../shared/datasets; `make test` sets it when ../shared/datasets exists)")
+SKIP_HINT = ("needs a dataset file this checkout does not have: the papers' data ship in datasets/ "
+             "(restore it with `git checkout datasets/`), other files go in BENCH_DATA_DIR")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -12,15 +12,30 @@ from .dataset import DataError
 
 
 def data_dirs() -> list[Path]:
-    """Directories searched for local files, in order: every entry of
-    ``BENCH_DATA_DIR`` (os.pathsep-separated), then the user cache."""
+    """Directories searched for local files, in order: every entry of ``BENCH_DATA_DIR``
+    (os.pathsep-separated: a user's own files), then the project's ``datasets/`` (the papers'
+    data, shipped with the repository; :func:`project_datasets_dir`), then the user cache."""
     dirs = []
     env = os.environ.get("BENCH_DATA_DIR", "")
     for part in env.split(os.pathsep):
         if part.strip():
             dirs.append(Path(part).expanduser())
+    shipped = project_datasets_dir()
+    if shipped is not None:
+        dirs.append(shipped)
     dirs.append(cache_dir() / "files")
     return dirs
+
+
+def project_datasets_dir() -> Path | None:
+    """The repository's ``datasets/`` folder (the papers' datasets with ``MANIFEST.csv``), or None
+    when bench runs from an install without it. ``BENCH_DATASETS_DIR`` names another copy (an empty
+    value turns the shipped folder off, for tests of a machine without it)."""
+    env = os.environ.get("BENCH_DATASETS_DIR")
+    if env is not None:
+        return Path(env).expanduser() if env.strip() else None
+    here = Path(__file__).resolve().parents[2] / "datasets"
+    return here if (here / "MANIFEST.csv").is_file() else None
 
 
 def cache_dir() -> Path:
