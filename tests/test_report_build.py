@@ -91,9 +91,12 @@ def test_build_reports_writes_index_papers_and_experiments(tmp_path):
 
 
 def test_a_build_keeps_sections_it_cannot_remake(tmp_path):
-    """A later build from a results directory without the ande_sr and smoke runs keeps their
-    reports and index sections (marked as kept, with the first build's date); a fresh build
+    """A later build from a results directory without the ande_sr and smoke runs rebuilds their
+    reports from the evidence the first build exported (same tables); without that evidence it keeps
+    their reports and index sections (marked as kept, with the first build's date); a fresh build
     (keep_earlier=False) rewrites the ande_sr paper from what is stored, i.e. nothing."""
+    import shutil
+
     res, out = tmp_path / "res", tmp_path / "reports"
     for ds in ("iris", "zoo"):
         for algo in ("rf10", "a2de_sw"):
@@ -104,16 +107,24 @@ def test_a_build_keeps_sections_it_cannot_remake(tmp_path):
     table = out / "ande_sr" / "table4_wdl_01loss_all.md"
     before = table.read_text()
     assert "- built: " in first and "from 40 stored records" in first
+    assert (out / "evidence" / "ande_sr.records.parquet").exists() and (out / "evidence" / "MANIFEST.json").exists()
 
-    build.build_reports(str(tmp_path / "empty"), str(out), scale="smoke")
+    build.build_reports(str(tmp_path / "empty"), str(out), scale="smoke")     # from the evidence
     second = (out / "index.md").read_text()
     assert table.read_text() == before and (out / "smoke" / "summary_error.md").exists()
     ande = second.split("### A2DE with subsumption resolution")[1].split("\n### ")[0]
-    assert "from 40 stored records" in ande and "kept from an earlier build" in ande
-    assert "### smoke" in second and "kept from an earlier build" in second.split("### smoke")[1]
-    # a third build does not mark a kept section twice
+    assert "from 40 stored records" in ande and "kept from an earlier build" not in ande
+
+    shutil.rmtree(out / "evidence")                                            # no evidence: kept
     build.build_reports(str(tmp_path / "empty"), str(out), scale="smoke")
-    assert (out / "index.md").read_text().count("kept from an earlier build") == second.count("kept from an earlier build")
+    third = (out / "index.md").read_text()
+    assert table.read_text() == before
+    ande = third.split("### A2DE with subsumption resolution")[1].split("\n### ")[0]
+    assert "from 40 stored records" in ande and "kept from an earlier build" in ande
+    assert "### smoke" in third and "kept from an earlier build" in third.split("### smoke")[1]
+    # a fourth build does not mark a kept section twice
+    build.build_reports(str(tmp_path / "empty"), str(out), scale="smoke")
+    assert (out / "index.md").read_text().count("kept from an earlier build") == third.count("kept from an earlier build")
 
     build.build_reports(str(tmp_path / "empty"), str(out), scale="smoke", keep_earlier=False)
     fresh = (out / "index.md").read_text()
@@ -239,7 +250,12 @@ def test_perf_runs_become_a_report_table(tmp_path):
     index = (out / "index.md").read_text()
     assert "## Speed (make bench-perf)" in index and "## Stored experiments" in index
     assert "### perf" not in index.split("## Stored experiments")[1]
-    # a later build without perf runs keeps the table
+    assert sorted(p.name for p in (out / "evidence" / "perf").iterdir()) == ["perf-20260101-000000.json",
+                                                                             "perf-20260102-000000.json"]
+    # a later build without perf runs rebuilds the table from the shipped runs; without them it keeps it
+    build.build_reports(str(tmp_path / "none"), str(out), scale="smoke")
+    assert (out / "perf" / "perf.md").read_text() == table
+    shutil.rmtree(out / "evidence")
     build.build_reports(str(tmp_path / "none"), str(out), scale="smoke")
     assert (out / "perf" / "perf.md").exists()
     assert "kept from an earlier build" in (out / "index.md").read_text().split("## Speed (make bench-perf)")[1]

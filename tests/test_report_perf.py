@@ -7,7 +7,7 @@ import json
 
 import pandas as pd
 
-from bench.report.perf import perf_report
+from bench.report.perf import perf_report, perf_runs
 
 
 def _run(root, name, rows):
@@ -24,13 +24,13 @@ def _row(bench, case, ours, peer):
 def test_newest_run_wins_and_other_benchmarks_are_kept(tmp_path):
     res, out = tmp_path / "results", tmp_path / "reports"
     _run(res, "perf-20260101-000000.json", [_row("a", "x", 1.0, 2.0), _row("b", "y", 1.0, 3.0)])
-    perf_report(res, out)
+    perf_report(perf_runs(res), out)
     first = pd.read_csv(out / "perf.csv")
     assert sorted(first.benchmark) == ["a", "b"]
     # another machine: only benchmark "a" is stored, newer; "b" must stay with its old figures
     res2 = tmp_path / "results2"
     _run(res2, "perf-20260202-000000.json", [_row("a", "x", 1.0, 5.0)])
-    files, lines = perf_report(res2, out)
+    files, lines = perf_report(perf_runs(res2), out)
     table = pd.read_csv(out / "perf.csv")
     assert list(table.benchmark) == ["a", "b"]
     assert table.set_index("benchmark").loc["a", "peer/ours"] == "5.00x"

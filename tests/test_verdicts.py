@@ -57,18 +57,23 @@ def _fake_module(monkeypatch, paper: str, evaluate):
     monkeypatch.setitem(sys.modules, f"bench.report.verdicts.{paper}", mod)
 
 
-def test_a_module_that_raises_degrades_to_not_checkable(monkeypatch, tmp_path):
-    def boom(reports_dir, claims):
-        raise RuntimeError("broken table")
+def test_a_module_that_raises_is_an_error_naming_the_claims(monkeypatch, tmp_path):
+    claims = published.claims("mctree")
+    first = claims["claim_id"].iloc[0]
+
+    def boom(reports_dir, cl):
+        if first in set(cl["claim_id"]):
+            raise RuntimeError("broken table")
+        return [V.Verdict(c, "mctree", V.REPRODUCED) for c in cl["claim_id"]]
 
     _fake_module(monkeypatch, "mctree", boom)
-    vs = V.evaluate_paper("mctree", tmp_path)
-    assert len(vs) == len(published.claims("mctree"))
-    assert all(v.verdict == V.NOT_CHECKABLE and "evaluator failed" in v.reason and "broken table" in v.reason
-               for v in vs)
+    with pytest.raises(V.EvaluatorError) as err:
+        V.evaluate_paper("mctree", tmp_path)
+    assert err.value.claim_ids == [first]
+    assert "broken table" in str(err.value) and "Traceback" in str(err.value) and first in str(err.value)
 
 
-def test_missing_duplicate_and_unknown_verdicts_are_caught(monkeypatch, tmp_path):
+def test_missing_duplicate_and_unknown_verdicts_are_errors(monkeypatch, tmp_path):
     claims = published.claims("mctree")
     first, second = claims["claim_id"].iloc[0], claims["claim_id"].iloc[1]
 
@@ -77,12 +82,11 @@ def test_missing_duplicate_and_unknown_verdicts_are_caught(monkeypatch, tmp_path
                 V.Verdict(second, "mctree", V.NOT_REPRODUCED, reason="x"), V.Verdict("ZZ99", "mctree", V.REPRODUCED)]
 
     _fake_module(monkeypatch, "mctree", partial)
-    vs = {v.claim_id: v for v in V.evaluate_paper("mctree", tmp_path)}
-    assert set(vs) == set(claims["claim_id"])
-    assert vs[first].verdict == V.REPRODUCED
-    assert vs[second].verdict == V.NOT_CHECKABLE and "2 verdicts" in vs[second].reason
-    rest = [v for k, v in vs.items() if k not in (first, second)]
-    assert all(v.verdict == V.NOT_CHECKABLE and "no verdict" in v.reason for v in rest)
+    with pytest.raises(V.EvaluatorError) as err:
+        V.evaluate_paper("mctree", tmp_path)
+    assert second in err.value.claim_ids and first not in err.value.claim_ids
+    assert "2 verdicts for " + second in str(err.value)
+    assert set(err.value.claim_ids) == set(claims["claim_id"]) - {first}
 
 
 def test_a_missing_module_says_so(monkeypatch, tmp_path):

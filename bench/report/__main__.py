@@ -1,10 +1,12 @@
-"""``python -m bench.report``: regenerate reports/ from the stored records."""
+"""``python -m bench.report``: regenerate reports/ from the stored records (through the evidence they
+export), or with ``--from-evidence`` from the evidence shipped in reports/evidence alone."""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from .build import ReportBuildError, build_reports, output_dir_for
 
@@ -27,11 +29,25 @@ def main(argv=None) -> int:
     ap.add_argument("--verdicts-only", action="store_true",
                     help="only the verdict stage, from the report files in --out (no stored runs needed): "
                          "verdicts.{md,csv}, each paper's README.md, the verdict head of index.md, the HTML view")
+    ap.add_argument("--from-evidence", action="store_true",
+                    help="rebuild from the evidence shipped in <out>/evidence alone (no stored records): every "
+                         "table, figure and verdict it backs; the reports it does not back stay as committed")
+    ap.add_argument("--check", action="store_true",
+                    help="with --from-evidence: rebuild into a temporary folder (or --check-into DIR) and compare "
+                         "it with --out byte for byte (build-time lines aside); exit 1 on any difference")
+    ap.add_argument("--check-into", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.from_evidence:
+        return _from_evidence(args)
     if args.verdicts_only:
         from .pages import write_verdict_stage
+        from .verdicts import EvaluatorError
 
-        written = write_verdict_stage(args.out)
+        try:
+            written = write_verdict_stage(args.out)
+        except EvaluatorError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
         print(f"wrote {len(written)} files under {args.out}/ (verdicts: {args.out}/verdicts.md, "
               f"index: {args.out}/index.md, {args.out}/index.html)")
         return 0
@@ -48,6 +64,42 @@ def main(argv=None) -> int:
             print(f"  - {f}", file=sys.stderr)
         return 1
     print(f"wrote {len(written)} files under {out}/ (index: {out}/index.md)")
+    return 0
+
+
+def _from_evidence(args) -> int:
+    import tempfile
+    import time
+
+    from .build import rebuild_from_evidence
+    from .evidence import EvidenceError, compare_trees
+
+    t0 = time.time()
+    into = None
+    if args.check:
+        into = Path(args.check_into) if args.check_into else Path(tempfile.mkdtemp(prefix="bench-evidence-")) / "reports"
+    try:
+        out, rebuilt, kept = rebuild_from_evidence(args.out, into, scale=args.scale)
+    except EvidenceError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except ReportBuildError as exc:
+        print(f"the rebuild from evidence failed: {'; '.join(exc.failures)}", file=sys.stderr)
+        return 1
+    print(f"rebuilt from the evidence of {len(rebuilt)} experiments ({', '.join(rebuilt) or 'none'}) into {out}/ "
+          f"in {time.time() - t0:.0f} s")
+    if kept:
+        print(f"kept as committed, no evidence shipped for them: {', '.join(kept)}")
+    if not args.check:
+        return 0
+    diff = compare_trees(args.out, out)
+    if diff:
+        print(f"the rebuild differs from {args.out}/ in {len(diff)} files (build-time lines aside):", file=sys.stderr)
+        for line in diff[:50]:
+            print(f"  {line}", file=sys.stderr)
+        print(f"(the rebuild is in {out}/)", file=sys.stderr)
+        return 1
+    print(f"identical to {args.out}/ byte for byte, build-time lines aside")
     return 0
 
 

@@ -34,6 +34,7 @@ import os
 import pkgutil
 import shutil
 import sys
+import tempfile
 import time
 import traceback
 from typing import Callable
@@ -46,6 +47,7 @@ import pandas as pd
 from ..provenance import provenance
 from ..stats.spread import standard_error
 from .context import PaperResult, ReportContext, status_counts
+from .evidence import EVIDENCE, Evidence, export_experiment, export_perf, write_manifest
 from .ranking import friedman_report
 from .labels import names_for
 from .labels import variant_labels as _variant_labels
@@ -368,15 +370,84 @@ def _kept(block: list[str], generated: str, why: str = NOTHING_STORED) -> list[s
 
 def build_reports(results_dir: str | None = None, out_dir: str = "reports", experiments: list[str] | None = None,
                   scale: str | None = None, papers: list[str] | None = None,
-                  keep_earlier: bool = True) -> list[Path]:
+                  keep_earlier: bool = True, from_evidence: bool = False) -> list[Path]:
     """Write every paper's report and a summary of every stored experiment; return the files.
 
-    With ``keep_earlier`` (the default), sections that nothing stored here can remake are kept from
+    The build reads evidence only (:mod:`bench.report.evidence`): first the evidence of every
+    experiment stored in the results directory is exported, then the reports are built from it and
+    from the committed evidence of ``out_dir/evidence`` for experiments not stored here. With
+    ``from_evidence`` the results directory is not read at all.
+
+    With ``keep_earlier`` (the default), sections that no evidence can remake are kept from
     the earlier ``index.md`` (see the module docstring); ``papers`` limits the rebuilt papers, and
     the others keep their earlier sections too."""
-    ctx = ReportContext(results_dir or os.environ.get("BENCH_RESULTS_DIR", "results"), scale)
+    root = Path(results_dir or os.environ.get("BENCH_RESULTS_DIR", "results"))
     out_root = Path(out_dir)
     out_root.mkdir(parents=True, exist_ok=True)
+    committed_ev = out_root / EVIDENCE
+    fresh_ev = None
+    if from_evidence:
+        evidence = Evidence(committed_ev)
+    else:
+        fresh_ev = Path(tempfile.mkdtemp(prefix=".evidence.building-", dir=out_root))
+        records = ReportContext(root)
+        stored = [n for n in records.stored_experiments() if n != "perf"]
+        broken: dict[str, BaseException] = {}
+        for name in experiments or stored:
+            if name in stored:
+                try:
+                    export_experiment(root, name, fresh_ev, records.experiment(name))
+                except Exception as exc:  # a corrupt record: the reports that read it fail and keep their files
+                    broken[name] = exc
+        export_perf(root, fresh_ev)
+        # keep_earlier=False (--fresh): what is stored here only, and the committed evidence is replaced
+        evidence = Evidence(fresh_ev, *([committed_ev] if keep_earlier else []), trusted=(fresh_ev,))
+    done = None
+    if fresh_ev is not None:
+        def done(failures: list[str]) -> list[Path]:
+            return _commit_evidence(fresh_ev, committed_ev, failures, replace=not keep_earlier)
+    try:
+        ctx = ReportContext(root, scale, evidence=evidence)
+        if fresh_ev is not None:
+            ctx.broken = broken
+        return _build(ctx, out_root, experiments, scale, papers, keep_earlier, done)
+    finally:
+        if fresh_ev is not None:
+            shutil.rmtree(fresh_ev, ignore_errors=True)
+
+
+def _commit_evidence(fresh: Path, committed: Path, failed: list[str], replace: bool = False) -> list[Path]:
+    """Move the freshly exported evidence into ``committed`` (but not that of an experiment whose
+    report failed to build), rewrite its manifest, and remove the staging folder; with ``replace``
+    the earlier evidence goes first."""
+    moved = []
+    try:
+        if replace and committed.is_dir():
+            shutil.rmtree(committed)
+        bad = set()
+        for f in failed:  # "experiment NAME: ..." or "paper NAME: ...": their reports kept the earlier files
+            kind, _, name = f.split(":")[0].partition(" ")
+            bad |= {name} if kind == "experiment" else set(paper_experiments(name)) if kind == "paper" else set()
+        for path in sorted(p for p in fresh.rglob("*") if p.is_file()):
+            rel = path.relative_to(fresh)
+            if rel.name.split(".")[0] in bad:
+                continue
+            target = committed / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+            moved.append(target)
+        if moved or committed.is_dir():
+            moved.append(write_manifest(committed))
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
+    return moved
+
+
+def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, scale: str | None,
+           papers: list[str] | None, keep_earlier: bool,
+           tables_done: Callable[[list[str]], list[Path]] | None = None) -> list[Path]:
+    """The build proper, from ``ctx``; ``tables_done(failures)`` is called once the tables and
+    figures are written, before the verdict stage, and returns the files it wrote."""
     old_papers, old_exps, old_generated = _index_blocks(out_root / "index.md") if keep_earlier else ({}, {}, "")
     errors = discover()
     prov = provenance()
@@ -445,8 +516,8 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
     for paper, title in TITLES.items():
         if paper in PAPER_MODULES:
             continue
-        if papers is not None and paper not in papers and keep_earlier and title in old_papers:
-            stored = any(_n_records(ctx, e) for e in paper_experiments(paper))
+        stored = any(_n_records(ctx, e) for e in paper_experiments(paper))
+        if keep_earlier and title in old_papers and (not stored or (papers is not None and paper not in papers)):
             index += _kept(old_papers[title], old_generated, NOT_SELECTED if stored else NOTHING_STORED)
             continue
         exps = paper_experiments(paper)
@@ -457,7 +528,7 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
     # ---- speed benchmarks (results/perf, written by `make bench-perf`)
     from .perf import perf_report
 
-    perf_files, perf_lines = perf_report(ctx.root, out_root / "perf")
+    perf_files, perf_lines = perf_report(ctx.perf_runs(), out_root / "perf")
     if perf_files:
         dirs.add(out_root / "perf")
         written += perf_files
@@ -490,6 +561,8 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
         index += sections[name]
 
     _clean_stale(written, {d for d in dirs if d.name == "perf"})
+    if tables_done is not None:  # the evidence joins reports/ before the verdicts read its plans
+        written += tables_done(failures)
     # ---- verdicts, paper pages and the HTML view (from reports/ alone); index.md opens with the verdicts
     provenance_text = "\n".join(uncut(line) for line in index[2:]) + "\n"
     try:
@@ -540,3 +613,27 @@ def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path
                          f"(summary_long.csv has them all)")
     index.append("")
     return index, files
+
+
+def rebuild_from_evidence(src: str | Path = "reports", out: str | Path | None = None,
+                          scale: str | None = None) -> tuple[Path, list[str], list[str]]:
+    """Rebuild the reports of ``src`` from its shipped evidence alone (``src/evidence``), into
+    ``out`` (default: in place). ``out`` starts as a copy of ``src`` without the folders the
+    evidence remakes (papers with an experiment in the evidence, experiments in it, ``perf`` when
+    its runs are), so what no evidence backs is kept exactly as committed and everything else is
+    written anew. Returns (out, the experiments rebuilt, the report folders kept without evidence)."""
+    src = Path(src)
+    out = Path(out) if out is not None else src
+    ev = Evidence(src / EVIDENCE)
+    have = set(ev.experiments())
+    remade = {e for e in have} | {p for p in TITLES if any(e in have for e in paper_experiments(p))}
+    if ev.perf_runs():
+        remade.add("perf")
+    if out.resolve() != src.resolve():
+        if out.exists():
+            shutil.rmtree(out)
+        shutil.copytree(src, out, ignore=lambda d, names: [n for n in names if Path(d) == src and n in remade])
+    kept = sorted(p.name for p in out.iterdir() if p.is_dir() and p.name not in remade
+                  and p.name not in (EVIDENCE, "plans", "data") and not p.name.startswith((".", "scale-")))
+    build_reports(str(out / ".no-results"), str(out), scale=scale or committed_scale(src), from_evidence=True)
+    return out, sorted(have), kept

@@ -197,27 +197,67 @@ class ExperimentView:
 class ReportContext:
     """Access to everything a report needs, with caching."""
 
-    def __init__(self, results_root: Path | str | None = None, scale: str | None = None):
+    def __init__(self, results_root: Path | str | None = None, scale: str | None = None,
+                 evidence=None):
+        """Read the stored records under ``results_root``, or, with ``evidence`` (a
+        :class:`bench.report.evidence.Evidence`), the shipped evidence alone (the records are then
+        never read)."""
         self.root = Path(results_root or os.environ.get("BENCH_RESULTS_DIR", "results"))
         self.scale = scale
+        self.evidence = evidence
+        #: experiments whose stored records could not be exported (name -> the error): reading one raises it
+        self.broken: dict[str, BaseException] = {}
         self._views: dict[str, ExperimentView] = {}
 
     # ------------------------------------------------------------ stored state
     def stored_experiments(self) -> list[str]:
+        if self.evidence is not None:
+            return self.evidence.experiments()
         if not self.root.exists():
             return []
         return sorted(p.name for p in self.root.iterdir() if p.is_dir() and not p.name.startswith("."))
 
     @functools.lru_cache(maxsize=None)
     def load_records(self, experiment: str) -> pd.DataFrame:
+        if experiment in self.broken:
+            raise self.broken[experiment]
+        if self.evidence is not None:
+            return self.evidence.records(experiment)
         from ..store import load
 
         return load(self.root, experiment=experiment)
 
+    def bias_variance(self, experiment: str, records: pd.DataFrame) -> pd.DataFrame:
+        """Kohavi-Wolpert bias and variance per (dataset, algo, protocol) of ``records`` (rows of the
+        experiment's view): from the stored predictions, or the evidence's per-instance facts."""
+        from ..stats.biasvar import BiasVariance, bias_variance_table
+
+        if self.evidence is None:
+            return bias_variance_table(records)
+        bv = self.evidence.biasvar(experiment)
+        keys = ["dataset", "algo", "protocol"]
+        cols = keys + list(BiasVariance.__dataclass_fields__)
+        if bv.empty or records.empty:
+            return pd.DataFrame(columns=cols)
+        groups = records.loc[records["status"] == "ok", keys].drop_duplicates()
+        return bv.merge(groups, on=keys)[cols].sort_values(keys, kind="stable").reset_index(drop=True)
+
+    def perf_runs(self) -> list[dict]:
+        """The stored speed-benchmark runs (``make bench-perf``), oldest first."""
+        if self.evidence is not None:
+            return self.evidence.perf_runs()
+        from .perf import perf_runs
+
+        return perf_runs(self.root)
+
     def plan(self, experiment: str) -> dict:
         """The plan of the experiment's last run; without one, what a run at this scale would do."""
+        if self.evidence is not None:
+            got = self.evidence.plan(experiment)
+            if got is not None:
+                return got
         path = self.root / experiment / "_plan.json"
-        if path.exists():
+        if self.evidence is None and path.exists():
             try:
                 return json.loads(path.read_text())
             except ValueError:

@@ -278,14 +278,10 @@ def _perf_floor(ctx: ReportContext) -> pd.DataFrame:
     """The newest ``bench.perf ecoc_text`` run stored under ``<results>/perf``: per text set,
     estimator and code length, NB's and ECOC-NB's fit (fused and reference) and the floor (the
     product of Eqs. 1-2 alone), median CPU seconds on fold 0."""
-    import json
 
     rows = []
-    for path in sorted((Path(ctx.root) / "perf").glob("perf-*.json")):
-        try:
-            got = [r for r in json.loads(path.read_text()).get("rows", []) if r.get("benchmark") == "ecoc_text"]
-        except (OSError, ValueError):
-            continue
+    for run in ctx.perf_runs():
+        got = [r for r in run.get("rows", []) if r.get("benchmark") == "ecoc_text"]
         if got:
             rows = got                                      # the newest run with these rows wins
     return pd.DataFrame(rows)

@@ -49,10 +49,9 @@ def _kept_rows(csv_path: Path, rerun: set[str]) -> list[dict]:
     return [r for r in old.to_dict("records") if r["benchmark"] not in rerun]
 
 
-def perf_report(results_root: Path, out: Path) -> tuple[list[Path], list[str]]:
-    """Write ``perf.md|tex|csv`` under ``out``; return the files and index lines (empty when no
-    perf run is stored)."""
-    runs = perf_runs(results_root)
+def perf_report(runs: list[dict], out: Path) -> tuple[list[Path], list[str]]:
+    """Write ``perf.md|tex|csv`` under ``out`` from the stored perf ``runs`` (:func:`perf_runs`, or
+    the evidence's); return the files and index lines (empty when no perf run is stored)."""
     if not runs:
         return [], []
     newest: dict[str, dict] = {}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ...stats.biasvar import bias_variance_table
 from ..compare import wdl_vs_published
 from .spec import ALGOS, ALPHA, SUBSETS, TEST
 
@@ -31,7 +30,7 @@ def values(exp, datasets: list[str]) -> dict[str, pd.DataFrame]:
         vals["bias"] = vals["variance"] = pd.DataFrame()
         return vals
     keep = ok.merge(complete[["dataset", "algo"]], on=["dataset", "algo"])
-    bv = bias_variance_table(keep[keep["dataset"].isin(datasets)])
+    bv = exp.ctx.bias_variance(exp.name, keep[keep["dataset"].isin(datasets)])
     for m in ("bias", "variance"):
         vals[m] = bv.pivot_table(index="dataset", columns="algo", values=m, aggfunc="first") if not bv.empty \
             else pd.DataFrame()

@@ -8,8 +8,11 @@ Interface (the rules themselves are written down in :data:`RULES`, in one place)
   Evaluators read the tables the paper builds wrote under ``reports_dir`` (CSV files, which come
   from the stored runs), never hand-written result numbers.
 * :func:`evaluate_all` runs every paper module and checks that every claim id has exactly one
-  verdict: a module that is missing or raises, and a claim a module leaves out, gets "not
-  checkable" with the reason, so a build never loses a claim.
+  verdict. A paper without a module gets "not checkable: evaluator missing" for its claims; a
+  module that raises, or leaves a claim out or answers it twice, is a bug and raises
+  :class:`EvaluatorError` naming the claims and the traceback (the build fails: a crash is never
+  a verdict).
+* :func:`scale_gate` then holds every verdict to the paper's scale (see :data:`RULES`).
 * :func:`write` writes ``reports/verdicts.csv`` and ``reports/verdicts.md`` (every claim) and each
   paper's ``reports/<paper>/verdicts.{md,csv}``.
 """
@@ -92,6 +95,15 @@ RULES: tuple[tuple[str, str], ...] = (
      "written in the docstring of its evaluator, bench/report/verdicts/<paper>.py, and in the verdict's test "
      "column; the same reading is applied to the paper's own numbers where they are printed, and shown beside "
      "ours."),
+    ("the paper's scale",
+     "A verdict is decided (reproduced, partly or not reproduced) only on runs at the paper's protocol: "
+     "every experiment its evidence files come from (the folder of each file; a paper's folder stands for all "
+     "of that paper's experiments) must have run as its full scale says: the same protocol, datasets (those "
+     "here), seeds, parameter sweep and scale-up factors, as recorded in the run's plan shipped in "
+     "reports/evidence/<experiment>.plan.json. Otherwise the verdict is 'not checkable: protocol not run at "
+     "this scale', with our numbers and the verdict they would give. At smoke scale no claim is decided "
+     "unless smoke is the paper's protocol. Experiments whose evidence is not shipped (reports built before "
+     "evidence was) are not held to this; the verdict's scale column says so."),
     ("curve shapes",
      f"'Constant' in N: the value at the largest N is within a factor {CONSTANT_FACTOR:g} of that at the "
      f"smallest. 'Linear': least-squares log-log slope in [{LINEAR_SLOPE[0]}, {LINEAR_SLOPE[1]}]; "
@@ -174,59 +186,160 @@ def _degrade(paper: str, claims: pd.DataFrame, reason: str) -> list[Verdict]:
                     claim=claim_text(r)) for _, r in claims.iterrows()]
 
 
+class EvaluatorError(RuntimeError):
+    """A claim evaluator crashed, or answered a claim not exactly once: a bug, never a verdict. The
+    message names the paper, the claims and the traceback; a report build that meets one fails."""
+
+    def __init__(self, paper: str, claim_ids: list[str], detail: str):
+        self.paper, self.claim_ids, self.detail = paper, list(claim_ids), detail
+        super().__init__(f"the claim evaluator of {paper} failed on {', '.join(claim_ids)}:\n{detail}")
+
+
+def _failing_claims(mod, reports_dir: Path, claims: pd.DataFrame) -> dict[str, str]:
+    """Each claim of ``claims`` evaluated alone: the ids whose evaluation raises, with the traceback."""
+    bad = {}
+    for cid in claims["claim_id"]:
+        try:
+            list(mod.evaluate(reports_dir, claims[claims["claim_id"] == cid].copy()))
+        except Exception:
+            bad[cid] = traceback.format_exc()
+    return bad
+
+
 def evaluate_paper(paper: str, reports_dir: Path, claims: pd.DataFrame | None = None) -> list[Verdict]:
     """The verdicts of one paper, exactly one per claim id of ``claims`` (default: its rows of claims.csv).
 
-    A module that cannot be imported or raises degrades every claim to not checkable with the
-    reason; claims it leaves out, or answers twice, degrade one by one; verdicts on ids that are
-    not the paper's claims are dropped."""
+    A paper without an evaluator module gives every claim "not checkable: evaluator missing". A
+    module that fails to import or raises, and one that leaves a claim out or answers it twice, is
+    a bug: :class:`EvaluatorError`, naming the claims (each claim is evaluated alone to find those
+    that raise) and the traceback. Verdicts on ids that are not the paper's claims are dropped."""
     claims = _claims(paper) if claims is None else claims
     reports_dir = Path(reports_dir)
     modname = f"{__name__}.{paper}"
+    ids = list(claims["claim_id"])
     try:
         mod = importlib.import_module(modname)
     except ModuleNotFoundError as exc:
         if exc.name != modname:
-            return _degrade(paper, claims, f"evaluator failed to import: {type(exc).__name__}: {exc}")
+            raise EvaluatorError(paper, ids, traceback.format_exc()) from exc
         return _degrade(paper, claims, f"evaluator missing (bench/report/verdicts/{paper}.py not written yet)")
-    except Exception as exc:  # a broken module must not lose the claims
-        return _degrade(paper, claims, f"evaluator failed to import: {type(exc).__name__}: {exc}")
+    except Exception as exc:
+        raise EvaluatorError(paper, ids, traceback.format_exc()) from exc
     if not hasattr(mod, "evaluate"):
         return _degrade(paper, claims, f"evaluator missing: bench/report/verdicts/{paper}.py has no evaluate()")
     try:
         got = list(mod.evaluate(reports_dir, claims.copy()))
     except Exception as exc:
-        tb = traceback.extract_tb(exc.__traceback__)
-        where = f" at {Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else ""
-        return _degrade(paper, claims, f"evaluator failed: {type(exc).__name__}: {exc}{where}")
+        whole = traceback.format_exc()
+        bad = _failing_claims(mod, reports_dir, claims)
+        if bad:
+            raise EvaluatorError(paper, list(bad), "\n".join(f"{cid}:\n{tb}" for cid, tb in bad.items())) from exc
+        raise EvaluatorError(paper, ids, whole) from exc
     by_id: dict[str, list[Verdict]] = {}
     for v in got:
         if not isinstance(v, Verdict):
             continue
         by_id.setdefault(v.claim_id, []).append(v)
+    wrong = {cid: len(by_id.get(cid, [])) for cid in ids if len(by_id.get(cid, [])) != 1}
+    if wrong:
+        raise EvaluatorError(paper, list(wrong), "the evaluator gave " + ", ".join(
+            f"{n} verdicts for {cid}" for cid, n in wrong.items()) + " (exactly one each is required)")
     out = []
-    for _, r in claims.iterrows():
-        cid = r["claim_id"]
-        vs = by_id.get(cid, [])
-        if len(vs) == 1:
-            v = vs[0]
-            v.paper = v.paper or paper
-            v.claim = v.claim or claim_text(r)
-            v.published = v.published or published_text(r)
-            out.append(v)
-        elif not vs:
-            out += _degrade(paper, claims[claims["claim_id"] == cid], "evaluator gave no verdict for this claim")
+    for cid in ids:
+        v = by_id[cid][0]
+        r = claims[claims["claim_id"] == cid].iloc[0]
+        v.paper = v.paper or paper
+        v.claim = v.claim or claim_text(r)
+        v.published = v.published or published_text(r)
+        out.append(v)
+    return out
+
+
+#: what a run plan must share with the experiment's full scale to be the paper's protocol
+SCALE_KEYS = ("protocol", "datasets", "seeds", "sweep", "factors")
+
+
+def experiment_scales(reports_dir: Path | str) -> dict[str, dict]:
+    """Per experiment with a shipped plan (``reports/evidence/<experiment>.plan.json``): the scale it
+    ran at, and whether that is the paper's protocol (its full scale: :data:`SCALE_KEYS`)."""
+    import json
+
+    from ...experiment_plan import experiment_config, experiment_names, plan
+
+    out = {}
+    ev = Path(reports_dir) / "evidence"
+    defined = set(experiment_names())
+    for path in sorted(ev.glob("*.plan.json")) if ev.is_dir() else []:
+        name = path.name[: -len(".plan.json")]
+        if name not in defined:
+            continue
+        ran = json.loads(path.read_text())
+        full = dict(plan(name, "full"))
+        factors = experiment_config(name).get("factors")
+        if isinstance(factors, dict):
+            full["factors"] = factors.get("full")
+        elif factors is not None:
+            full["factors"] = factors
+
+        def norm(d: dict, k: str):
+            v = d.get(k)
+            return sorted(v) if k == "datasets" and v is not None else (v or None)
+
+        differs = [k for k in SCALE_KEYS if norm(ran, k) != norm(full, k)]
+        out[name] = {"scale": ran.get("scale"), "protocol": ran.get("protocol"),
+                     "datasets": len(ran.get("datasets") or []), "paper_protocol": full.get("protocol"),
+                     "paper_datasets": len(full.get("datasets") or []), "differs": differs,
+                     "at_paper_scale": not differs}
+    return out
+
+
+def _verdict_experiments(v: Verdict) -> list[str]:
+    from ...experiment_plan import experiment_config, experiment_names
+
+    names = set(experiment_names())
+    out = []
+    for e in str(v.evidence or "").split(";"):
+        folder = e.strip().split("/")[0]
+        if not folder or folder == "..":
+            continue
+        if folder in names:
+            out.append(folder)
         else:
-            out += _degrade(paper, claims[claims["claim_id"] == cid],
-                            f"evaluator gave {len(vs)} verdicts for this claim ({', '.join(v.verdict for v in vs)})")
+            out += [n for n in sorted(names) if experiment_config(n).get("paper") == folder]
+    return sorted(set(out))
+
+
+def scale_gate(verdicts: list[Verdict], reports_dir: Path | str) -> list[Verdict]:
+    """Hold every decided verdict to the paper's scale (the rule "the paper's scale" of :data:`RULES`)."""
+    scales = experiment_scales(reports_dir)
+    out = []
+    for v in verdicts:
+        exps = _verdict_experiments(v)
+        unshipped = [e for e in exps if e not in scales]
+        if unshipped and v.verdict != NOT_CHECKABLE:
+            v.scale = (v.scale + "; " if v.scale else "") + f"evidence not shipped for {', '.join(unshipped)}"
+        below = [e for e in exps if e in scales and not scales[e]["at_paper_scale"]]
+        if v.verdict == NOT_CHECKABLE or not below:
+            out.append(v)
+            continue
+        what = "; ".join(
+            f"{e} ran at scale {scales[e]['scale']} (protocol {scales[e]['protocol']}, {scales[e]['datasets']} "
+            f"datasets), the paper's protocol is {scales[e]['paper_protocol']} on {scales[e]['paper_datasets']} "
+            f"datasets here (differs in {', '.join(scales[e]['differs'])})" for e in below)
+        out.append(Verdict(v.claim_id, v.paper, NOT_CHECKABLE, ours=v.ours, published=v.published, test=v.test,
+                           evidence=v.evidence, scale=v.scale, claim=v.claim, extra=v.extra,
+                           reason=f"{NOT_AT_SCALE}: {what}; at this scale ours would be '{v.verdict}'"
+                                  + (f" ({v.reason})" if v.reason else "")))
     return out
 
 
 def evaluate_all(reports_dir: Path | str = "reports") -> list[Verdict]:
-    """Every claim of every paper, exactly one verdict each, in claims.csv order."""
+    """Every claim of every paper, exactly one verdict each, in claims.csv order, held to the
+    paper's scale (:func:`scale_gate`)."""
     out: list[Verdict] = []
     for paper in PAPERS:
         out += evaluate_paper(paper, Path(reports_dir))
+    out = scale_gate(out, reports_dir)
     ids = [v.claim_id for v in out]
     want = list(_claims(None)["claim_id"])
     if sorted(ids) != sorted(want) or len(set(ids)) != len(ids):

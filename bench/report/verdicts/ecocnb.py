@@ -26,7 +26,7 @@ import pandas as pd
 
 from . import NOT_CHECKABLE, Verdict
 from ..ecocnb import ALMOST_AS_FAST, GROWTH_SLACK
-from ._common import RATIO_FACTOR, Check, check_one, combine, fixed, num, ratio_check, read_csv, unknown, verdict
+from ._common import NOT_AT_SCALE, RATIO_FACTOR, Check, check_one, combine, fixed, num, ratio_check, read_csv, unknown, verdict
 
 PAPER = "ecocnb"
 TABLES = {2: "normal estimators", 3: "kernel density estimators", 4: "discretised"}
@@ -130,7 +130,7 @@ def _cost(d: Path, cid: str) -> tuple[list, str, str]:
     for r in sel.to_dict("records"):
         v = str(r["verdict"])
         ok = True if v.startswith("holds") else False if v.startswith("does not hold") else None
-        checks.append(Check(ok, f"{r['table']}: {v}"))
+        checks.append(Check(ok, f"{r['table']}: {v}" if ok is not None else f"{NOT_AT_SCALE}: {r['table']}: {v}"))
         cells = re.findall(r"(\d+): ([\d.]+) \(paper ([\d.]+|nan)\)", str(r[data_col]))
         name = r["table"].split(" (")[0]
         shown.append(f"{name}: " + ", ".join(f"{L}: {o}" for L, o, _ in cells))

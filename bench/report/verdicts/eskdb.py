@@ -32,7 +32,7 @@ import pandas as pd
 from scipy import stats
 
 from . import NOT_CHECKABLE, Verdict
-from ._common import (AVG_RTOL, AVG_TEST, RATIO_TEST, Check, average_check, check_one, combine, fixed, fmt_p, num, parse_wdl,
+from ._common import (AVG_RTOL, AVG_TEST, NOT_MEASURABLE, RATIO_TEST, Check, average_check, check_one, combine, fixed, fmt_p, num, parse_wdl,
                       ratio_check, read_csv, test_text, unknown, verdict, wdl_expect, wdl_p)
 
 PAPER = "eskdb"
@@ -196,8 +196,11 @@ def _absolute(data: _Data, cid: str) -> tuple[str, str]:
         c = data.avg.get((a, "training time"))
         if c is None:
             continue
+        secs = num(c["ours"])
+        if secs is None:  # the paper's number is printed, ours was not run here
+            continue
         rel = [(k, x) for k, x in c.items() if str(k).startswith("time / ") and x]
-        shown.append(f"{a} {num(c['ours']):.3g} s here" + (f" ({rel[0][0]}: {rel[0][1]})" if rel else ""))
+        shown.append(f"{a} {secs:.3g} s here" + (f" ({rel[0][0]}: {rel[0][1]})" if rel else ""))
     return "; ".join(shown), "eskdb/table9_averages.csv"
 
 
@@ -301,6 +304,10 @@ def _calibration(data: _Data, side: str, rf: str = "RF"):
             cal.append(Check(None, f"protocol not run at this scale: {e} or {rf} averages missing"))
             continue
         xe, xre, xr, xrr = (num(c[side]) for c in (ce, rf_e, cr, rf_r))
+        if None in (xe, xre, xr, xrr):
+            sim.append(Check(None, f"protocol not run at this scale: {e} or {rf} averages have no value"))
+            cal.append(Check(None, f"protocol not run at this scale: {e} or {rf} averages have no value"))
+            continue
         sim.append(Check(abs(xe - xre) <= AVG_RTOL * xre, f"error rate {e} {xe:.4f} vs {rf} {xre:.4f}"))
         cal.append(Check(xrr - xr > AVG_RTOL * xrr, f"RMSE {e} {xr:.4f} vs {rf} {xrr:.4f}"))
     return [("similar error rate", sim), ("much better calibrated (RMSE)", cal)]
@@ -348,6 +355,12 @@ def _tic_attributes(pub: float):
     return [("9 attributes", [a]),
             ("3 values each", [Check(None, "quantity not measurable: no report table lists the values per attribute")])], \
         f"{feats} attributes" if feats is not None else ""
+
+
+def _prior_configured() -> bool:
+    from ...data.registry import conf_dir
+
+    return (conf_dir() / "algo" / "eskdb_hdp.yaml").exists()
 
 
 def _prior(stat: str) -> tuple[float, str]:
@@ -430,6 +443,10 @@ def evaluate_dir(reports: Path, claims: pd.DataFrame) -> list[Verdict]:
             parts, ours = _tic_attributes(pub_v)
             out.append(verdict(row, PAPER, parts, ours=ours, published="9 attributes, 3 values each",
                                test=TESTS[cid], evidence="../conf/data/tic_tac_toe.yaml", **kw))
+        elif cid in PRIOR and not _prior_configured():
+            out.append(fixed(row, PAPER, NOT_CHECKABLE, f"{NOT_MEASURABLE}: no {PRIOR_CONF} in this conf/ "
+                             "(the claim is about the configured prior)", published=str(row["value"]),
+                             scale="analytic (the configured prior)"))
         elif cid in PRIOR:
             v, what = _prior(PRIOR[cid])
             digits = len(str(row["value"]).split(".")[1]) if "." in str(row["value"]) else 0

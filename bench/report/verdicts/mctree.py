@@ -304,8 +304,10 @@ def _mc17(cid, c, root) -> Verdict:
         return _not_built(cid, c, "mctree_fig5 accuracy_at_budgets / static tables")
     s = pd.read_csv(root / srel)
     s = s[s["dataset"] == "letter"]
-    level = float(s["ours_accuracy"].max())
     g = df[df["dataset"] == "letter"].sort_values("budget")
+    if s.empty or g.empty:
+        return _not_built(cid, c, "the letter rows of the mctree_fig5 accuracy_at_budgets / static tables")
+    level = float(s["ours_accuracy"].max())
     acc, b = g[MAIN].to_numpy(float), g["budget"].to_numpy(float)
     above = acc > level
     idx = next((i for i in range(len(acc)) if above[i:].all()), None)
