@@ -60,7 +60,15 @@ def _slope(x, y) -> float:
 
 
 def _scale_of(root: Path, folder: str) -> str:
-    """The scale/protocol line of an experiment's notes or of the index (best effort, '' if unknown)."""
+    """The scale and protocol of an experiment: from the plan shipped with its evidence
+    (reports/evidence/<folder>.plan.json), else the scale line of its index section (reports built
+    before evidence was shipped; '' if unknown)."""
+    plan = root / "evidence" / f"{folder}.plan.json"
+    if plan.exists():
+        import json
+
+        p = json.loads(plan.read_text())
+        return f"scale {p.get('scale', 'ad hoc')}, protocol {p.get('protocol', '-')}"
     idx = root / "index.md"
     if idx.exists():
         lines = idx.read_text().splitlines()
