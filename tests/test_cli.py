@@ -31,7 +31,8 @@ def test_unknown_algorithm_lists_the_available_ones(tmp_path):
 
 def test_unavailable_dataset_fails_clearly(tmp_path):
     out = run_bench(["algo=gnb", "data=covtype"], tmp_path, check=False,
-                    env_extra={"BENCH_DATA_DIR": str(tmp_path / "empty"), "BENCH_OPENML_OFFLINE": "1"})
+                    env_extra={"BENCH_DATA_DIR": str(tmp_path / "empty"), "BENCH_DATASETS_DIR": "",
+                               "BENCH_OPENML_OFFLINE": "1"})
     assert out.returncode == 2
     assert "covtype.csv.gz" in out.stderr and "BENCH_DATA_DIR" in out.stderr
 
