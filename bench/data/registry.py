@@ -168,6 +168,19 @@ def where_to_get(cfg: dict) -> str:
     return "To get it: " + "; or ".join(steps) + "."
 
 
+def unavailable_reason(cfg: dict) -> str:
+    """Why no source of ``cfg`` is available here, in a few words (plans and reports):
+    ``no file covtype.csv.gz in BENCH_DATA_DIR, datasets/ or the user cache; OpenML 1596 not downloaded``."""
+    parts = []
+    for src in cfg.get("sources") or []:
+        kind = source_kind(src)
+        if kind == "file":
+            parts.append(f"no file {src['file']} in BENCH_DATA_DIR, datasets/ or the user cache")
+        elif kind == "openml":
+            parts.append(f"OpenML {src['openml']} not downloaded")
+    return "; ".join(parts) or "no source listed"
+
+
 def stand_ins(cfg: dict) -> list[str]:
     """Registered datasets that may stand in for ``cfg``'s: its ``stand_in`` entry (a name or a
     list), else the registered names that extend its name (``covtype`` -> ``covtype_head20k``)."""
