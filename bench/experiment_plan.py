@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from .data import DataError
-from .data.registry import conf_dir, dataset_config, source_available
+from .data.registry import conf_dir, dataset_config, source_available, unavailable_reason
 from .fileio import atomic_write_bytes
 from .provenance import provenance
 
@@ -96,7 +96,7 @@ def plan(name: str, scale: str = DEFAULT_SCALE, max_rows: int | None = None,
         if any(source_available(s) for s in dcfg.get("sources") or []):
             available.append(ds)
         else:
-            missing[ds] = "not available here (no local file in BENCH_DATA_DIR, not in the cache)"
+            missing[ds] = f"not available here ({unavailable_reason(dcfg)})"
     return {
         "experiment": name,
         "paper": cfg.get("paper"),

@@ -20,7 +20,9 @@ An experiment config lists what to run at each scale::
 ``python -m bench.experiments run NAME --scale medium`` launches one Hydra
 multirun over the available datasets (jobs in parallel, finished splits reused)
 and records the plan, including the datasets missing here, in
-``results/<name>/_plan.json`` for the reports. The plan itself (scales, registries, the
+``results/<name>/_plan.json`` for the reports. An experiment that plans no job (none of its
+datasets available here, none of its algorithms implemented) is an error (exit 2, naming them)
+unless ``--allow-empty`` is given. The plan itself (scales, registries, the
 Hydra command) is in :mod:`bench.experiment_plan`, which the reports and the other
 launchers import instead of this module.
 """
@@ -39,15 +41,67 @@ from .experiment_plan import (DEFAULT_SCALE, SCALES, algo_names, command, experi
                               experiment_names, plan, results_root, write_plan)
 
 
+#: the exit status of a run that plans no job (as ``python -m bench`` for a setup it cannot run)
+EMPTY_STATUS = 2
+
+
+def empty_plan_message(p: dict) -> str | None:
+    """Why plan ``p`` has no job (its datasets not available here, its algorithms not implemented,
+    or every dataset left out by --max-rows/--datasets), naming each; None when it has jobs."""
+    if p["datasets"] and p["algos"]:
+        return None
+    name = p["experiment"]
+    lines = [f"[{name}] scale={p['scale']}: nothing to run, the experiment plans 0 jobs"]
+    if not p["algos"]:
+        lines.append(f"  no algorithm: {', '.join(p['missing_algos']) or 'the list is empty'}"
+                     + (" (not implemented yet: no conf/algo/<name>.yaml)" if p["missing_algos"] else ""))
+    if not p["datasets"]:
+        if not (p["missing_datasets"] or p["skipped_datasets"]):
+            lines.append(f"  no dataset: the experiment lists none at scale {p['scale']}")
+        for ds, why in p["missing_datasets"].items():
+            lines.append(f"  dataset {ds}: {why}")
+        for ds, why in p["skipped_datasets"].items():
+            lines.append(f"  dataset {ds}: {why}")
+    return "\n".join(lines)
+
+
+def _refuse_empty(p: dict, allow_empty: bool) -> int | None:
+    """None when ``p`` has jobs; else print why it has none and return the exit status: 0 with
+    ``allow_empty``, else :data:`EMPTY_STATUS`."""
+    msg = empty_plan_message(p)
+    if msg is None:
+        return None
+    if allow_empty:
+        print(msg + "\n  (--allow-empty: not an error)", flush=True)
+        return 0
+    hints = []
+    if p["missing_datasets"]:
+        hints.append("`python -m bench.data check` says what each dataset needs")
+    hints.append("--allow-empty accepts an empty experiment")
+    print(msg + "\n  " + "; ".join(hints), file=sys.stderr, flush=True)
+    return EMPTY_STATUS
+
+
 def run(name: str, scale: str = DEFAULT_SCALE, jobs: int | None = None, results_dir: str | None = None,
         dry_run: bool = False, allow_failures: bool = False, extra: list[str] | None = None,
-        max_rows: int | None = None, only: list[str] | None = None) -> int:
+        max_rows: int | None = None, only: list[str] | None = None, allow_empty: bool = False) -> int:
     """Run one experiment; ``extra`` Hydra overrides go to every job (e.g. ``["rerun=true"]``);
-    ``max_rows`` and ``only`` restrict its datasets (see :func:`plan`)."""
+    ``max_rows`` and ``only`` restrict its datasets (see :func:`plan`). An experiment that plans
+    no job (no dataset available, no algorithm implemented) exits :data:`EMPTY_STATUS` naming
+    what is missing, unless ``allow_empty``."""
     if experiment_config(name).get("driver") == "scaleup":  # not a Hydra sweep: see bench/scaleup.py
         from .scaleup import run_experiment
 
-        return run_experiment(name, scale, results_dir)
+        empty = _refuse_empty(plan(name, scale), allow_empty)
+        if empty is not None:
+            return empty
+        try:
+            return run_experiment(name, scale, results_dir)
+        except SystemExit as exc:  # a setup it cannot run: the message, and run-all goes on
+            if isinstance(exc.code, int) or exc.code is None:
+                return int(exc.code or 0)
+            print(f"[{name}] {exc.code}", file=sys.stderr, flush=True)
+            return 1
     p = plan(name, scale, max_rows=max_rows, only=only)
     # failed splits are counted below (failed_records); the sweep's own status then means a job
     # could not run at all
@@ -64,10 +118,10 @@ def run(name: str, scale: str = DEFAULT_SCALE, jobs: int | None = None, results_
         print(" ".join(cmd))
         return 0
     root = results_root(results_dir)
-    if not p["datasets"] or not p["algos"]:
-        print(f"[{name}] nothing to run", flush=True)
-        write_plan(root, p, 0.0, 0)
-        return 0
+    empty = _refuse_empty(p, allow_empty)
+    if empty is not None:
+        write_plan(root, p, 0.0, empty)
+        return empty
     t0 = time.perf_counter()
     rc = subprocess.call(cmd)
     write_plan(root, p, time.perf_counter() - t0, rc)
@@ -111,6 +165,9 @@ def main(argv=None) -> int:
         sp.add_argument("--results-dir", default=None)
         sp.add_argument("--allow-failures", action="store_true")
         sp.add_argument("--dry-run", action="store_true", help="print the Hydra command, run nothing")
+        sp.add_argument("--allow-empty", action="store_true",
+                        help="run: exit 0 when the experiment plans no job (by default that is an error, "
+                             "exit 2, naming the datasets not available and the algorithms not implemented)")
         sp.add_argument("--max-rows", type=int, default=None,
                         help="leave out the datasets with more instances than this (recorded in the plan)")
         sp.add_argument("--datasets", default=None,
@@ -127,6 +184,8 @@ def main(argv=None) -> int:
     ra.add_argument("--jobs", type=int, default=None)
     ra.add_argument("--results-dir", default=None)
     ra.add_argument("--allow-failures", action="store_true", help="exit 0 even when splits failed")
+    ra.add_argument("--allow-empty", action="store_true",
+                    help="exit 0 even when an experiment plans no job (its datasets not available here)")
     ap.epilog = ("Extra Hydra overrides for every job follow a --, e.g. `run smoke -- rerun=true`; keys absent "
                  "from the composed config need the ++ prefix.")
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -149,6 +208,9 @@ def main(argv=None) -> int:
         p = plan(args.name, args.scale, max_rows=args.max_rows, only=only)
         if args.cmd == "plan":
             return costs.main_plan(p, args.results_dir, args.out, False)
+        empty = _refuse_empty(p, args.allow_empty)
+        if empty is not None:
+            return empty
         text, cells = costs.cost_plan(p, args.results_dir)
         print(text.split("\n## ", 1)[0], flush=True)
         t0 = time.perf_counter()
@@ -160,12 +222,18 @@ def main(argv=None) -> int:
     if args.cmd == "run":
         return run(args.name, args.scale, args.jobs, args.results_dir, dry_run=args.dry_run,
                    allow_failures=args.allow_failures, extra=args.hydra_overrides, max_rows=args.max_rows,
-                   only=only)
-    status = 0
+                   only=only, allow_empty=args.allow_empty)
+    status, statuses = 0, {}
     for n in experiment_names(paper_only=True):
         rc = run(n, args.scale, args.jobs, args.results_dir, allow_failures=args.allow_failures,
-                 extra=args.hydra_overrides)
+                 extra=args.hydra_overrides, allow_empty=args.allow_empty)
+        statuses[n] = rc
         status = status or rc
+    bad = {n: rc for n, rc in statuses.items() if rc}
+    print(f"run-all --scale {args.scale}: {len(statuses) - len(bad)} of {len(statuses)} experiments ran"
+          + (": not " + ", ".join(f"{n} (exit {rc}{', nothing to run' if rc == EMPTY_STATUS else ''})"
+                                  for n, rc in bad.items()) if bad else ""),
+          file=sys.stderr if bad else sys.stdout, flush=True)
     return status
 
 

@@ -31,7 +31,8 @@ def test_unknown_algorithm_lists_the_available_ones(tmp_path):
 
 def test_unavailable_dataset_fails_clearly(tmp_path):
     out = run_bench(["algo=gnb", "data=covtype"], tmp_path, check=False,
-                    env_extra={"BENCH_DATA_DIR": str(tmp_path / "empty"), "BENCH_OPENML_OFFLINE": "1"})
+                    env_extra={"BENCH_DATA_DIR": str(tmp_path / "empty"), "BENCH_DATASETS_DIR": "",
+                               "BENCH_OPENML_OFFLINE": "1"})
     assert out.returncode == 2
     assert "covtype.csv.gz" in out.stderr and "BENCH_DATA_DIR" in out.stderr
 
@@ -80,7 +81,7 @@ def test_sigkill_mid_sweep_then_resume_gives_one_record_per_split(tmp_path):
     assert len(list(res.rglob("r*-f*.json"))) == 20
 
 
-@pytest.mark.slow  # ~100 CPU seconds; `make smoke` (run by .ci/run) exercises the same driver
+@pytest.mark.slow  # ~110 CPU seconds; `make smoke` (run by .ci/run) exercises the same driver
 def test_smoke_experiment_driver(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-m", "bench.experiments", "run", "smoke", "--scale", "smoke",
@@ -88,13 +89,19 @@ def test_smoke_experiment_driver(tmp_path):
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     df = load(tmp_path, experiment="smoke")
-    assert set(df["dataset"]) == {"sk_iris", "synth_mixed"}
+    assert set(df["dataset"]) == {"sk_iris", "synth_many_classes"}
     # a code longer than a dataset's classes allow is the paper's blank cell, not a failure; Weka's
-    # WAODE refuses missing values (synth_mixed has some), which is "not applicable" too
+    # WAODE refuses missing values (synth_many_classes has some), which is "not applicable" too
     na = df[df["status"] == "not_applicable"]
     assert (na["algo"].str.startswith("ecoc") | (na["algo"] == "waode")).all(), sorted(set(na["algo"]))
-    assert (na.loc[na["algo"] == "waode", "dataset"] == "synth_mixed").all()
+    assert (na.loc[na["algo"] == "waode", "dataset"] == "synth_many_classes").all()
+    assert (na["dataset"] == "sk_iris").sum() == 66      # 33 BCH configs of 15+ bits need 5+ classes
     assert (df.loc[df["status"] != "not_applicable", "status"] == "ok").all()
+    # every conf/algo config has an ok split (the 12 classes of synth_many_classes fit every ECOC code)
+    from bench.experiment_plan import algo_names
+
+    ok = set(df.loc[df["status"] == "ok", "algo"])
+    assert ok == set(algo_names()), sorted(set(algo_names()) - ok)
     assert (tmp_path / "smoke" / "_plan.json").exists()
 
 

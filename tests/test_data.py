@@ -147,6 +147,39 @@ def test_missing_everywhere_names_data_dir_and_file(data_dir, monkeypatch):
     assert str(_openml_cache_path(99999)) in msg
 
 
+def test_unavailable_suggests_fetch_only_with_an_openml_source(data_dir, monkeypatch):
+    """`python -m bench.data fetch NAME` is suggested only for a dataset with an OpenML source; a
+    file-only dataset is told where its file goes, and a shipped one how to restore datasets/."""
+    from bench.data import DatasetUnavailable
+
+    with pytest.raises(DatasetUnavailable) as info:
+        load(_cfg("gone", "gone.csv.gz"))
+    msg = str(info.value)
+    assert "put gone.csv.gz in a directory named by BENCH_DATA_DIR" in msg and "bench.data fetch" not in msg
+    with pytest.raises(DatasetUnavailable) as info:
+        load({"name": "gone", "sources": [{"file": "gone.csv.gz"}, {"openml": 99999}]})
+    assert "`python -m bench.data fetch gone`" in str(info.value)
+
+    monkeypatch.setenv("BENCH_DATASETS_DIR", "")          # the shipped datasets/ turned off
+    with pytest.raises(DatasetUnavailable) as info:
+        load("covtype_head20k")                            # shipped, no OpenML source
+    msg = str(info.value)
+    assert "covtype_head20k.csv.gz is in the repository's datasets/" in msg and "unset BENCH_DATASETS_DIR" in msg
+    assert "bench.data fetch" not in msg and "data=covtype_head20k_numeric" in msg
+
+
+def test_fetch_without_openml_source_says_where_the_file_is(monkeypatch, capsys):
+    from bench.data.__main__ import main
+
+    assert main(["fetch", "covtype_head20k"]) == 1
+    err = capsys.readouterr().err
+    assert "no OpenML source" in err and "It is read from" in err and "covtype_head20k.csv.gz" in err
+    monkeypatch.setenv("BENCH_DATASETS_DIR", "")
+    assert main(["fetch", "covtype_head20k"]) == 1
+    err = capsys.readouterr().err
+    assert "unset BENCH_DATASETS_DIR" in err and "BENCH_DATA_DIR" in err
+
+
 def test_openml_cache_roundtrip_and_corruption(tmp_path):
     import io
 

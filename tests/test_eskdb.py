@@ -179,7 +179,7 @@ def _load_or_skip(name):
     try:
         return load(name)
     except DataError:
-        pytest.skip(f"dataset {name} is not available here (set BENCH_DATA_DIR to the mirror)")
+        pytest.skip(f"dataset {name} is not available here (the papers' data ship in datasets/; restore it with `git checkout datasets/`)")
 
 
 def _member_hdp_seed(random_state):

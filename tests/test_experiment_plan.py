@@ -80,3 +80,59 @@ def test_a_run_of_some_datasets_adds_to_the_stored_plan(tmp_path):
     write_plan(tmp_path, other, 1.0, 0)
     stored = json.loads((tmp_path / name / "_plan.json").read_text())
     assert stored["datasets"] == first and stored["algos"] == ["nb"]
+
+
+def _private_conf(tmp_path):
+    """A conf/ with two paper experiments that plan no job: `nodata` (its one dataset has no file
+    here) and `noalgo` (its one algorithm has no config yet)."""
+    import shutil
+
+    conf = tmp_path / "conf"
+    for sub in ("experiment", "data", "algo"):
+        (conf / sub).mkdir(parents=True)
+    shutil.copy(ROOT / "conf" / "algo" / "gnb.yaml", conf / "algo")
+    shutil.copy(ROOT / "conf" / "data" / "sk_iris.yaml", conf / "data")
+    (conf / "data" / "gone.yaml").write_text("name: gone\nsources:\n- file: gone.csv.gz\n")
+    (conf / "experiment" / "nodata.yaml").write_text("paper: p\nalgos: [gnb]\ndatasets: [gone]\nprotocol: cv2\n")
+    (conf / "experiment" / "noalgo.yaml").write_text("paper: p\nalgos: [notyet]\ndatasets: [sk_iris]\n"
+                                                     "protocol: cv2\n")
+    return conf
+
+
+def test_an_experiment_that_plans_no_job_is_an_error(tmp_path, monkeypatch, capsys):
+    """`run` and `run-all` exit 2 for an experiment with zero jobs, naming the datasets not available
+    (and what they need) and the algorithms not implemented; `--allow-empty` makes it 0."""
+    import json
+
+    from bench import experiments
+
+    monkeypatch.setenv("BENCH_CONF_DIR", str(_private_conf(tmp_path)))
+    res = str(tmp_path / "res")
+    assert experiments.main(["run", "nodata", "--scale", "smoke", "--results-dir", res]) == 2
+    err = capsys.readouterr().err
+    assert "[nodata] scale=smoke: nothing to run, the experiment plans 0 jobs" in err
+    assert "dataset gone: not available here (no file gone.csv.gz in BENCH_DATA_DIR" in err and "--allow-empty" in err
+    assert json.loads((tmp_path / "res" / "nodata" / "_plan.json").read_text())["exit_status"] == 2
+
+    assert experiments.main(["run", "noalgo", "--scale", "smoke", "--results-dir", res]) == 2
+    assert "no algorithm: notyet (not implemented yet" in capsys.readouterr().err
+
+    assert experiments.main(["run-all", "--scale", "smoke", "--results-dir", res]) == 2
+    err = capsys.readouterr().err
+    assert "[noalgo]" in err and "[nodata]" in err
+    assert "0 of 2 experiments ran: not noalgo (exit 2, nothing to run), nodata (exit 2, nothing to run)" in err
+
+    assert experiments.main(["run-all", "--scale", "smoke", "--results-dir", res, "--allow-empty"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("(--allow-empty: not an error)") == 2
+    assert experiments.main(["run", "nodata", "--scale", "smoke", "--results-dir", res, "--allow-empty"]) == 0
+
+
+def test_no_experiment_plans_zero_jobs_at_smoke_scale_with_the_shipped_data():
+    """Every experiment of conf/experiment/ has a job at smoke scale on a fresh clone (datasets/
+    ships its data): run-all --scale smoke (make paper-tables SCALE=smoke) runs them all."""
+    from bench.experiment_plan import experiment_names, plan
+    from bench.experiments import empty_plan_message
+
+    empty = [m for n in experiment_names() if (m := empty_plan_message(plan(n, "smoke")))]
+    assert not empty, "\n".join(empty)

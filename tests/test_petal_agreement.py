@@ -20,7 +20,7 @@ the declared ones, also those absent from the training fold (bench: ``partial_fi
 ``fit`` knows only the classes it sees, which changes the M-estimate of the class prior, 1/C).
 
 Skipped without the Petal binary (``$BENCH_PETAL`` or ``~/.cache/bench/petal/petal``; build it with
-``/work/shared/peers/petal/build.sh``) or without the dataset mirror (``BENCH_DATA_DIR``).
+``/work/shared/peers/petal/build.sh``) or without the datasets (they ship in ``datasets/``).
 """
 
 from __future__ import annotations

@@ -267,13 +267,13 @@ def test_check_estimator():
 
 
 # --------------------------------------------------------------------------- against Weka
-def _mirror(name):
+def _load_or_skip(name):
     from bench.data import load
 
     try:
         return load(name)
-    except Exception as exc:  # no mirror here
-        pytest.skip(f"dataset {name} not available: {exc}")
+    except Exception as exc:  # datasets/ removed from this checkout
+        pytest.skip(f"dataset {name} not available (it ships in datasets/): {exc}")
 
 
 @pytest.mark.parametrize("name", ["car", "credit_a", "hepatitis", "segment"])
@@ -285,7 +285,7 @@ def test_equals_wekas_deterministic_random_tree_with_all_attributes(name):
     nominal attributes; credit_a, hepatitis: mixed, with missing values; segment: numeric)."""
     from bench.protocols import splits
 
-    ds = _mirror(name)
+    ds = _load_or_skip(name)
     s = next(iter(splits(ds.y, {"kind": "kfold", "n_splits": 10}, 0)))
     M = ds.n_features
     m = single_tree(max_features=M, categorical_features=ds.categorical, n_categories=ds.n_categories).fit(
@@ -305,7 +305,7 @@ def test_forest_error_agrees_with_weka_statistically():
     per side: the mean errors differ by less than 3 combined standard errors."""
     from bench.perf.forest import agreement
 
-    _mirror("tic_tac_toe")
+    _load_or_skip("tic_tac_toe")
     (r,) = agreement(["tic_tac_toe"], n_seeds=5, n_trees=10, protocol="cv2", progress=False)
     assert abs(r["diff"]) < 3 * r["diff_se"] + 1e-3, r
 

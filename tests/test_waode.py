@@ -154,7 +154,7 @@ def test_negative_weka_mi_is_floored():
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["magic", "pendigits", "shuttle"])
 def test_ten_folds_agree_with_weka_waode(name):
-    """The waode config against Weka 3.6 WAODE on MDL-discretised mirror data, identical 10 folds
+    """The waode config against Weka 3.6 WAODE on MDL-discretised data from datasets/, identical 10 folds
     (car, segment and letter are in tests/test_weka_bayes.py)."""
     from bench import weka
     from bench.data import load
@@ -165,8 +165,8 @@ def test_ten_folds_agree_with_weka_waode(name):
         pytest.skip("Weka 3.6 not installed (apt-get install weka)")
     try:
         load(name)
-    except Exception as exc:  # the mirror is absent on a fresh machine
-        pytest.skip(f"dataset {name} not available: {exc}")
+    except Exception as exc:  # datasets/ removed from this checkout
+        pytest.skip(f"dataset {name} not available (it ships in datasets/): {exc}")
     row = agreement_row(name, next(c for c in CASES if c[3] == "waode"))
     print(row)
     assert row["max_abs_diff"] < 1e-9, row

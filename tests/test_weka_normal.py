@@ -2,7 +2,7 @@
 
 Hand-computed precision grid, rounding, NormalEstimator parameters and cell probabilities (against
 scipy's normal CDF), Weka's running product with its 1e-75 floor, and agreement with Weka 3.6
-``weka.classifiers.bayes.NaiveBayes`` itself on identical folds of the mirror's data (skipped without
+``weka.classifiers.bayes.NaiveBayes`` itself on identical folds of the data in datasets/ (skipped without
 Weka or the data). ``python -m tests.test_weka_normal [datasets...]`` prints the 10-fold table.
 """
 
@@ -243,8 +243,8 @@ def _load_or_skip(name):
     weka, load = _weka_or_skip()
     try:
         load(name)
-    except Exception as exc:  # the mirror is absent on a fresh machine
-        pytest.skip(f"dataset {name} not available: {exc}")
+    except Exception as exc:  # datasets/ removed from this checkout
+        pytest.skip(f"dataset {name} not available (it ships in datasets/): {exc}")
 
 
 @pytest.mark.weka

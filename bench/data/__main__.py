@@ -1,4 +1,4 @@
-"""``python -m bench.data list | info NAME | fetch NAME [NAME ...] | plot NAME``."""
+"""``python -m bench.data list | info NAME | fetch NAME [NAME ...] | check [NAME ...] | plot NAME``."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from .registry import (
     dataset_names,
     fetch_openml,
     load,
+    locate_file,
     source_available,
     source_kind,
+    where_to_get,
 )
 
 
@@ -70,7 +72,8 @@ def cmd_fetch(args) -> int:
         cfg = dataset_config(name)
         ids = [s for s in cfg.get("sources") or [] if "openml" in s]
         if not ids:
-            print(f"{name}: no OpenML source in conf/data/{name}.yaml; nothing to fetch", file=sys.stderr)
+            print(f"{name}: no OpenML source in conf/data/{name}.yaml, so nothing to fetch. "
+                  + _file_whereabouts(name, cfg), file=sys.stderr)
             status = 1
             continue
         src = ids[0]
@@ -87,6 +90,22 @@ def cmd_fetch(args) -> int:
             print(f"{name}: {exc}", file=sys.stderr)
             status = 1
     return status
+
+
+def _file_whereabouts(name: str, cfg: dict) -> str:
+    """Where dataset ``name``'s file is read from here, or what to do to get it."""
+    files = [s["file"] for s in cfg.get("sources") or [] if "file" in s]
+    for f in files:
+        path = locate_file(f)
+        if path is not None:
+            return f"It is read from {path}."
+    return where_to_get(cfg)
+
+
+def cmd_check(args) -> int:
+    from .check import run
+
+    return run(args.names, out=lambda line: print(line, flush=True))
 
 
 def cmd_plot(args) -> int:
@@ -110,13 +129,17 @@ def main(argv=None) -> int:
     pf = sub.add_parser("fetch", help=f"download from OpenML into the cache ({cache_dir()})")
     pf.add_argument("names", nargs="+")
     pf.add_argument("--force", action="store_true")
+    pc = sub.add_parser("check", help="locate each dataset file, verify its sha256 pin and that it builds; "
+                        "exit 1 if a file shipped in datasets/ (or a named dataset) is not ok")
+    pc.add_argument("names", nargs="*", help="datasets to check (default: every one with a file source)")
     pp = sub.add_parser("plot", help="scatter plots of the non-constant numeric attributes, two by two")
     pp.add_argument("name")
     pp.add_argument("--rows", type=int, default=7000, help="the first ROWS rows (default 7000)")
     pp.add_argument("--out", default="reports/data")
     args = p.parse_args(argv)
     try:
-        return {"list": cmd_list, "info": cmd_info, "fetch": cmd_fetch, "plot": cmd_plot}[args.cmd](args)
+        return {"list": cmd_list, "info": cmd_info, "fetch": cmd_fetch, "check": cmd_check,
+                "plot": cmd_plot}[args.cmd](args)
     except DataError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -34,8 +34,34 @@ def project_datasets_dir() -> Path | None:
     env = os.environ.get("BENCH_DATASETS_DIR")
     if env is not None:
         return Path(env).expanduser() if env.strip() else None
-    here = Path(__file__).resolve().parents[2] / "datasets"
+    here = shipped_dir()
     return here if (here / "MANIFEST.csv").is_file() else None
+
+
+def shipped_dir() -> Path:
+    """Where the repository keeps the papers' datasets (``<checkout>/datasets``), whether or not it
+    is searched (``BENCH_DATASETS_DIR`` can turn it off) or present."""
+    return Path(__file__).resolve().parents[2] / "datasets"
+
+
+def shipped_manifest(folder: Path | None = None) -> dict[str, dict]:
+    """The rows of ``MANIFEST.csv`` of the shipped datasets folder (``folder``, default: the one
+    searched, :func:`project_datasets_dir`, else the checkout's), keyed by name; the file of row
+    ``name`` is ``<name>.csv.gz`` or ``<name>.arff.gz`` (:func:`shipped_file_name`). Empty when
+    there is no manifest."""
+    import csv
+
+    folder = folder or project_datasets_dir() or shipped_dir()
+    path = folder / "MANIFEST.csv"
+    if not path.is_file():
+        return {}
+    with open(path, newline="") as fh:
+        return {row["name"]: row for row in csv.DictReader(fh)}
+
+
+def shipped_file_name(filename: str) -> str:
+    """The manifest name of a data file: ``letter.csv.gz`` -> ``letter``."""
+    return filename.split(".", 1)[0]
 
 
 def cache_dir() -> Path:

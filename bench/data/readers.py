@@ -67,10 +67,12 @@ def read_table(path: Path) -> Table:
     except DataError:
         raise
     except (OSError, EOFError, UnicodeDecodeError, ValueError, pd.errors.ParserError) as exc:
-        raise DataError(
-            f"could not parse data file {path}: {exc}. The file may be truncated or corrupt: "
-            f"delete it and copy or fetch it again (python -m bench.data fetch NAME)"
-        ) from exc
+        from .cache import shipped_dir
+
+        fix = (f"restore the shipped copy with `git checkout -- datasets/{path.name}`"
+               if path.resolve().parent == shipped_dir() else "replace it with a good copy")
+        raise DataError(f"could not parse data file {path}: {exc}. The file may be truncated or corrupt: {fix}") \
+            from exc
     raise DataError(f"unsupported data file type: {path} (use csv, csv.gz, arff, arff.gz or parquet)")
 
 

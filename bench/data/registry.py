@@ -5,7 +5,7 @@ available here wins (see :func:`load`). Source kinds:
 
 ``file``
     a file name looked up in every data directory (``BENCH_DATA_DIR``, then the
-    user cache); optional ``sha256`` pins its content.
+    repository's ``datasets/``, then the user cache); optional ``sha256`` pins its content.
 ``openml``
     an OpenML dataset id; downloaded with openml-python into the user cache,
     stored as Parquet with a checksum record, verified on every load.
@@ -133,9 +133,52 @@ def _load_uncached(cfg: dict) -> Dataset:
     raise DatasetUnavailable(
         f"dataset {name!r} is not available here. Tried:\n  - " + "\n  - ".join(tried)
         + _stand_in_hint(cfg)
-        + "\nPut the file in a directory named by BENCH_DATA_DIR, or run "
-        f"`python -m bench.data fetch {name}` on a machine with network access."
+        + "\n" + where_to_get(cfg)
     )
+
+
+def where_to_get(cfg: dict) -> str:
+    """What to do when no source of ``cfg`` is available here: restore a file that ships in the
+    repository's ``datasets/`` with git, put a file in ``BENCH_DATA_DIR``, and suggest
+    ``python -m bench.data fetch`` only when the dataset has an OpenML source (fetch does
+    nothing for the others)."""
+    name = cfg["name"]
+    sources = cfg.get("sources") or []
+    files = [s["file"] for s in sources if "file" in s]
+    has_openml = any("openml" in s for s in sources)
+    shipped = cache.shipped_manifest(cache.shipped_dir())
+    steps = []
+    for f in files:
+        if cache.shipped_file_name(f) in shipped:
+            off = os.environ.get("BENCH_DATASETS_DIR")
+            if off is not None and (cache.shipped_dir() / f).is_file():
+                steps.append(f"{f} is in the repository's datasets/, which BENCH_DATASETS_DIR={off!r} keeps "
+                             "bench from reading: unset BENCH_DATASETS_DIR")
+            else:
+                steps.append(f"{f} ships with bench in the repository's datasets/: restore it with "
+                             f"`git checkout -- datasets/{f}`")
+            break
+    if files:
+        steps.append(f"put {files[0]} in a directory named by BENCH_DATA_DIR")
+    if has_openml:
+        steps.append(f"run `python -m bench.data fetch {name}` on a machine with network access "
+                     "(it downloads the OpenML copy)")
+    if not steps:
+        return f"conf/data/{name}.yaml lists no file or OpenML source to get it from."
+    return "To get it: " + "; or ".join(steps) + "."
+
+
+def unavailable_reason(cfg: dict) -> str:
+    """Why no source of ``cfg`` is available here, in a few words (plans and reports):
+    ``no file covtype.csv.gz in BENCH_DATA_DIR, datasets/ or the user cache; OpenML 1596 not downloaded``."""
+    parts = []
+    for src in cfg.get("sources") or []:
+        kind = source_kind(src)
+        if kind == "file":
+            parts.append(f"no file {src['file']} in BENCH_DATA_DIR, datasets/ or the user cache")
+        elif kind == "openml":
+            parts.append(f"OpenML {src['openml']} not downloaded")
+    return "; ".join(parts) or "no source listed"
 
 
 def stand_ins(cfg: dict) -> list[str]:

@@ -92,6 +92,40 @@ def mixed(n_instances: int = 600, seed: int = 0, n_numeric: int = 3, n_nominal: 
     return Generated(X, y, names, [f"c{k}" for k in range(n_classes)], categorical, categories)
 
 
+@register("many_classes")
+def many_classes(n_instances: int = 360, seed: int = 0, n_classes: int = 12, n_numeric: int = 4,
+                 n_nominal: int = 4, n_values: int = 5, missing_rate: float = 0.02) -> Generated:
+    """A small mixed problem with many classes, so that every ECOC code of the harness applies
+    (``synth_many_classes``, for smoke runs).
+
+    A BCH code of n bits needs ``2^(k-1) - 1 >= n`` valid columns and at most ``2^m`` classes
+    (``algorithms.ecoc.bch_code_matrix``): the 1023-bit code needs k >= 11 and the 15-bit one
+    k <= 32. At k = 11 every one of the 1023 possible columns must appear, and finding random
+    BCH(1023, 11) codewords that do so took about 25 s of draws per matrix (still within the
+    paper's 100000 draws); at k = 12 one is found at once, hence 12 classes.
+
+    The classes are balanced (``n_instances // n_classes`` rows each, the remainder to the first
+    classes), so every fold of a stratified 2-fold CV holds every class. Numeric attribute j of
+    class c ~ N(mu_cj, 1) with mu_cj ~ N(0, 2.5^2) drawn once; nominal attribute j has
+    ``n_values`` values and takes the class's own value (drawn once) with probability 0.7,
+    otherwise a uniform one. Each cell is missing (NaN) with probability ``missing_rate``.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.permutation(np.arange(n_instances) % n_classes)
+    mu = rng.normal(0.0, 2.5, size=(n_classes, n_numeric))
+    own = rng.integers(0, n_values, size=(n_classes, n_nominal))
+    num = mu[y] + rng.normal(size=(n_instances, n_numeric))
+    keep = rng.random((n_instances, n_nominal)) < 0.7
+    nom = np.where(keep, own[y], rng.integers(0, n_values, size=(n_instances, n_nominal))).astype(float)
+    X = np.column_stack([num, nom])
+    X[rng.random(X.shape) < missing_rate] = np.nan
+    names = [f"num{j}" for j in range(n_numeric)] + [f"nom{j}" for j in range(n_nominal)]
+    categorical = np.array([False] * n_numeric + [True] * n_nominal)
+    values = [f"v{v}" for v in range(n_values)]
+    categories = [None] * n_numeric + [values] * n_nominal
+    return Generated(X, y, names, [f"c{k:02d}" for k in range(n_classes)], categorical, categories)
+
+
 @register("gaussians")
 def gaussians(n_instances: int = 1000, seed: int = 0, n_features: int = 5, n_classes: int = 2,
               separation: float = 1.0) -> Generated:

@@ -318,14 +318,14 @@ def _dataset_reason(key: tuple, name: str | None) -> str | None:
     if not name:
         return "dataset not in the data directory: no conf/data entry maps to it"
     from ..data import DataError
-    from ..data.registry import dataset_config, source_available
+    from ..data.registry import dataset_config, source_available, unavailable_reason
 
     try:
         cfg = dataset_config(name)
     except DataError:
         return f"dataset not in the data directory: no conf/data/{name}.yaml"
     if not any(source_available(s) for s in cfg.get("sources") or []):
-        return f"dataset not available here: {name} (no local file in BENCH_DATA_DIR, not in the cache)"
+        return f"dataset not available here: {name} ({unavailable_reason(cfg)})"
     return None
 
 
