@@ -5,7 +5,7 @@ JOBS ?=
 
 # The papers' datasets ship in datasets/ (bench finds them there); BENCH_DATA_DIR is for your own files.
 
-.PHONY: help install warm demo test test-fresh test-all smoke paper-tables reports bench-perf clean slurm-up slurm-down test-slurm
+.PHONY: help install warm demo test test-fresh test-all smoke paper-tables reports evidence-check bench-perf clean slurm-up slurm-down test-slurm
 
 help:  ## list the targets with what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -42,6 +42,9 @@ paper-tables:  ## run every paper experiment at SCALE=smoke|medium|full (resumin
 
 reports:  ## rewrite reports/ from the stored records only
 	$(PYTHON) -m bench.report --scale $(SCALE)
+
+evidence-check:  ## rebuild reports/ from the evidence shipped in reports/evidence alone and compare byte for byte
+	$(PYTHON) -m bench.report --from-evidence --check
 
 verdicts:  ## only the verdict stage: verdicts, paper pages, index head and HTML, from the report files in reports/
 	$(PYTHON) -m bench.report --verdicts-only

@@ -59,6 +59,11 @@ SKIP: dict[str, str] = {
     "python -m bench.report --fresh": "rebuilds every report (minutes), as `make reports`",
     "python -m bench.report --paper ande_sr": "a report build (tests/test_report_build.py); here nothing is stored",
     "make verdicts": "the same as `python -m bench.report --verdicts-only`, which runs here",
+    "python -m bench.report --from-evidence": "rewrites the clone's reports/ in place (a minute); the --check "
+                                              "form runs in .ci/run and tests/test_report_evidence.py",
+    "python -m bench.report --from-evidence --out DIR": "a placeholder (DIR); tests/test_report_evidence.py",
+    "python -m bench.report --from-evidence --check": "a minute; .ci/run runs it on every submission",
+    "make evidence-check": "the same as `python -m bench.report --from-evidence --check` (.ci/run)",
     "make bench-perf": "speed benchmarks with peers (minutes to hours)",
     "make clean": "deletes stored results and caches: nothing to check",
     "make slurm-up": "needs root and installs a SLURM cluster (Debian packages)",
