@@ -33,8 +33,8 @@ from .protocols import Split, resolve, splits
 from .provenance import provenance
 from .resources import (Timing, data_mb, limit_threads, memory_limit, peak_rss_mb, reset_peak_rss,
                         resolve_mem_limit, rss_mb, timed)
-from .store import (RunKey, Store, config_hash, data_identity, predictions_problem, protocol_identity,
-                    setup_hash)
+from .store import (RunKey, Store, config_hash, data_identity, metrics_problem, predictions_problem,
+                    protocol_identity, setup_hash)
 
 log = logging.getLogger("bench")
 
@@ -550,13 +550,10 @@ def _migrate_legacy(store: Store, legacy: Store, split, context: dict) -> dict |
         rec["predictions_sha256"] = sha256_file(store.predictions_path(split.repeat, split.fold))
     else:
         rec["predictions_sha256"] = None
-    import json
-
     from .fileio import atomic_write_bytes
-    from .store import _json_default
+    from .store import encode_record
 
-    atomic_write_bytes(store.record_path(split.repeat, split.fold),
-                       json.dumps(rec, indent=1, sort_keys=True, default=_json_default).encode())
+    atomic_write_bytes(store.record_path(split.repeat, split.fold), encode_record(rec))
     for p in (legacy.record_path(split.repeat, split.fold), old_npz):
         try:
             os.unlink(p)
@@ -671,7 +668,7 @@ def _reusable(rec: dict | None, context: dict, rerun: bool, retry_failed: bool, 
             warn("stored record %s has %s %s, this job %s; recomputing", rec.get("path"), k,
                  rec.get(k), context.get(k))
             return None
-    problem = predictions_problem(rec)
+    problem = predictions_problem(rec) or metrics_problem(rec)
     if problem:
         warn("%s; the split will be recomputed", problem)
         return None
