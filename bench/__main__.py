@@ -38,7 +38,8 @@ def main(cfg: DictConfig) -> dict:
         result = run_job(algo, cfg.data, protocol, int(cfg.seed), experiment, str(cfg.results_dir),
                          rerun=bool(cfg.rerun), retry_failed=bool(cfg.retry_failed),
                          progress=bool(cfg.progress), threads=cfg.threads,
-                         warmup=bool(cfg.get("warmup", True)), mem_limit_gb=cfg.get("mem_limit_gb", "auto"))
+                         warmup=bool(cfg.get("warmup", True)), mem_limit_gb=cfg.get("mem_limit_gb", "auto"),
+                         time_limit_s=cfg.get("time_limit_s"))
     except (DataError, SetupError, ProtocolError, RecordError) as exc:
         if not _in_sweep():
             print(f"error: {exc}", file=sys.stderr)

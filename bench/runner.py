@@ -6,9 +6,11 @@ them, time preprocessing, fitting and prediction separately (process CPU and
 wall seconds), measure the pickled model size and the peak memory of the
 split, and store the record with per-instance class probabilities. A split that
 raises is stored as ``failed`` with its traceback; the job goes on. Each split runs
-under a memory limit (``mem_limit_gb``, :func:`bench.resources.memory_limit`), so one
-that would exhaust the machine fails with MemoryError instead of getting the whole
-process (and the sweep in it) killed by the kernel.
+under a memory limit (``mem_limit_gb``, :func:`bench.resources.memory_limit`) and an optional
+time limit (``time_limit_s``) in a forked child process (:func:`bench.resources.run_limited`):
+a split that goes over either is stored as ``failed`` (memory) or ``timeout`` with a message
+naming the limit, whatever the code did when it ran out (a MemoryError, an abort in LLVM or
+C++, a hang), and the job and the sweep go on.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .data.cache import cache_dir as user_cache_dir
 from .protocols import Split, resolve, splits
 from .provenance import provenance
 from .resources import (Timing, data_mb, limit_threads, memory_limit, peak_rss_mb, reset_peak_rss,
-                        resolve_mem_limit, rss_mb, timed)
+                        prefer_forksafe_threads, resolve_mem_limit, rss_mb, run_limited, timed)
 from .store import (RunKey, Store, config_hash, data_identity, metrics_problem, predictions_problem,
                     protocol_identity, setup_hash)
 
@@ -343,7 +345,8 @@ def _full_proba(est, proba: np.ndarray, n_classes: int, n_test: int) -> np.ndarr
 # ------------------------------------------------------------------ a job
 def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experiment: str,
             results_dir: str, rerun: bool = False, retry_failed: bool = True, progress: bool = True,
-            threads: int | None = 1, warmup: bool = True, mem_limit_gb: Any = "auto") -> JobResult:
+            threads: int | None = 1, warmup: bool = True, mem_limit_gb: Any = "auto",
+            time_limit_s: Any = None) -> JobResult:
     """Run (or resume) every split of one job and return what happened.
 
     With ``warmup`` (default), before the first split it computes, the job fits a
@@ -353,13 +356,19 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     ``mem_limit_gb`` caps the process's data memory while each split (and the warm-up) runs:
     ``"auto"`` (default) = :data:`bench.resources.AUTO_MEM_FRACTION` of physical memory, a
     number = GiB, None/0 = no limit. A split that exceeds it is stored as failed (MemoryError,
-    the message names the limit and how to raise it) and the job goes on. It is a property of
-    the run, not of the results: it is in no record key or hash."""
+    the message names the limit and how to raise it) and the job goes on. ``time_limit_s``
+    (None: none) bounds each split's wall-clock seconds; a split over it is stopped and stored
+    with status ``timeout``. With either limit each split runs in a forked child process
+    (:func:`bench.resources.run_limited`), so nothing it does when it runs out can end the job.
+    Both are properties of the run, not of the results: in no record key or hash."""
     seed = check_seed(seed)
     try:
         mem_limit = resolve_mem_limit(mem_limit_gb)
     except ValueError as exc:
         raise SetupError(str(exc)) from None
+    time_limit = check_time_limit(time_limit_s)
+    if mem_limit or time_limit:
+        prefer_forksafe_threads()  # the splits run in forked child processes
     limit_threads(threads)
     ds = load(data_cfg)
     check_classes(ds)
@@ -381,6 +390,7 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     context.update({"data_key": dkey, "data_identity": d_ident, "protocol_key": pkey,
                     "protocol_identity": p_ident, "warmup": bool(warmup)})
     context["_mem_limit"], context["_mem_limit_option"] = mem_limit, mem_limit_gb
+    context["_time_limit"] = time_limit
     legacy = Store(results_dir, key.legacy())
     context["_legacy_ok"] = _legacy_data_ok(data_cfg, ds)
 
@@ -445,6 +455,20 @@ def check_seed(seed) -> int:
         raise SetupError(f"seed={seed} is negative; seeds must be integers >= 0 (e.g. seed=0, or seed=0,1,2 "
                          f"with -m for several)")
     return value
+
+
+def check_time_limit(value) -> float | None:
+    """``time_limit_s`` as a positive number of seconds, or None (no limit: None, 0, "null", "none")."""
+    if value is None or value is False or (isinstance(value, str) and value.strip().lower() in ("", "null", "none", "0")):
+        return None
+    try:
+        t = float(value)
+        if isinstance(value, bool) or t != t or t < 0 or t == float("inf"):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SetupError(f"time_limit_s={value!r} is not a time limit; give a number of seconds per split "
+                         f"(e.g. time_limit_s=600) or time_limit_s=null (no limit)") from None
+    return t or None
 
 
 def check_protocol(protocol: dict) -> None:
@@ -570,12 +594,57 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
         result.reused += 1
         return rec
     if result.warmed_up is None and context.get("warmup", True):
-        with memory_limit(context.get("_mem_limit")):
-            result.warmed_up = warm_up(algo_cfg, ds, split, seed)
+        result.warmed_up = _warm(algo_cfg, ds, split, seed, context)
     rec, preds = _evaluate(algo_cfg, ds, split, seed, context)
     store.put(rec, preds)
     result.computed += 1
     return store.get(split.repeat, split.fold) or rec
+
+
+def _warm(algo_cfg, ds, split, seed, context) -> bool:
+    """The warm-up (:func:`warm_up`) runs in the job's own process, so that the kernels it loads
+    are loaded once and every split's child process inherits them; loading a Numba kernel under a
+    tight memory limit is what made LLVM abort the whole process. It runs there under the machine
+    guard (:data:`bench.resources.AUTO_MEM_FRACTION` of physical memory, or the split's limit when
+    that is larger), not under the split's limits. When the split's limits are tighter (an explicit
+    ``mem_limit_gb`` below the guard, or a ``time_limit_s``), the warm-up is first tried in a child
+    process under them, and runs in the job's process only if it ended there: what fits a split's
+    limits is then known to be safe to run unguarded by them."""
+    limit, tlimit = context.get("_mem_limit"), context.get("_time_limit")
+    if not limit and not tlimit:
+        return warm_up(algo_cfg, ds, split, seed)
+    guard = resolve_mem_limit("auto") if limit else None
+    if guard and limit > guard:
+        guard = limit
+    if tlimit or (limit and guard and limit < guard):
+        probe = run_limited(lambda: warm_up(algo_cfg, ds, split, seed), limit, tlimit)
+        if probe.kind != "returned" or not probe.value:
+            return False
+    with memory_limit(guard):
+        return warm_up(algo_cfg, ds, split, seed)
+
+
+def _in_child(algo_cfg, ds, split, seed, parent_rss_mb: float):
+    """:func:`run_split` for a child process. Its memory figures are made the job process's: a
+    forked child's resident set does not count the parent's shared library pages until it touches
+    them, so the RSS at the fork is taken from the parent and the split's increase from the child
+    (``peak_rss_mb`` = the parent's RSS + the child's peak increase, as if the split ran in the
+    job's process)."""
+
+    def fn():
+        offset = parent_rss_mb - rss_mb()
+        fields, preds = run_split(algo_cfg, ds, split, seed)
+        mem = fields.get("memory") or {}
+        for k in ("peak_rss_mb", "start_rss_mb"):
+            if isinstance(mem.get(k), float) and offset == offset:
+                mem[k] += offset
+        return fields, preds
+
+    return fn
+
+
+def _classify(exc) -> dict:
+    return {"not_applicable": isinstance(exc, NotApplicableError)}
 
 
 def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
@@ -584,38 +653,87 @@ def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
     rec = {**{k: v for k, v in context.items() if not k.startswith("_")}, "repeat": split.repeat, "fold": split.fold, "n_train": int(split.train.size),
            "n_test": int(split.test.size), "train_size": split.train_size,
            "started_at": started.isoformat(timespec="seconds")}
-    limit = context.get("_mem_limit")
+    limit, tlimit = context.get("_mem_limit"), context.get("_time_limit")
+    option = context.get("_mem_limit_option")
     before_mb = data_mb()
-    out_of_memory = False
-    try:
-        with memory_limit(limit):
-            fields, preds = run_split(algo_cfg, ds, split, seed)
-        rec.update(fields)
-        rec["status"] = "ok"
-    except Exception as exc:  # any failure is recorded, never fatal to the job
-        preds = None
-        # an estimator that does not apply to this dataset says so with an exception carrying
-        # the model does not apply to the data (e.g. a 1023-bit ECOC code for 6 classes): not a failure
-        rec["status"] = "not_applicable" if isinstance(exc, NotApplicableError) else "failed"
-        rec["error"] = f"{type(exc).__name__}: {exc}"
-        rec["traceback"] = traceback.format_exc()
-        if isinstance(exc, MemoryError):
-            out_of_memory = True
-            rec["error"] += _memory_hint(limit, context.get("_mem_limit_option"), before_mb)
-            rec["memory_limit_mb"] = None if not limit else limit / 2**20
-        if rec["status"] == "failed":
-            log.warning("split r%d f%d of %s on %s failed: %s", split.repeat, split.fold,
-                        context["algo"], context["dataset"], rec["error"])
+    preds = None
+    where = f"split r{split.repeat} f{split.fold} of {context['algo']} on {context['dataset']}"
+    if limit or tlimit:  # in a child process, which alone suffers whatever happens when it runs out
+        out = run_limited(_in_child(algo_cfg, ds, split, seed, rss_mb()), limit, tlimit, classify=_classify)
+        if out.kind == "returned":
+            fields, preds = out.value
+            rec.update(fields)
+            rec["status"] = "ok"
+        elif out.kind == "raised":
+            e = out.error
+            rec["status"] = "not_applicable" if e.get("not_applicable") else "failed"
+            rec["error"] = f"{e['type']}: {e['message']}"
+            rec["traceback"] = e["traceback"]
+            if e.get("memory"):
+                rec["error"] += _memory_hint(limit, option, before_mb)
+                rec["memory_limit_mb"] = None if not limit else limit / 2**20
+        elif out.kind == "timeout":
+            rec["status"] = "timeout"
+            rec["error"] = (f"TimeoutError: the split ran longer than the per-split time limit of {tlimit:g} s "
+                            f"(time_limit_s={tlimit:g}) and was stopped. Raise it with time_limit_s=<seconds> "
+                            f"(or time_limit_s=null for none) to compute it.")
+            rec["traceback"] = None
+            rec["time_limit_s"] = tlimit
         else:
-            log.info("%s does not apply to %s (split r%d f%d): %s", context["algo"], context["dataset"],
-                     split.repeat, split.fold, rec["error"])
-    if out_of_memory:  # give the failed split's arrays back now
-        import gc
+            rec["status"] = "failed"
+            rec["error"] = _death_message(out, limit, option, before_mb)
+            rec["traceback"] = out.stderr_tail or None
+            rec["memory_limit_mb"] = None if not limit else limit / 2**20
+    else:
+        try:
+            fields, preds = run_split(algo_cfg, ds, split, seed)
+            rec.update(fields)
+            rec["status"] = "ok"
+        except Exception as exc:  # any failure is recorded, never fatal to the job
+            # the model does not apply to the data (e.g. a 1023-bit ECOC code for 6 classes): not a failure
+            rec["status"] = "not_applicable" if isinstance(exc, NotApplicableError) else "failed"
+            rec["error"] = f"{type(exc).__name__}: {exc}"
+            rec["traceback"] = traceback.format_exc()
+            if isinstance(exc, MemoryError):
+                rec["error"] += _memory_hint(limit, option, before_mb)
+                rec["memory_limit_mb"] = None
+        if rec["status"] != "ok":  # give the failed split's arrays back now
+            import gc
 
-        gc.collect()
+            gc.collect()
+    if rec["status"] in ("failed", "timeout"):
+        log.warning("%s %s: %s", where, "failed" if rec["status"] == "failed" else "timed out", rec["error"])
+    elif rec["status"] == "not_applicable":
+        log.info("%s does not apply to %s (split r%d f%d): %s", context["algo"], context["dataset"],
+                 split.repeat, split.fold, rec["error"])
     rec["duration_s"] = time.perf_counter() - t0
     rec["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return rec, preds
+
+
+def _death_message(out, limit, option, before_mb) -> str:
+    """The error of a split whose process ended without an answer (killed by a signal, or an abort
+    in native code)."""
+    import signal as _signal
+
+    if out.signal:
+        try:
+            how = f"was killed by {_signal.Signals(out.signal).name}"
+        except ValueError:
+            how = f"was killed by signal {out.signal}"
+    else:
+        how = f"exited with status {out.exit_code} without a result"
+    lines = [ln.strip() for ln in out.stderr_tail.splitlines() if ln.strip()
+             and not ln.startswith(("Extension modules", "  File ", "Current thread", "Thread 0x"))]  # faulthandler's
+    last = " ".join(lines[-3:])[-300:]
+    said = f"; its last words on stderr: {last!r}" if last else ""
+    if limit:
+        return (f"SplitCrashed: the split's process {how}{said} -- it ran under the per-split memory limit of "
+                f"{limit / 2**30:.2f} GiB (mem_limit_gb={option}; the process's data memory was "
+                f"{before_mb / 1024:.2f} GiB when the split started): native code (LLVM, C++) that cannot "
+                f"allocate memory aborts instead of raising MemoryError. Raise it with mem_limit_gb=<GiB> on the "
+                f"command line (or mem_limit_gb=null for no limit) if the machine has the memory.")
+    return f"SplitCrashed: the split's process {how}{said}"
 
 
 def _memory_hint(limit: int | None, option, before_mb: float) -> str:
