@@ -39,7 +39,7 @@ def main(cfg: DictConfig) -> dict:
                          rerun=bool(cfg.rerun), retry_failed=bool(cfg.retry_failed),
                          progress=bool(cfg.progress), threads=cfg.threads,
                          warmup=bool(cfg.get("warmup", True)), mem_limit_gb=cfg.get("mem_limit_gb", "auto"),
-                         time_limit_s=cfg.get("time_limit_s"))
+                         time_limit_s=cfg.get("time_limit_s"), data_max_gb=cfg.get("data_max_gb", 1.0))
     except (DataError, SetupError, ProtocolError, RecordError) as exc:
         if not _in_sweep():
             print(f"error: {exc}", file=sys.stderr)

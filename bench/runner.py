@@ -346,7 +346,7 @@ def _full_proba(est, proba: np.ndarray, n_classes: int, n_test: int) -> np.ndarr
 def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experiment: str,
             results_dir: str, rerun: bool = False, retry_failed: bool = True, progress: bool = True,
             threads: int | None = 1, warmup: bool = True, mem_limit_gb: Any = "auto",
-            time_limit_s: Any = None) -> JobResult:
+            time_limit_s: Any = None, data_max_gb: Any = 1.0) -> JobResult:
     """Run (or resume) every split of one job and return what happened.
 
     With ``warmup`` (default), before the first split it computes, the job fits a
@@ -360,7 +360,11 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     (None: none) bounds each split's wall-clock seconds; a split over it is stopped and stored
     with status ``timeout``. With either limit each split runs in a forked child process
     (:func:`bench.resources.run_limited`), so nothing it does when it runs out can end the job.
-    Both are properties of the run, not of the results: in no record key or hash."""
+    Both are properties of the run, not of the results: in no record key or hash.
+
+    Loading the data is bounded too: a data file that decompresses to more than ``data_max_gb``
+    GiB (default 1; None: no cap) is refused before it is parsed, and the parse runs under
+    ``mem_limit_gb``, a MemoryError there becoming a :class:`bench.data.DataError` that names it."""
     seed = check_seed(seed)
     try:
         mem_limit = resolve_mem_limit(mem_limit_gb)
@@ -370,7 +374,7 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     if mem_limit or time_limit:
         prefer_forksafe_threads()  # the splits run in forked child processes
     limit_threads(threads)
-    ds = load(data_cfg)
+    ds = _load_bounded(data_cfg, mem_limit, mem_limit_gb, check_data_max(data_max_gb))
     check_classes(ds)
     protocol = resolve(protocol_cfg, ds.name)
     check_protocol(protocol)
@@ -455,6 +459,40 @@ def check_seed(seed) -> int:
         raise SetupError(f"seed={seed} is negative; seeds must be integers >= 0 (e.g. seed=0, or seed=0,1,2 "
                          f"with -m for several)")
     return value
+
+
+def check_data_max(value) -> int | None:
+    """``data_max_gb`` in bytes (None: no cap)."""
+    if value is None or value is False or (isinstance(value, str) and value.strip().lower() in ("", "null", "none")):
+        return None
+    try:
+        gb = float(value)
+        if isinstance(value, bool) or gb != gb or gb <= 0:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SetupError(f"data_max_gb={value!r} is not a size; give the largest decompressed data file a job may "
+                         f"parse in GiB (e.g. data_max_gb=4) or data_max_gb=null (no cap)") from None
+    return int(gb * 2**30)
+
+
+def _load_bounded(data_cfg, mem_limit, option, max_bytes):
+    """The job's dataset, loaded under the decompressed-size cap and the memory limit (the data stays
+    in the job's process, whose whole data memory every split's limit counts: data that does not fit
+    it leaves no split room to run)."""
+    from .data import DataError
+    from .data.readers import size_limit
+
+    try:
+        with size_limit(max_bytes), memory_limit(mem_limit):
+            return load(data_cfg)
+    except MemoryError as exc:
+        import gc
+
+        gc.collect()
+        name = data_cfg if isinstance(data_cfg, str) else (dict(data_cfg).get("name") if data_cfg else None)
+        raise DataError(f"loading dataset {name!r} needed more memory than the limit of {mem_limit / 2**30:.2f} GiB "
+                        f"(mem_limit_gb={option}; {type(exc).__name__}: {exc}); the file is larger than it looks "
+                        f"(check it), or raise mem_limit_gb=<GiB> if the machine has the memory") from None
 
 
 def check_time_limit(value) -> float | None:
@@ -601,15 +639,20 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
     return store.get(split.repeat, split.fold) or rec
 
 
+#: the longest the warm-up may take in its trial child process (seconds; the split's time limit if shorter)
+PROBE_S = 300.0
+
+
 def _warm(algo_cfg, ds, split, seed, context) -> bool:
     """The warm-up (:func:`warm_up`) runs in the job's own process, so that the kernels it loads
     are loaded once and every split's child process inherits them; loading a Numba kernel under a
     tight memory limit is what made LLVM abort the whole process. It runs there under the machine
     guard (:data:`bench.resources.AUTO_MEM_FRACTION` of physical memory, or the split's limit when
     that is larger), not under the split's limits. When the split's limits are tighter (an explicit
-    ``mem_limit_gb`` below the guard, or a ``time_limit_s``), the warm-up is first tried in a child
-    process under them, and runs in the job's process only if it ended there: what fits a split's
-    limits is then known to be safe to run unguarded by them."""
+    ``mem_limit_gb`` below the guard, or a ``time_limit_s``), the common kernels are first loaded
+    on a small synthetic table (:func:`_preload_kernels`), then the warm-up is tried in a child
+    process under the split's limits (at most :data:`PROBE_S` seconds), and runs in the job's
+    process only if it ended there: what fits a split's limits is then safe to run unguarded by them."""
     limit, tlimit = context.get("_mem_limit"), context.get("_time_limit")
     if not limit and not tlimit:
         return warm_up(algo_cfg, ds, split, seed)
@@ -617,11 +660,26 @@ def _warm(algo_cfg, ds, split, seed, context) -> bool:
     if guard and limit > guard:
         guard = limit
     if tlimit or (limit and guard and limit < guard):
-        probe = run_limited(lambda: warm_up(algo_cfg, ds, split, seed), limit, tlimit)
+        _preload_kernels(algo_cfg, guard)  # so the probe, and the splits, seldom load one under their limit
+        probe = run_limited(lambda: warm_up(algo_cfg, ds, split, seed), limit, min(tlimit or PROBE_S, PROBE_S))
         if probe.kind != "returned" or not probe.value:
             return False
     with memory_limit(guard):
         return warm_up(algo_cfg, ds, split, seed)
+
+
+def _preload_kernels(algo_cfg, guard) -> None:
+    """Load the algorithm's common kernels in the job's process on :mod:`bench.warm`'s small
+    synthetic table (10 attributes, 800 rows: little memory whatever the real data), before the
+    warm-up on the real data is tried under the split's limits: loading a kernel under a tight
+    limit is what aborted LLVM or spun in malloc. Errors are ignored."""
+    from .warm import _dataset
+
+    try:
+        with memory_limit(guard):
+            run_split(algo_cfg, _dataset(800), Split(0, 0, np.arange(600), np.arange(600, 800)), 0)
+    except Exception:
+        pass
 
 
 def _in_child(algo_cfg, ds, split, seed, parent_rss_mb: float):

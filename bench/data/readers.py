@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,10 +54,73 @@ def _open_text(path: Path):
     return open(path, encoding="utf-8", errors="replace")
 
 
+#: the largest decompressed size of a data file that is parsed (bytes; None: no cap); a job sets it
+#: from ``data_max_gb`` through :func:`size_limit`
+DEFAULT_MAX_BYTES = 1 << 30
+_MAX_BYTES = [DEFAULT_MAX_BYTES]
+
+
+@contextmanager
+def size_limit(max_bytes: int | None):
+    """Parse data files of at most ``max_bytes`` decompressed bytes in the block (None: no cap)."""
+    _MAX_BYTES.append(max_bytes)
+    try:
+        yield
+    finally:
+        _MAX_BYTES.pop()
+
+
+def decompressed_size(path: Path, cap: int | None = None) -> int:
+    """The size of ``path``'s content once decompressed (gzip: by streaming it through, without
+    keeping it; parquet: the uncompressed size its metadata declares; else the file size). With
+    ``cap``, a gzip file is read only until it passes ``cap`` (the answer is then ``> cap``)."""
+    name = path.name.lower()
+    if name.endswith(".gz"):
+        with open(path, "rb") as fh:  # the gzip trailer: size mod 2**32 of the last member, a quick answer
+            fh.seek(0, os.SEEK_END)
+            if fh.tell() >= 18:
+                fh.seek(-4, os.SEEK_END)
+                isize = int.from_bytes(fh.read(4), "little")
+                if cap is not None and isize > cap:
+                    return isize
+        total = 0
+        with gzip.open(path, "rb") as fh:
+            while True:
+                block = fh.read(1 << 22)
+                if not block:
+                    return total
+                total += len(block)
+                if cap is not None and total > cap:
+                    return total
+    if name.endswith(".parquet"):
+        import pyarrow.parquet as pq
+
+        meta = pq.ParquetFile(path).metadata
+        return sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    return path.stat().st_size
+
+
+def check_size(path: Path, max_bytes: int | None = None) -> None:
+    """Raise :class:`DataError` when ``path`` decompresses to more than ``max_bytes`` (default: the
+    current :func:`size_limit`), before anything parses it: a small compressed file can inflate to
+    gigabytes (a decompression bomb, or a wrong file) and its parse would take many times that."""
+    cap = _MAX_BYTES[-1] if max_bytes is None else max_bytes
+    if not cap:
+        return
+    size = decompressed_size(path, cap)
+    if size > cap:
+        raise DataError(
+            f"data file {path} ({path.stat().st_size / 2**20:.1f} MiB on disk) holds more than {cap / 2**30:.2f} GiB "
+            f"of data once decompressed, more than a job parses (data_max_gb={cap / 2**30:g}); it was not read. If the "
+            f"file is genuine, raise the cap with data_max_gb=<GiB> (or data_max_gb=null for none)")
+
+
 def read_table(path: Path) -> Table:
-    """Dispatch on the file name: .csv[.gz], .tsv[.gz], .arff[.gz], .parquet."""
+    """Dispatch on the file name: .csv[.gz], .tsv[.gz], .arff[.gz], .parquet. A file whose content
+    exceeds the decompressed-size cap (:func:`size_limit`, :func:`check_size`) is refused unread."""
     name = path.name.lower()
     try:
+        check_size(path)
         if name.endswith((".csv", ".csv.gz")):
             return _read_delimited(path, ",")
         if name.endswith((".tsv", ".tsv.gz")):
@@ -67,6 +132,8 @@ def read_table(path: Path) -> Table:
     except DataError:
         raise
     except (OSError, EOFError, UnicodeDecodeError, ValueError, pd.errors.ParserError) as exc:
+        if "out of memory" in str(exc):  # pandas' C parser reports a failed allocation as a parse error
+            raise MemoryError(f"parsing data file {path}: {exc}") from None
         raise DataError(
             f"could not parse data file {path}: {exc}. The file may be truncated or corrupt: "
             f"delete it and copy or fetch it again (python -m bench.data fetch NAME)"
