@@ -378,6 +378,7 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     check_classes(ds)
     protocol = resolve(protocol_cfg, ds.name)
     check_protocol(protocol)
+    check_class_sizes(ds, protocol)
     name, ahash = algo_identity(algo_cfg)
     d_ident, p_ident = data_identity(_data_cfg_dict(data_cfg), ds.meta), protocol_identity(protocol)
     dkey, pkey = config_hash(d_ident), config_hash(p_ident)
@@ -453,8 +454,9 @@ def check_seed(seed) -> int:
         value = int(seed)
         if isinstance(seed, bool) or (isinstance(seed, float) and not seed.is_integer()):
             raise ValueError
-    except (TypeError, ValueError):
-        raise SetupError(f"seed={seed!r} is not an integer; give seed=<integer >= 0>, e.g. seed=0") from None
+    except (TypeError, ValueError, OverflowError):
+        raise SetupError(f"seed={seed} is not an integer; seeds must be integers >= 0: give seed=<integer >= 0>, "
+                         f"e.g. seed=0 (or seed=0,1,2 with -m for several)") from None
     if value < 0:
         raise SetupError(f"seed={seed} is negative; seeds must be integers >= 0 (e.g. seed=0, or seed=0,1,2 "
                          f"with -m for several)")
@@ -526,6 +528,41 @@ def check_protocol(protocol: dict) -> None:
     if protocol.get("kind") == "train_sizes" and not protocol.get("train_sizes"):
         raise SetupError(f"protocol {name!r} of kind train_sizes lists no train_sizes; give e.g. "
                          f"protocol.train_sizes=[100,1000]")
+
+
+def check_class_sizes(ds: Dataset, protocol: dict) -> list[str]:
+    """Classes too small for the protocol's folds. Under k-fold, a class with fewer rows than folds
+    cannot be in every test fold (and a class of one row is missing from the training fold that
+    tests it): a warning naming them; when every class is that small, stratification cannot hold
+    at all: SetupError. Under a holdout, a class whose every row falls in the test set is never
+    trained on: a warning. Returns the classes warned about."""
+    counts = ds.class_counts()
+    present = np.flatnonzero(counts > 0)
+    name = protocol.get("name", "protocol")
+    kind = protocol.get("kind", "kfold")
+    if kind == "kfold" and "n_splits" in protocol:
+        k = int(protocol["n_splits"])
+        small = [c for c in present if counts[c] < k]
+        if small and len(small) == len(present):
+            largest = int(counts.max())
+            raise SetupError(
+                f"every class of dataset {ds.name!r} has fewer rows than the {k} folds of protocol {name!r} (the "
+                f"largest class has {largest} rows, over {len(present)} classes): stratified {k}-fold cross-validation "
+                f"cannot keep the classes in its folds. Use fewer folds (protocol.n_splits={max(2, largest)} or less) "
+                f"or group the classes (class_groups in conf/data/{ds.name}.yaml)")
+        why = (f"fewer rows than the {k} folds of protocol {name!r}: some test folds hold none of their rows, and a "
+               f"class of one row is missing from the training fold that tests it")
+    elif kind in ("holdout", "train_sizes"):
+        f = float(protocol.get("test_size", 1 / 3 if kind == "holdout" else 0.25))
+        small = [c for c in present if int(round(f * counts[c])) >= counts[c]]
+        why = f"all their rows in the test set of protocol {name!r} (test_size={f:g}): no model is trained on them"
+    else:
+        return []
+    if small:
+        shown = ", ".join(f"{ds.classes[c]!r} ({counts[c]} row{'s' if counts[c] != 1 else ''})" for c in small[:8])
+        more = f" and {len(small) - 8} more" if len(small) > 8 else ""
+        log.warning("dataset %s: %d of %d classes have %s: %s%s", ds.name, len(small), len(present), why, shown, more)
+    return [ds.classes[c] for c in small]
 
 
 def check_classes(ds: Dataset) -> None:

@@ -61,7 +61,8 @@ log = logging.getLogger("bench")
 RECORD_VERSION = 2
 
 #: data config keys that describe or check the data but do not change it (left out of its identity)
-DATA_DESCRIPTIVE_KEYS = ("name", "description", "notes", "papers", "expected", "sources", "tags", "stand_in")
+DATA_DESCRIPTIVE_KEYS = ("name", "description", "notes", "papers", "expected", "sources", "tags", "stand_in",
+                         "target_is_class")
 #: protocol config keys that only name or describe it
 PROTOCOL_DESCRIPTIVE_KEYS = ("name", "description", "notes", "per_dataset", "overridden_for")
 #: how splits are drawn (bench.protocols); part of the protocol identity so a change of the

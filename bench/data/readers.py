@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -72,17 +71,10 @@ def size_limit(max_bytes: int | None):
 
 def decompressed_size(path: Path, cap: int | None = None) -> int:
     """The size of ``path``'s content once decompressed (gzip: by streaming it through, without
-    keeping it; parquet: the uncompressed size its metadata declares; else the file size). With
+    keeping it, about 1 s per GiB; parquet: the uncompressed size its metadata declares; else the file size). With
     ``cap``, a gzip file is read only until it passes ``cap`` (the answer is then ``> cap``)."""
     name = path.name.lower()
-    if name.endswith(".gz"):
-        with open(path, "rb") as fh:  # the gzip trailer: size mod 2**32 of the last member, a quick answer
-            fh.seek(0, os.SEEK_END)
-            if fh.tell() >= 18:
-                fh.seek(-4, os.SEEK_END)
-                isize = int.from_bytes(fh.read(4), "little")
-                if cap is not None and isize > cap:
-                    return isize
+    if name.endswith(".gz"):  # (gzip's trailer cannot be trusted: mod 2**32, last member only, garbage if truncated)
         total = 0
         with gzip.open(path, "rb") as fh:
             while True:
@@ -255,12 +247,24 @@ def read_arff(path: Path) -> Table:
         dtype={n: object for n, k in zip(names, kinds) if k != "numeric"},
     )
     for n, k in zip(names, kinds):
-        if k == "numeric" and frame[n].dtype == object:
-            try:
-                frame[n] = pd.to_numeric(frame[n])
-            except ValueError as exc:
-                raise DataError(f"{path}: numeric attribute {n!r} holds a non-numeric value: {exc}") from exc
+        # pandas 2 gives object, pandas 3 str (or an Arrow string dtype) for a column with any text
+        if k == "numeric" and not pd.api.types.is_numeric_dtype(frame[n].dtype):
+            frame[n] = numeric_column(frame[n], f"{path}: numeric attribute {n!r}")
     return Table(frame, declared, string_columns=tuple(n for n, k in zip(names, kinds) if k in ("string", "date")))
+
+
+def numeric_column(series: pd.Series, what: str) -> pd.Series:
+    """``series`` as numbers (missing stays missing); DataError naming ``what``, the first data row
+    (1-based) and the value when one is not a number."""
+    values = pd.to_numeric(series, errors="coerce")
+    bad = values.isna().to_numpy() & series.notna().to_numpy()
+    if bad.any():
+        rows = np.flatnonzero(bad)
+        shown = ", ".join(repr(series.iloc[i]) for i in rows[:3])
+        raise DataError(f"{what} holds a value that is not a number: {series.iloc[rows[0]]!r} in data row "
+                        f"{rows[0] + 1}" + (f" ({rows.size} such rows, e.g. {shown})" if rows.size > 1 else "")
+                        + "; fix the file, mark missing values with '?', or declare the column nominal")
+    return values
 
 
 def _read_sparse_arff_body(path, body, names, kinds, declared) -> Table:
@@ -298,7 +302,11 @@ def _read_sparse_arff_body(path, body, names, kinds, declared) -> Table:
         for j, v in seen.items():
             rows.append(n_rows)
             cols.append(j)
-            vals.append(np.nan if v == "?" else float(v))
+            try:
+                vals.append(np.nan if v == "?" else float(v))
+            except ValueError:
+                raise DataError(f"{path}: numeric attribute {names[j]!r} holds a value that is not a number: "
+                                f"{v!r} in data row {n_rows + 1} (line {lineno} of the data section)") from None
         n_rows += 1
     numeric_idx = [i for i, k in enumerate(kinds) if k == "numeric"]
     remap = -np.ones(n_attr, dtype=np.int64)
