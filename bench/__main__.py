@@ -57,6 +57,8 @@ def main(cfg: DictConfig) -> dict:
                    "errors": [f"{type(exc).__name__}: {exc}"], "job_error": f"{type(exc).__name__}: {exc}"}
         _write_job_summary(summary)
         return summary
+    except OSError as exc:  # records cannot be written (disk full, permissions): this job stops, a sweep goes on
+        return _storage_failure(cfg, algo, protocol, exc)
     print(job_table(result), flush=True)
     summary = job_summary_dict(result)
     _write_job_summary(summary)
@@ -136,24 +138,6 @@ def _check_overrides(argv: list[str]) -> None:
         raise SystemExit(2)
 
 
-def _yaml_problem(exc) -> str | None:
-    """'YAML syntax error in <file>, line L, column C: <problem>' for a YAML error anywhere in the
-    chain of ``exc``, or None."""
-    seen = 0
-    while exc is not None and seen < 10:
-        mark = getattr(exc, "problem_mark", None)
-        if mark is not None and hasattr(mark, "line") and type(exc).__module__.startswith("yaml"):
-            ctx = getattr(exc, "context", None)
-            ctx_mark = getattr(exc, "context_mark", None)
-            where = f" ({ctx} that starts at line {ctx_mark.line + 1}, column {ctx_mark.column + 1})" \
-                if ctx and ctx_mark is not None else (f" ({ctx})" if ctx else "")
-            return (f"YAML syntax error in {mark.name}, line {mark.line + 1}, column {mark.column + 1}: "
-                    f"{getattr(exc, 'problem', None) or exc}{where}")
-        exc = exc.__cause__ or exc.__context__
-        seen += 1
-    return None
-
-
 def _setup_problem(exc) -> str | None:
     """The one-paragraph message for an error Hydra met while composing the job's config (a YAML
     syntax error, an unknown algo/data/protocol name, a key that is not in the config, a malformed
@@ -161,7 +145,9 @@ def _setup_problem(exc) -> str | None:
     from hydra.errors import (ConfigCompositionException, MissingConfigException, OverrideParseException)
     from omegaconf.errors import OmegaConfBaseException
 
-    yaml_text = _yaml_problem(exc)
+    from .fileio import yaml_problem
+
+    yaml_text = yaml_problem(exc)
     if yaml_text:
         return yaml_text
     if isinstance(exc, MissingConfigException) and exc.missing_cfg_file and exc.options is not None:
@@ -219,6 +205,53 @@ def _friendly_setup_errors() -> None:
     hu.run_and_report = run_and_report
 
 
+def _storage_failure(cfg, algo: dict, protocol: dict, exc: OSError) -> dict:
+    """The end of a job whose records could not be written: its table so far, a summary whose
+    ``job_error`` says what happened, exit status 1 (in a sweep: the summary, and the next job)."""
+    from .summary import failure_line, job_summary_dict, job_table
+
+    partial = getattr(exc, "bench_result", None)
+    what = (f"{type(exc).__name__}: {exc}; the job stopped: its records cannot be written (disk full? "
+            f"permissions?)" + ("; the split in flight is stored as failed where that still fit"
+                                if getattr(exc, "bench_collected", False) else ""))
+    if partial is not None:
+        print(job_table(partial), flush=True)
+        summary = job_summary_dict(partial)
+        summary["n_failed"] = max(1, summary["n_failed"])
+    else:
+        summary = {"dataset": OmegaConf.select(cfg, "data.name"), "algo": algo.get("name"),
+                   "protocol": protocol.get("name"), "seed": cfg.seed, "n_ok": 0, "n_failed": 1, "errors": []}
+    summary["errors"] = [what] + list(summary.get("errors") or [])[:4]
+    summary["job_error"] = what
+    log.error("%s", what)
+    _write_job_summary(summary)
+    if not _in_sweep():
+        print(failure_line(summary), file=sys.stderr, flush=True)
+        raise SystemExit(1)
+    return summary
+
+
+def _tolerate_full_disk() -> None:
+    """Hydra saves each job's config under its output folder before the job runs; on a full disk
+    that raised out of Hydra's ``run_job`` and ended the whole sweep. The copy is for reference
+    only: a failure to write it is logged and the job runs (and meets the full disk itself, which
+    it reports in its summary)."""
+    import hydra.core.utils as hcu
+
+    original = hcu._save_config
+    if getattr(original, "_bench", False):
+        return
+
+    def _save_config(cfg, filename, output_dir):
+        try:
+            original(cfg, filename, output_dir)
+        except OSError as exc:
+            log.error("could not save %s under %s (%s); the job runs without it", filename, output_dir, exc)
+
+    _save_config._bench = True
+    hcu._save_config = _save_config
+
+
 def _die_with_parent() -> None:
     """In a sweep worker (joblib/loky, submitit local): ask Linux to SIGKILL this process when
     its parent dies, so killing a sweep's main process does not leave workers computing on.
@@ -253,8 +286,11 @@ def _write_job_summary(summary: dict) -> None:
         out = Path(HydraConfig.get().runtime.output_dir)
     except ValueError:
         return
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "bench_summary.json").write_text(json.dumps(summary, indent=1, default=str))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "bench_summary.json").write_text(json.dumps(summary, indent=1, default=str))
+    except OSError as exc:  # the sweep's table then names this job as one that left no summary
+        log.error("could not write the job's summary under %s (%s)", out, exc)
 
 
 def _check_results_dir(argv: list[str]) -> None:
@@ -342,6 +378,7 @@ if __name__ == "__main__":
     _check_results_dir(sys.argv[1:])
     _mode_from_flags(sys.argv[1:])
     _friendly_setup_errors()
+    _tolerate_full_disk()
     fast = _is_program() and not any(a in ("-m", "--multirun") or a.startswith("hydra.mode") for a in sys.argv[1:])
     if not fast:
         main()

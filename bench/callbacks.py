@@ -51,7 +51,8 @@ class SweepSummary(Callback):
         job_errors = [s for s in summaries if s.get("job_error")]
         split_failures = [s for s in summaries if s.get("n_failed") and not s.get("job_error")]
         for d in missing:
-            lines.append(f"FAILED: job {d.name} left no summary (it crashed); see its log {d}")
+            lines.append(f"FAILED: job {d.name} left no summary (it crashed, or could not write to {d}: disk full?); "
+                         f"see its log there")
         lines = [ln for ln in lines if ln]
         if lines:
             print("\n".join(lines), flush=True)

@@ -400,6 +400,17 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     context["_legacy_ok"] = _legacy_data_ok(data_cfg, ds)
 
     bar = _progress(len(todo), f"{name} on {ds.name}", progress)
+    try:
+        _run_splits(todo, store, legacy, algo_cfg, ds, seed, context, rerun, retry_failed, result, bar)
+    except OSError as exc:  # the records cannot be written (disk full, permissions): the job stops here
+        bar.close()
+        exc.bench_result = result  # what was done, for the job's summary
+        raise
+    bar.close()
+    return result
+
+
+def _run_splits(todo, store, legacy, algo_cfg, ds, seed, context, rerun, retry_failed, result, bar) -> None:
     deferred = []
     for split in todo:
         # quiet: a record that cannot be reused is reported once, by the locked check below
@@ -423,8 +434,6 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
             rec = _compute_or_reuse(store, split, algo_cfg, ds, seed, context, False, retry_failed, result, legacy)
         _collect(result, rec)
         bar.update(1)
-    bar.close()
-    return result
 
 
 def warm_up(algo_cfg: dict, ds: Dataset, split: Split, seed: int, n_rows: int = 200) -> bool:
@@ -671,7 +680,24 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
     if result.warmed_up is None and context.get("warmup", True):
         result.warmed_up = _warm(algo_cfg, ds, split, seed, context)
     rec, preds = _evaluate(algo_cfg, ds, split, seed, context)
-    store.put(rec, preds)
+    try:
+        store.put(rec, preds)
+    except OSError as exc:  # disk full, permissions: store the split as failed where that still fits
+        if not exc.filename:
+            exc.filename = str(store.dir)
+        failed = {**rec, "status": "failed", "error": f"{type(exc).__name__}: the split's result could not be "
+                  f"stored ({exc})", "traceback": traceback.format_exc(), "lost_status": rec.get("status")}
+        for k in ("metrics", "metrics_by_budget"):
+            failed.pop(k, None)
+        try:
+            store.put(failed, None)
+            failed = store.get(split.repeat, split.fold) or failed
+        except OSError:
+            failed["path"] = str(store.record_path(split.repeat, split.fold))
+        result.computed += 1
+        _collect(result, failed)
+        exc.bench_collected = True
+        raise
     result.computed += 1
     return store.get(split.repeat, split.fold) or rec
 

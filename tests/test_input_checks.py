@@ -107,3 +107,11 @@ def test_command_line_setup_errors_exit_2_with_a_short_message(tmp_path):
         assert expect in out.stderr, (args, out.stderr[-2000:])
         assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) <= 4, out.stderr
     assert not list((tmp_path / "r").rglob("*.json"))  # nothing ran
+
+
+def test_a_dataset_config_with_a_yaml_error_is_a_data_error_with_its_place(tmp_path, monkeypatch):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "broken.yaml").write_text("name: broken\nsources:\n  - file: x.csv\n   target: [a, b\n")
+    monkeypatch.setenv("BENCH_CONF_DIR", str(tmp_path))
+    with pytest.raises(DataError, match=r"dataset 'broken': YAML syntax error in .*broken\.yaml, line 4, column 4"):
+        registry.dataset_config("broken")

@@ -78,7 +78,15 @@ def dataset_config(name: str) -> dict:
             f"unknown dataset {name!r}.{hint} Run `python -m bench.data list` to see all "
             f"{len(names)} datasets, or add conf/data/{name}.yaml."
         )
-    cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+    try:
+        cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+    except Exception as exc:
+        from ..fileio import yaml_problem
+
+        text = yaml_problem(exc)
+        if text is None:
+            raise
+        raise DataError(f"dataset {name!r}: {text}") from None
     cfg.setdefault("name", name)
     return cfg
 
