@@ -363,8 +363,9 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     Both are properties of the run, not of the results: in no record key or hash.
 
     Loading the data is bounded too: a data file that decompresses to more than ``data_max_gb``
-    GiB (default 1; None: no cap) is refused before it is parsed, and the parse runs under
-    ``mem_limit_gb``, a MemoryError there becoming a :class:`bench.data.DataError` that names it."""
+    GiB (default 1; None: no cap) is refused before it is parsed, and the parse runs under the
+    machine guard (:func:`load_guard`), a MemoryError there becoming a :class:`bench.data.DataError`
+    that names it."""
     seed = check_seed(seed)
     try:
         mem_limit = resolve_mem_limit(mem_limit_gb)
@@ -486,24 +487,36 @@ def check_data_max(value) -> int | None:
     return int(gb * 2**30)
 
 
+def load_guard(mem_limit: int | None) -> int | None:
+    """The memory limit of what runs in the job's own process (data loading, the warm-up): the
+    larger of the split's limit and ``auto`` (0.85 of physical memory), None when there is none."""
+    if not mem_limit:
+        return None
+    guard = resolve_mem_limit("auto")
+    return max(guard, mem_limit) if guard else mem_limit
+
+
 def _load_bounded(data_cfg, mem_limit, option, max_bytes):
-    """The job's dataset, loaded under the decompressed-size cap and the memory limit (the data stays
-    in the job's process, whose whole data memory every split's limit counts: data that does not fit
-    it leaves no split room to run)."""
+    """The job's dataset, loaded under the decompressed-size cap and the machine guard
+    (:func:`load_guard`), not the split's own limit: parsing runs in the job's process, where C and
+    C++ libraries (pandas' parser, Arrow's allocator) under a tight limit can fail in worse ways than
+    a MemoryError (the same reason the warm-up runs there under the guard)."""
     from .data import DataError
     from .data.readers import size_limit
 
+    guard = load_guard(mem_limit)
     try:
-        with size_limit(max_bytes), memory_limit(mem_limit):
+        with size_limit(max_bytes), memory_limit(guard):
             return load(data_cfg)
     except MemoryError as exc:
         import gc
 
         gc.collect()
         name = data_cfg if isinstance(data_cfg, str) else (dict(data_cfg).get("name") if data_cfg else None)
-        raise DataError(f"loading dataset {name!r} needed more memory than the limit of {mem_limit / 2**30:.2f} GiB "
-                        f"(mem_limit_gb={option}; {type(exc).__name__}: {exc}); the file is larger than it looks "
-                        f"(check it), or raise mem_limit_gb=<GiB> if the machine has the memory") from None
+        raise DataError(f"loading dataset {name!r} needed more memory than the limit of {guard / 2**30:.2f} GiB "
+                        f"(the larger of mem_limit_gb={option} and mem_limit_gb=auto; {type(exc).__name__}: {exc}); "
+                        f"the file holds more than it looks (check it), or raise mem_limit_gb=<GiB> if the machine "
+                        f"has the memory") from None
 
 
 def check_time_limit(value) -> float | None:
@@ -719,9 +732,7 @@ def _warm(algo_cfg, ds, split, seed, context) -> bool:
     limit, tlimit = context.get("_mem_limit"), context.get("_time_limit")
     if not limit and not tlimit:
         return warm_up(algo_cfg, ds, split, seed)
-    guard = resolve_mem_limit("auto") if limit else None
-    if guard and limit > guard:
-        guard = limit
+    guard = load_guard(limit)
     if tlimit or (limit and guard and limit < guard):
         _preload_kernels(algo_cfg, guard)  # so the probe, and the splits, seldom load one under their limit
         probe = run_limited(lambda: warm_up(algo_cfg, ds, split, seed), limit, min(tlimit or PROBE_S, PROBE_S))

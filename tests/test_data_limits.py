@@ -62,7 +62,11 @@ def test_a_parse_over_the_memory_limit_is_a_data_error_naming_it(tmp_path, monke
     (tmp_path / "big.csv.gz").write_bytes(gzip.compress(("," .join(f"x{j}" for j in range(40)) + ",class\n" + rows)
                                                         .encode(), compresslevel=1))
     cfg = {"name": "big", "sources": [{"file": "big.csv.gz"}]}
-    limit_gb = (data_mb() + 20) / 1024  # the text alone is ~ 35 MB
+    # the parse runs under the machine guard (the larger of mem_limit_gb and auto): make auto small
+    from bench import resources
+    from bench.resources import physical_memory_bytes
+
+    monkeypatch.setattr(resources, "AUTO_MEM_FRACTION", (data_mb() + 20) * 2**20 / physical_memory_bytes())
     with pytest.raises(DataError, match=r"loading dataset 'big' needed more memory than the limit of .* GiB "
-                                        r"\(mem_limit_gb="):
-        run_job(ALGO, cfg, CV2, 0, "e", str(tmp_path / "r"), progress=False, warmup=False, mem_limit_gb=limit_gb)
+                                        r"\(the larger of mem_limit_gb=0.01 and mem_limit_gb=auto"):
+        run_job(ALGO, cfg, CV2, 0, "e", str(tmp_path / "r"), progress=False, warmup=False, mem_limit_gb=0.01)
