@@ -224,6 +224,9 @@ def _storage_failure(cfg, algo: dict, protocol: dict, exc: OSError) -> dict:
     summary["errors"] = [what] + list(summary.get("errors") or [])[:4]
     summary["job_error"] = what
     log.error("%s", what)
+    import logging
+
+    logging.raiseExceptions = False  # log files on the same full disk: no traceback per line logged
     _write_job_summary(summary)
     if not _in_sweep():
         print(failure_line(summary), file=sys.stderr, flush=True)

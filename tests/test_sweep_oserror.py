@@ -60,3 +60,12 @@ def test_a_sweep_goes_on_after_a_job_cannot_write_its_records(tmp_path):
     assert sorted(ok["dataset"].unique()) == ["sk_iris", "sk_wine"] and len(ok) == 4  # the jobs after it ran
     digits = df[df["dataset"] == "sk_digits"]
     assert len(digits) == 1 and digits["status"].iloc[0] == "failed"  # stored as failed where it fitted
+
+
+def test_the_sweep_table_says_why_a_job_left_no_summary(tmp_path):
+    from bench.callbacks import _unwritable
+
+    assert _unwritable(tmp_path) is None
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert _unwritable(blocker).startswith("NotADirectoryError")
