@@ -747,11 +747,11 @@ def _preload_kernels(algo_cfg, guard) -> None:
     synthetic table (10 attributes, 800 rows: little memory whatever the real data), before the
     warm-up on the real data is tried under the split's limits: loading a kernel under a tight
     limit is what aborted LLVM or spun in malloc. Errors are ignored."""
-    from .warm import _dataset
+    from .data.synthetic import warm_table
 
     try:
         with memory_limit(guard):
-            run_split(algo_cfg, _dataset(800), Split(0, 0, np.arange(600), np.arange(600, 800)), 0)
+            run_split(algo_cfg, warm_table(800), Split(0, 0, np.arange(600), np.arange(600, 800)), 0)
     except Exception:
         pass
 
