@@ -567,11 +567,12 @@ def check_class_sizes(ds: Dataset, protocol: dict) -> list[str]:
         small = [c for c in present if counts[c] < k]
         if small and len(small) == len(present):
             largest = int(counts.max())
+            fewer = f"use fewer folds (protocol.n_splits={largest} or less) or " if largest >= 2 else ""
             raise SetupError(
                 f"every class of dataset {ds.name!r} has fewer rows than the {k} folds of protocol {name!r} (the "
-                f"largest class has {largest} rows, over {len(present)} classes): stratified {k}-fold cross-validation "
-                f"cannot keep the classes in its folds. Use fewer folds (protocol.n_splits={max(2, largest)} or less) "
-                f"or group the classes (class_groups in conf/data/{ds.name}.yaml)")
+                f"largest class has {largest} row{'s' if largest != 1 else ''}, over {len(present)} classes): "
+                f"stratified {k}-fold cross-validation cannot keep the classes in its folds; {fewer}group the classes "
+                f"(class_groups in conf/data/{ds.name}.yaml)")
         why = (f"fewer rows than the {k} folds of protocol {name!r}: some test folds hold none of their rows, and a "
                f"class of one row is missing from the training fold that tests it")
     elif kind in ("holdout", "train_sizes"):

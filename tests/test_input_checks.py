@@ -69,7 +69,7 @@ def test_classes_too_small_for_the_folds(tmp_path, caplog):
     y = np.repeat(np.arange(500), 2)
     tiny = Dataset("tiny", np.arange(1000.0)[:, None], y, [f"c{i}" for i in range(500)], ["x"], [False])
     with pytest.raises(SetupError, match=r"every class of dataset 'tiny' has fewer rows than the 10 folds.*"
-                                         r"protocol.n_splits=2 or less"):
+                                         r"use fewer folds \(protocol.n_splits=2 or less\)"):
         check_class_sizes(tiny, CV10)
     y = np.r_[np.zeros(50, int), np.ones(50, int), [2, 2, 3]]
     mixed = Dataset("mixed", np.arange(103.0)[:, None], y, ["a", "b", "c", "d"], ["x"], [False])
