@@ -31,14 +31,21 @@ def main(cfg: DictConfig) -> dict:
 
     if _in_sweep():
         _die_with_parent()
+    unknown = _unknown_keys(list(cfg.keys()))
+    if unknown and not _in_sweep():
+        print(f"error: {unknown}", file=sys.stderr)
+        raise SystemExit(2)
     algo = OmegaConf.to_container(cfg.algo, resolve=True)
     protocol = OmegaConf.to_container(cfg.protocol, resolve=True)
     experiment = (cfg.get("experiment") or {}).get("name") or "default"
     try:
-        result = run_job(algo, cfg.data, protocol, int(cfg.seed), experiment, str(cfg.results_dir),
+        if unknown:
+            raise SetupError(unknown)
+        result = run_job(algo, cfg.data, protocol, cfg.seed, experiment, str(cfg.results_dir),
                          rerun=bool(cfg.rerun), retry_failed=bool(cfg.retry_failed),
                          progress=bool(cfg.progress), threads=cfg.threads,
-                         warmup=bool(cfg.get("warmup", True)), mem_limit_gb=cfg.get("mem_limit_gb", "auto"))
+                         warmup=bool(cfg.get("warmup", True)), mem_limit_gb=cfg.get("mem_limit_gb", "auto"),
+                         time_limit_s=cfg.get("time_limit_s"), data_max_gb=cfg.get("data_max_gb", 1.0))
     except (DataError, SetupError, ProtocolError, RecordError) as exc:
         if not _in_sweep():
             print(f"error: {exc}", file=sys.stderr)
@@ -46,10 +53,12 @@ def main(cfg: DictConfig) -> dict:
         # in a sweep one unavailable dataset must not stop the other jobs
         log.error("%s", exc)
         summary = {"dataset": OmegaConf.select(cfg, "data.name"), "algo": algo.get("name"),
-                   "protocol": protocol.get("name"), "seed": int(cfg.seed), "n_ok": 0, "n_failed": 1,
+                   "protocol": protocol.get("name"), "seed": cfg.seed, "n_ok": 0, "n_failed": 1,
                    "errors": [f"{type(exc).__name__}: {exc}"], "job_error": f"{type(exc).__name__}: {exc}"}
         _write_job_summary(summary)
         return summary
+    except OSError as exc:  # records cannot be written (disk full, permissions): this job stops, a sweep goes on
+        return _storage_failure(cfg, algo, protocol, exc)
     print(job_table(result), flush=True)
     summary = job_summary_dict(result)
     _write_job_summary(summary)
@@ -60,6 +69,190 @@ def main(cfg: DictConfig) -> dict:
         if not allowed and not _in_sweep():
             raise SystemExit(1)
     return summary
+
+
+#: top-level keys a command line may add that conf/config.yaml does not hold: ``experiment`` (the
+#: experiment drivers pass ``+experiment=<name>``) and ``chunk`` (bench.plan's SLURM chunk tasks)
+EXTRA_KEYS = ("experiment", "chunk", "hydra")
+
+
+def _known_keys() -> set[str] | None:
+    """The top-level keys of bench's config: conf/config.yaml's own and its config groups, and
+    :data:`EXTRA_KEYS`. None when the file cannot be read (no check then)."""
+    import yaml
+
+    try:
+        with open(Path(__file__).resolve().parents[1] / "conf" / "config.yaml") as fh:
+            primary = yaml.safe_load(fh) or {}
+    except (OSError, yaml.YAMLError):
+        return None
+    keys = {k for k in primary if k != "defaults"} | set(EXTRA_KEYS)
+    for entry in primary.get("defaults") or []:
+        if isinstance(entry, dict):
+            for k in entry:
+                keys.add(str(k).replace("override ", "").strip().split("/")[0].split("@")[0])
+    return keys
+
+
+def _unknown_keys(names) -> str | None:
+    """A message naming the top-level config keys among ``names`` that bench does not know (a typo
+    such as ``+protocl=cv5x2`` would otherwise be ignored and the default protocol run), or None."""
+    import difflib
+
+    known = _known_keys()
+    if known is None:
+        return None
+    bad = [n for n in dict.fromkeys(names) if n not in known]
+    if not bad:
+        return None
+    parts = []
+    for n in bad:
+        close = difflib.get_close_matches(n, sorted(known), n=1)
+        parts.append(f"{n!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return (f"unknown config key {', '.join(parts)}: bench does not use it, so it would change nothing. The keys are "
+            f"{', '.join(sorted(known - {'hydra'}))} (and hydra.*); see conf/config.yaml")
+
+
+#: flags after which the primary config may not be bench's conf/config.yaml
+_CONFIG_FLAGS = ("--config-dir", "-cd", "--config-path", "-cp", "--config-name", "-cn")
+
+
+def _check_overrides(argv: list[str]) -> None:
+    """Before Hydra: an override of a top-level key bench does not know (``+protocl=cv5x2``,
+    ``seeed=1``) ends the command with exit status 2 and a message naming it, before any job runs."""
+    if any(a.startswith(_CONFIG_FLAGS) for a in argv):
+        return
+    import re
+
+    names = []
+    for a in argv:
+        if a.startswith("-") or "=" not in a:
+            continue
+        key = a.split("=", 1)[0].lstrip("+~")
+        top = re.split(r"[./@\[]", key, maxsplit=1)[0]
+        if top:
+            names.append(top)
+    msg = _unknown_keys(names)
+    if msg:
+        print(f"error: {msg}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _setup_problem(exc) -> str | None:
+    """The one-paragraph message for an error Hydra met while composing the job's config (a YAML
+    syntax error, an unknown algo/data/protocol name, a key that is not in the config, a malformed
+    override), or None for any other error."""
+    from hydra.errors import (ConfigCompositionException, MissingConfigException, OverrideParseException)
+    from omegaconf.errors import OmegaConfBaseException
+
+    from .fileio import yaml_problem
+
+    yaml_text = yaml_problem(exc)
+    if yaml_text:
+        return yaml_text
+    if isinstance(exc, MissingConfigException) and exc.missing_cfg_file and exc.options is not None:
+        group, _, name = str(exc.missing_cfg_file).rpartition("/")
+        import difflib
+
+        close = difflib.get_close_matches(name, list(exc.options), n=3)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        what = {"data": "dataset", "algo": "algorithm", "protocol": "protocol"}.get(group, f"{group} config")
+        listing = "`python -m bench.data list` describes them" if group == "data" else f"conf/{group}/ holds them"
+        return (f"unknown {what} {group}={name} (Could not find '{exc.missing_cfg_file}').{hint} The "
+                f"{len(exc.options)} available: {', '.join(exc.options)} ({listing})")
+    if isinstance(exc, (ConfigCompositionException, OverrideParseException, OmegaConfBaseException)):
+        text = str(exc).strip()
+        cause = exc.__cause__
+        if isinstance(cause, OmegaConfBaseException) and str(cause).strip() and str(cause).strip() not in text:
+            text += "\n" + str(cause).strip()
+        return text
+    return None
+
+
+def _friendly_setup_errors() -> None:
+    """Make Hydra's error report (``hydra._internal.utils.run_and_report``) print a short message
+    and exit with status 2 for a setup it cannot run (:func:`_setup_problem`): a YAML syntax error
+    gives its file, line and column, not a 90-line traceback; an unknown algo or data name lists
+    the available ones. Anything else goes to Hydra's own report, unchanged (HYDRA_FULL_ERROR=1
+    too)."""
+    import os
+
+    import hydra._internal.utils as hu
+
+    original = hu.run_and_report
+    if getattr(original, "_bench", False):
+        return
+
+    def run_and_report(func):
+        try:
+            return func()
+        except Exception as exc:
+            if os.environ.get("HYDRA_FULL_ERROR") != "1":
+                try:
+                    msg = _setup_problem(exc)
+                except Exception:
+                    msg = None
+                if msg:
+                    print(f"error: {msg}", file=sys.stderr, flush=True)
+                    sys.exit(2)
+
+            def again():
+                raise exc
+
+            return original(again)
+
+    run_and_report._bench = True
+    hu.run_and_report = run_and_report
+
+
+def _storage_failure(cfg, algo: dict, protocol: dict, exc: OSError) -> dict:
+    """The end of a job whose records could not be written: its table so far, a summary whose
+    ``job_error`` says what happened, exit status 1 (in a sweep: the summary, and the next job)."""
+    from .summary import failure_line, job_summary_dict, job_table
+
+    partial = getattr(exc, "bench_result", None)
+    what = (f"{type(exc).__name__}: {exc}; the job stopped: its records cannot be written (disk full? "
+            f"permissions?)" + ("; the split in flight is stored as failed where that still fit"
+                                if getattr(exc, "bench_collected", False) else ""))
+    if partial is not None:
+        print(job_table(partial), flush=True)
+        summary = job_summary_dict(partial)
+        summary["n_failed"] = max(1, summary["n_failed"])
+    else:
+        summary = {"dataset": OmegaConf.select(cfg, "data.name"), "algo": algo.get("name"),
+                   "protocol": protocol.get("name"), "seed": cfg.seed, "n_ok": 0, "n_failed": 1, "errors": []}
+    summary["errors"] = [what] + list(summary.get("errors") or [])[:4]
+    summary["job_error"] = what
+    log.error("%s", what)
+    import logging
+
+    logging.raiseExceptions = False  # log files on the same full disk: no traceback per line logged
+    _write_job_summary(summary)
+    if not _in_sweep():
+        print(failure_line(summary), file=sys.stderr, flush=True)
+        raise SystemExit(1)
+    return summary
+
+
+def _tolerate_full_disk() -> None:
+    """Hydra saves each job's config under its output folder before the job runs; on a full disk
+    that raised out of Hydra's ``run_job`` and ended the whole sweep. The copy is for reference
+    only: a failure to write it is logged and the job runs (and meets the full disk itself, which
+    it reports in its summary)."""
+    import hydra.core.utils as hcu
+
+    original = hcu._save_config
+    if getattr(original, "_bench", False):
+        return
+
+    def _save_config(cfg, filename, output_dir):
+        try:
+            original(cfg, filename, output_dir)
+        except OSError as exc:
+            log.error("could not save %s under %s (%s); the job runs without it", filename, output_dir, exc)
+
+    _save_config._bench = True
+    hcu._save_config = _save_config
 
 
 def _die_with_parent() -> None:
@@ -96,8 +289,11 @@ def _write_job_summary(summary: dict) -> None:
         out = Path(HydraConfig.get().runtime.output_dir)
     except ValueError:
         return
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "bench_summary.json").write_text(json.dumps(summary, indent=1, default=str))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "bench_summary.json").write_text(json.dumps(summary, indent=1, default=str))
+    except OSError as exc:  # the sweep's table then names this job as one that left no summary
+        log.error("could not write the job's summary under %s (%s)", out, exc)
 
 
 def _check_results_dir(argv: list[str]) -> None:
@@ -181,8 +377,11 @@ def _exit(code) -> None:
 
 
 if __name__ == "__main__":
+    _check_overrides(sys.argv[1:])
     _check_results_dir(sys.argv[1:])
     _mode_from_flags(sys.argv[1:])
+    _friendly_setup_errors()
+    _tolerate_full_disk()
     fast = _is_program() and not any(a in ("-m", "--multirun") or a.startswith("hydra.mode") for a in sys.argv[1:])
     if not fast:
         main()

@@ -50,8 +50,11 @@ class SweepSummary(Callback):
         lines = [failure_line(s) for s in summaries]
         job_errors = [s for s in summaries if s.get("job_error")]
         split_failures = [s for s in summaries if s.get("n_failed") and not s.get("job_error")]
+        unwritable = _unwritable(sweep_dir) if missing else None
         for d in missing:
-            lines.append(f"FAILED: job {d.name} left no summary (it crashed); see its log {d}")
+            why = (f"the sweep folder cannot be written ({unwritable}), so the job could not leave its summary; "
+                   f"its error is in the sweep's output above" if unwritable else "it crashed; see its log there")
+            lines.append(f"FAILED: job {d.name} left no summary: {why} ({d})")
         lines = [ln for ln in lines if ln]
         if lines:
             print("\n".join(lines), flush=True)
@@ -60,3 +63,21 @@ class SweepSummary(Callback):
                   f"jobs had failed splits" + (" (allowed)" if allowed else "")
                   + "; exit status 1", flush=True)
             raise SystemExit(1)
+
+
+def _unwritable(folder: Path) -> str | None:
+    """Why ``folder`` cannot take a small file now (a full disk, permissions), or None when it can."""
+    import os
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".write-test.")
+        try:
+            os.write(fd, b"x" * 4096)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+            os.unlink(tmp)
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc.strerror or exc}"
+    return None

@@ -50,3 +50,20 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def yaml_problem(exc) -> str | None:
+    """'YAML syntax error in <file>, line L, column C: <problem>' for a PyYAML error anywhere in the
+    cause chain of ``exc`` (lines and columns from 1), or None when there is none."""
+    seen = 0
+    while exc is not None and seen < 10:
+        mark = getattr(exc, "problem_mark", None)
+        if mark is not None and hasattr(mark, "line") and type(exc).__module__.startswith("yaml"):
+            ctx, ctx_mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+            where = (f" ({ctx} that starts at line {ctx_mark.line + 1}, column {ctx_mark.column + 1})"
+                     if ctx and ctx_mark is not None else (f" ({ctx})" if ctx else ""))
+            return (f"YAML syntax error in {mark.name}, line {mark.line + 1}, column {mark.column + 1}: "
+                    f"{getattr(exc, 'problem', None) or exc}{where}")
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None

@@ -152,3 +152,197 @@ def memory_limit(limit_bytes: int | None):
         yield new
     finally:
         resource.setrlimit(resource.RLIMIT_DATA, (old_soft, hard))
+
+
+# ------------------------------------------------------------------ a split in its own process
+@dataclass
+class ChildOutcome:
+    """How :func:`run_limited` ended: ``kind`` is ``"returned"`` (``value`` holds the result),
+    ``"raised"`` (``error``: the exception's ``type``, ``message``, ``traceback``, ``memory``,
+    ``not_applicable``), ``"died"`` (the process ended without an answer: ``signal`` or
+    ``exit_code``) or ``"timeout"`` (stopped after ``time_limit_s``). ``stderr_tail`` holds the
+    last lines the process wrote to stderr (an ``LLVM ERROR`` or ``std::bad_alloc`` says why it died)."""
+
+    kind: str
+    value: object = None
+    error: dict | None = None
+    signal: int | None = None
+    exit_code: int | None = None
+    wall_s: float = 0.0
+    stderr_tail: str = ""
+
+
+def prefer_forksafe_threads() -> None:
+    """Have Numba's parallel kernels use a threading layer that survives ``fork`` (Numba's
+    ``forksafe`` choice: TBB when installed, else its own workqueue), unless the user chose one
+    with ``NUMBA_THREADING_LAYER``. GNU OpenMP, Numba's usual choice on Linux, stops a forked
+    child ("fork() called from a process already using GNU OpenMP") once the parent has run a
+    parallel kernel, as the warm-up does. Must run before the first parallel kernel of the process."""
+    import sys
+
+    if os.environ.get("NUMBA_THREADING_LAYER"):
+        return
+    os.environ["NUMBA_THREADING_LAYER"] = "forksafe"
+    config = sys.modules.get("numba.core.config")
+    if config is not None and getattr(config, "THREADING_LAYER", None) == "default":
+        config.THREADING_LAYER = "forksafe"
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to SIGKILL this process when its parent dies (no-op where prctl is absent)."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL
+    except (OSError, AttributeError):
+        pass
+
+
+def run_limited(fn, mem_limit_bytes: int | None = None, time_limit_s: float | None = None,
+                classify=None) -> ChildOutcome:
+    """Run ``fn()`` in a forked child process under a data-memory limit (:func:`memory_limit`)
+    and a wall-clock time limit, and return how it ended (:class:`ChildOutcome`).
+
+    Whatever happens in the child stays there: a MemoryError, an abort in native code that cannot
+    allocate memory (LLVM's "Unable to allocate section memory", C++'s ``std::bad_alloc``), a
+    segfault, or a hang (the parent kills the child with SIGKILL at the time limit; nothing in the
+    child, not even a spin inside ``malloc``, can keep it alive). The child inherits everything
+    loaded before the fork (data, compiled Numba kernels: warm them in the parent first), sends
+    back the value of ``fn()`` pickled through a pipe and leaves with ``os._exit`` (no exit
+    handlers, no flushing of the parent's buffers). Its stderr is passed on to the parent's and
+    the tail kept. ``classify(exc) -> dict`` adds fields to the description of an exception
+    raised by ``fn`` (e.g. whether it means "not applicable"). Linux (fork, RLIMIT_DATA)."""
+    import pickle
+    import select
+    import signal
+    import sys
+    import traceback
+
+    for stream in (sys.stdout, sys.stderr):  # what the parent buffered must not be written twice
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    r, w = os.pipe()
+    er, ew = os.pipe()
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:  # ------------------------------------------------------------ the child
+        code = 0
+        try:
+            os.close(r)
+            os.close(er)
+            os.dup2(ew, 2)
+            os.close(ew)
+            _die_with_parent()
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            old = resource.getrlimit(resource.RLIMIT_DATA) if hasattr(resource, "RLIMIT_DATA") else None
+            try:
+                with memory_limit(mem_limit_bytes):
+                    payload = ("returned", fn())
+            except BaseException as exc:  # noqa: BLE001 - every outcome goes back to the parent
+                if old is not None:
+                    resource.setrlimit(resource.RLIMIT_DATA, old)
+                info = {"type": type(exc).__name__, "message": str(exc), "traceback": traceback.format_exc(),
+                        "memory": isinstance(exc, MemoryError), "not_applicable": False}
+                if classify is not None:
+                    try:
+                        info.update(classify(exc))
+                    except Exception:
+                        pass
+                payload = ("raised", info)
+            try:
+                data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as exc:
+                data = pickle.dumps(("raised", {"type": type(exc).__name__, "message": f"cannot send the split's "
+                                                f"result to the job: {exc}", "traceback": traceback.format_exc(),
+                                                "memory": False, "not_applicable": False}))
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except Exception:
+                    pass
+            view = memoryview(data)
+            while view:
+                view = view[os.write(w, view):]
+            os.close(w)
+        except BaseException:  # noqa: BLE001
+            code = 70
+        finally:
+            os._exit(code)
+    # ------------------------------------------------------------------------------- the parent
+    os.close(w)
+    os.close(ew)
+    chunks, tail = [], [b""]
+    deadline = None if not time_limit_s else t0 + float(time_limit_s)
+    timed_out, status = False, None
+
+    def take(fd) -> bool:
+        """Read what is there from ``fd``; False at end of file or, non-blocking, when it is empty."""
+        try:
+            block = os.read(fd, 1 << 20)
+        except BlockingIOError:
+            return False
+        if not block:
+            return False
+        if fd == r:
+            chunks.append(block)
+        else:
+            tail[0] = (tail[0] + block)[-4000:]
+            try:
+                os.write(2, block)
+            except OSError:
+                pass
+        return True
+
+    open_fds = {r, er}
+    try:
+        while r in open_fds:
+            wait = 0.5 if deadline is None else min(0.5, deadline - time.perf_counter())
+            if wait <= 0:
+                timed_out = True
+                break
+            ready, _, _ = select.select(list(open_fds), [], [], wait)
+            for fd in ready:
+                if not take(fd):
+                    open_fds.discard(fd)
+            if r in open_fds:  # a process the child started may hold the pipe: has the child ended?
+                done, st = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    status = st
+                    break
+        if not timed_out:
+            for fd in open_fds:  # what is left in the pipes, without waiting for their other ends
+                os.set_blocking(fd, False)
+                while take(fd):
+                    pass
+    except BaseException:
+        if status is None:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        raise
+    finally:
+        for fd in open_fds:
+            os.close(fd)
+    if status is None:
+        if timed_out:
+            os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+    wall = time.perf_counter() - t0
+    stderr_tail = tail[0].decode("utf-8", "replace")
+    if timed_out:
+        return ChildOutcome("timeout", wall_s=wall, stderr_tail=stderr_tail)
+    data = b"".join(chunks)
+    if data:
+        try:
+            kind, value = pickle.loads(data)
+        except Exception:
+            kind, value = None, None
+        if kind == "returned":
+            return ChildOutcome("returned", value=value, wall_s=wall, stderr_tail=stderr_tail)
+        if kind == "raised":
+            return ChildOutcome("raised", error=value, wall_s=wall, stderr_tail=stderr_tail)
+    return ChildOutcome("died", signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+                        exit_code=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None, wall_s=wall,
+                        stderr_tail=stderr_tail)

@@ -6,9 +6,11 @@ them, time preprocessing, fitting and prediction separately (process CPU and
 wall seconds), measure the pickled model size and the peak memory of the
 split, and store the record with per-instance class probabilities. A split that
 raises is stored as ``failed`` with its traceback; the job goes on. Each split runs
-under a memory limit (``mem_limit_gb``, :func:`bench.resources.memory_limit`), so one
-that would exhaust the machine fails with MemoryError instead of getting the whole
-process (and the sweep in it) killed by the kernel.
+under a memory limit (``mem_limit_gb``, :func:`bench.resources.memory_limit`) and an optional
+time limit (``time_limit_s``) in a forked child process (:func:`bench.resources.run_limited`):
+a split that goes over either is stored as ``failed`` (memory) or ``timeout`` with a message
+naming the limit, whatever the code did when it ran out (a MemoryError, an abort in LLVM or
+C++, a hang), and the job and the sweep go on.
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ from .data.cache import cache_dir as user_cache_dir
 from .protocols import Split, resolve, splits
 from .provenance import provenance
 from .resources import (Timing, data_mb, limit_threads, memory_limit, peak_rss_mb, reset_peak_rss,
-                        resolve_mem_limit, rss_mb, timed)
-from .store import (RunKey, Store, config_hash, data_identity, predictions_problem, protocol_identity,
-                    setup_hash)
+                        prefer_forksafe_threads, resolve_mem_limit, rss_mb, run_limited, timed)
+from .store import (RunKey, Store, config_hash, data_identity, metrics_problem, predictions_problem,
+                    protocol_identity, setup_hash)
 
 log = logging.getLogger("bench")
 
@@ -343,7 +345,8 @@ def _full_proba(est, proba: np.ndarray, n_classes: int, n_test: int) -> np.ndarr
 # ------------------------------------------------------------------ a job
 def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experiment: str,
             results_dir: str, rerun: bool = False, retry_failed: bool = True, progress: bool = True,
-            threads: int | None = 1, warmup: bool = True, mem_limit_gb: Any = "auto") -> JobResult:
+            threads: int | None = 1, warmup: bool = True, mem_limit_gb: Any = "auto",
+            time_limit_s: Any = None, data_max_gb: Any = 1.0) -> JobResult:
     """Run (or resume) every split of one job and return what happened.
 
     With ``warmup`` (default), before the first split it computes, the job fits a
@@ -353,18 +356,30 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     ``mem_limit_gb`` caps the process's data memory while each split (and the warm-up) runs:
     ``"auto"`` (default) = :data:`bench.resources.AUTO_MEM_FRACTION` of physical memory, a
     number = GiB, None/0 = no limit. A split that exceeds it is stored as failed (MemoryError,
-    the message names the limit and how to raise it) and the job goes on. It is a property of
-    the run, not of the results: it is in no record key or hash."""
+    the message names the limit and how to raise it) and the job goes on. ``time_limit_s``
+    (None: none) bounds each split's wall-clock seconds; a split over it is stopped and stored
+    with status ``timeout``. With either limit each split runs in a forked child process
+    (:func:`bench.resources.run_limited`), so nothing it does when it runs out can end the job.
+    Both are properties of the run, not of the results: in no record key or hash.
+
+    Loading the data is bounded too: a data file that decompresses to more than ``data_max_gb``
+    GiB (default 1; None: no cap) is refused before it is parsed, and the parse runs under the
+    machine guard (:func:`load_guard`), a MemoryError there becoming a :class:`bench.data.DataError`
+    that names it."""
     seed = check_seed(seed)
     try:
         mem_limit = resolve_mem_limit(mem_limit_gb)
     except ValueError as exc:
         raise SetupError(str(exc)) from None
+    time_limit = check_time_limit(time_limit_s)
+    if mem_limit or time_limit:
+        prefer_forksafe_threads()  # the splits run in forked child processes
     limit_threads(threads)
-    ds = load(data_cfg)
+    ds = _load_bounded(data_cfg, mem_limit, mem_limit_gb, check_data_max(data_max_gb))
     check_classes(ds)
     protocol = resolve(protocol_cfg, ds.name)
     check_protocol(protocol)
+    check_class_sizes(ds, protocol)
     name, ahash = algo_identity(algo_cfg)
     d_ident, p_ident = data_identity(_data_cfg_dict(data_cfg), ds.meta), protocol_identity(protocol)
     dkey, pkey = config_hash(d_ident), config_hash(p_ident)
@@ -381,10 +396,22 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     context.update({"data_key": dkey, "data_identity": d_ident, "protocol_key": pkey,
                     "protocol_identity": p_ident, "warmup": bool(warmup)})
     context["_mem_limit"], context["_mem_limit_option"] = mem_limit, mem_limit_gb
+    context["_time_limit"] = time_limit
     legacy = Store(results_dir, key.legacy())
     context["_legacy_ok"] = _legacy_data_ok(data_cfg, ds)
 
     bar = _progress(len(todo), f"{name} on {ds.name}", progress)
+    try:
+        _run_splits(todo, store, legacy, algo_cfg, ds, seed, context, rerun, retry_failed, result, bar)
+    except OSError as exc:  # the records cannot be written (disk full, permissions): the job stops here
+        bar.close()
+        exc.bench_result = result  # what was done, for the job's summary
+        raise
+    bar.close()
+    return result
+
+
+def _run_splits(todo, store, legacy, algo_cfg, ds, seed, context, rerun, retry_failed, result, bar) -> None:
     deferred = []
     for split in todo:
         # quiet: a record that cannot be reused is reported once, by the locked check below
@@ -408,8 +435,6 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
             rec = _compute_or_reuse(store, split, algo_cfg, ds, seed, context, False, retry_failed, result, legacy)
         _collect(result, rec)
         bar.update(1)
-    bar.close()
-    return result
 
 
 def warm_up(algo_cfg: dict, ds: Dataset, split: Split, seed: int, n_rows: int = 200) -> bool:
@@ -439,12 +464,73 @@ def check_seed(seed) -> int:
         value = int(seed)
         if isinstance(seed, bool) or (isinstance(seed, float) and not seed.is_integer()):
             raise ValueError
-    except (TypeError, ValueError):
-        raise SetupError(f"seed={seed!r} is not an integer; give seed=<integer >= 0>, e.g. seed=0") from None
+    except (TypeError, ValueError, OverflowError):
+        raise SetupError(f"seed={seed} is not an integer; seeds must be integers >= 0: give seed=<integer >= 0>, "
+                         f"e.g. seed=0 (or seed=0,1,2 with -m for several)") from None
     if value < 0:
         raise SetupError(f"seed={seed} is negative; seeds must be integers >= 0 (e.g. seed=0, or seed=0,1,2 "
                          f"with -m for several)")
     return value
+
+
+def check_data_max(value) -> int | None:
+    """``data_max_gb`` in bytes (None: no cap)."""
+    if value is None or value is False or (isinstance(value, str) and value.strip().lower() in ("", "null", "none")):
+        return None
+    try:
+        gb = float(value)
+        if isinstance(value, bool) or gb != gb or gb <= 0:
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SetupError(f"data_max_gb={value!r} is not a size; give the largest decompressed data file a job may "
+                         f"parse in GiB (e.g. data_max_gb=4) or data_max_gb=null (no cap)") from None
+    return int(gb * 2**30)
+
+
+def load_guard(mem_limit: int | None) -> int | None:
+    """The memory limit of what runs in the job's own process (data loading, the warm-up): the
+    larger of the split's limit and ``auto`` (0.85 of physical memory), None when there is none."""
+    if not mem_limit:
+        return None
+    guard = resolve_mem_limit("auto")
+    return max(guard, mem_limit) if guard else mem_limit
+
+
+def _load_bounded(data_cfg, mem_limit, option, max_bytes):
+    """The job's dataset, loaded under the decompressed-size cap and the machine guard
+    (:func:`load_guard`), not the split's own limit: parsing runs in the job's process, where C and
+    C++ libraries (pandas' parser, Arrow's allocator) under a tight limit can fail in worse ways than
+    a MemoryError (the same reason the warm-up runs there under the guard)."""
+    from .data import DataError
+    from .data.readers import size_limit
+
+    guard = load_guard(mem_limit)
+    try:
+        with size_limit(max_bytes), memory_limit(guard):
+            return load(data_cfg)
+    except MemoryError as exc:
+        import gc
+
+        gc.collect()
+        name = data_cfg if isinstance(data_cfg, str) else (dict(data_cfg).get("name") if data_cfg else None)
+        raise DataError(f"loading dataset {name!r} needed more memory than the limit of {guard / 2**30:.2f} GiB "
+                        f"(the larger of mem_limit_gb={option} and mem_limit_gb=auto; {type(exc).__name__}: {exc}); "
+                        f"the file holds more than it looks (check it), or raise mem_limit_gb=<GiB> if the machine "
+                        f"has the memory") from None
+
+
+def check_time_limit(value) -> float | None:
+    """``time_limit_s`` as a positive number of seconds, or None (no limit: None, 0, "null", "none")."""
+    if value is None or value is False or (isinstance(value, str) and value.strip().lower() in ("", "null", "none", "0")):
+        return None
+    try:
+        t = float(value)
+        if isinstance(value, bool) or t != t or t < 0 or t == float("inf"):
+            raise ValueError
+    except (TypeError, ValueError):
+        raise SetupError(f"time_limit_s={value!r} is not a time limit; give a number of seconds per split "
+                         f"(e.g. time_limit_s=600) or time_limit_s=null (no limit)") from None
+    return t or None
 
 
 def check_protocol(protocol: dict) -> None:
@@ -464,6 +550,42 @@ def check_protocol(protocol: dict) -> None:
     if protocol.get("kind") == "train_sizes" and not protocol.get("train_sizes"):
         raise SetupError(f"protocol {name!r} of kind train_sizes lists no train_sizes; give e.g. "
                          f"protocol.train_sizes=[100,1000]")
+
+
+def check_class_sizes(ds: Dataset, protocol: dict) -> list[str]:
+    """Classes too small for the protocol's folds. Under k-fold, a class with fewer rows than folds
+    cannot be in every test fold (and a class of one row is missing from the training fold that
+    tests it): a warning naming them; when every class is that small, stratification cannot hold
+    at all: SetupError. Under a holdout, a class whose every row falls in the test set is never
+    trained on: a warning. Returns the classes warned about."""
+    counts = ds.class_counts()
+    present = np.flatnonzero(counts > 0)
+    name = protocol.get("name", "protocol")
+    kind = protocol.get("kind", "kfold")
+    if kind == "kfold" and "n_splits" in protocol:
+        k = int(protocol["n_splits"])
+        small = [c for c in present if counts[c] < k]
+        if small and len(small) == len(present):
+            largest = int(counts.max())
+            fewer = f"use fewer folds (protocol.n_splits={largest} or less) or " if largest >= 2 else ""
+            raise SetupError(
+                f"every class of dataset {ds.name!r} has fewer rows than the {k} folds of protocol {name!r} (the "
+                f"largest class has {largest} row{'s' if largest != 1 else ''}, over {len(present)} classes): "
+                f"stratified {k}-fold cross-validation cannot keep the classes in its folds; {fewer}group the classes "
+                f"(class_groups in conf/data/{ds.name}.yaml)")
+        why = (f"fewer rows than the {k} folds of protocol {name!r}: some test folds hold none of their rows, and a "
+               f"class of one row is missing from the training fold that tests it")
+    elif kind in ("holdout", "train_sizes"):
+        f = float(protocol.get("test_size", 1 / 3 if kind == "holdout" else 0.25))
+        small = [c for c in present if int(round(f * counts[c])) >= counts[c]]
+        why = f"all their rows in the test set of protocol {name!r} (test_size={f:g}): no model is trained on them"
+    else:
+        return []
+    if small:
+        shown = ", ".join(f"{ds.classes[c]!r} ({counts[c]} row{'s' if counts[c] != 1 else ''})" for c in small[:8])
+        more = f" and {len(small) - 8} more" if len(small) > 8 else ""
+        log.warning("dataset %s: %d of %d classes have %s: %s%s", ds.name, len(small), len(present), why, shown, more)
+    return [ds.classes[c] for c in small]
 
 
 def check_classes(ds: Dataset) -> None:
@@ -550,13 +672,10 @@ def _migrate_legacy(store: Store, legacy: Store, split, context: dict) -> dict |
         rec["predictions_sha256"] = sha256_file(store.predictions_path(split.repeat, split.fold))
     else:
         rec["predictions_sha256"] = None
-    import json
-
     from .fileio import atomic_write_bytes
-    from .store import _json_default
+    from .store import encode_record
 
-    atomic_write_bytes(store.record_path(split.repeat, split.fold),
-                       json.dumps(rec, indent=1, sort_keys=True, default=_json_default).encode())
+    atomic_write_bytes(store.record_path(split.repeat, split.fold), encode_record(rec))
     for p in (legacy.record_path(split.repeat, split.fold), old_npz):
         try:
             os.unlink(p)
@@ -573,12 +692,92 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
         result.reused += 1
         return rec
     if result.warmed_up is None and context.get("warmup", True):
-        with memory_limit(context.get("_mem_limit")):
-            result.warmed_up = warm_up(algo_cfg, ds, split, seed)
+        result.warmed_up = _warm(algo_cfg, ds, split, seed, context)
     rec, preds = _evaluate(algo_cfg, ds, split, seed, context)
-    store.put(rec, preds)
+    try:
+        store.put(rec, preds)
+    except OSError as exc:  # disk full, permissions: store the split as failed where that still fits
+        if not exc.filename:
+            exc.filename = str(store.dir)
+        failed = {**rec, "status": "failed", "error": f"{type(exc).__name__}: the split's result could not be "
+                  f"stored ({exc})", "traceback": traceback.format_exc(), "lost_status": rec.get("status")}
+        for k in ("metrics", "metrics_by_budget"):
+            failed.pop(k, None)
+        try:
+            store.put(failed, None)
+            failed = store.get(split.repeat, split.fold) or failed
+        except OSError:
+            failed["path"] = str(store.record_path(split.repeat, split.fold))
+        result.computed += 1
+        _collect(result, failed)
+        exc.bench_collected = True
+        raise
     result.computed += 1
     return store.get(split.repeat, split.fold) or rec
+
+
+#: the longest the warm-up may take in its trial child process (seconds; the split's time limit if shorter)
+PROBE_S = 300.0
+
+
+def _warm(algo_cfg, ds, split, seed, context) -> bool:
+    """The warm-up (:func:`warm_up`) runs in the job's own process, so that the kernels it loads
+    are loaded once and every split's child process inherits them; loading a Numba kernel under a
+    tight memory limit is what made LLVM abort the whole process. It runs there under the machine
+    guard (:data:`bench.resources.AUTO_MEM_FRACTION` of physical memory, or the split's limit when
+    that is larger), not under the split's limits. When the split's limits are tighter (an explicit
+    ``mem_limit_gb`` below the guard, or a ``time_limit_s``), the common kernels are first loaded
+    on a small synthetic table (:func:`_preload_kernels`), then the warm-up is tried in a child
+    process under the split's limits (at most :data:`PROBE_S` seconds), and runs in the job's
+    process only if it ended there: what fits a split's limits is then safe to run unguarded by them."""
+    limit, tlimit = context.get("_mem_limit"), context.get("_time_limit")
+    if not limit and not tlimit:
+        return warm_up(algo_cfg, ds, split, seed)
+    guard = load_guard(limit)
+    if tlimit or (limit and guard and limit < guard):
+        _preload_kernels(algo_cfg, guard)  # so the probe, and the splits, seldom load one under their limit
+        probe = run_limited(lambda: warm_up(algo_cfg, ds, split, seed), limit, min(tlimit or PROBE_S, PROBE_S))
+        if probe.kind != "returned" or not probe.value:
+            return False
+    with memory_limit(guard):
+        return warm_up(algo_cfg, ds, split, seed)
+
+
+def _preload_kernels(algo_cfg, guard) -> None:
+    """Load the algorithm's common kernels in the job's process on :mod:`bench.warm`'s small
+    synthetic table (10 attributes, 800 rows: little memory whatever the real data), before the
+    warm-up on the real data is tried under the split's limits: loading a kernel under a tight
+    limit is what aborted LLVM or spun in malloc. Errors are ignored."""
+    from .data.synthetic import warm_table
+
+    try:
+        with memory_limit(guard):
+            run_split(algo_cfg, warm_table(800), Split(0, 0, np.arange(600), np.arange(600, 800)), 0)
+    except Exception:
+        pass
+
+
+def _in_child(algo_cfg, ds, split, seed, parent_rss_mb: float):
+    """:func:`run_split` for a child process. Its memory figures are made the job process's: a
+    forked child's resident set does not count the parent's shared library pages until it touches
+    them, so the RSS at the fork is taken from the parent and the split's increase from the child
+    (``peak_rss_mb`` = the parent's RSS + the child's peak increase, as if the split ran in the
+    job's process)."""
+
+    def fn():
+        offset = parent_rss_mb - rss_mb()
+        fields, preds = run_split(algo_cfg, ds, split, seed)
+        mem = fields.get("memory") or {}
+        for k in ("peak_rss_mb", "start_rss_mb"):
+            if isinstance(mem.get(k), float) and offset == offset:
+                mem[k] += offset
+        return fields, preds
+
+    return fn
+
+
+def _classify(exc) -> dict:
+    return {"not_applicable": isinstance(exc, NotApplicableError)}
 
 
 def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
@@ -587,38 +786,87 @@ def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
     rec = {**{k: v for k, v in context.items() if not k.startswith("_")}, "repeat": split.repeat, "fold": split.fold, "n_train": int(split.train.size),
            "n_test": int(split.test.size), "train_size": split.train_size,
            "started_at": started.isoformat(timespec="seconds")}
-    limit = context.get("_mem_limit")
+    limit, tlimit = context.get("_mem_limit"), context.get("_time_limit")
+    option = context.get("_mem_limit_option")
     before_mb = data_mb()
-    out_of_memory = False
-    try:
-        with memory_limit(limit):
-            fields, preds = run_split(algo_cfg, ds, split, seed)
-        rec.update(fields)
-        rec["status"] = "ok"
-    except Exception as exc:  # any failure is recorded, never fatal to the job
-        preds = None
-        # an estimator that does not apply to this dataset says so with an exception carrying
-        # the model does not apply to the data (e.g. a 1023-bit ECOC code for 6 classes): not a failure
-        rec["status"] = "not_applicable" if isinstance(exc, NotApplicableError) else "failed"
-        rec["error"] = f"{type(exc).__name__}: {exc}"
-        rec["traceback"] = traceback.format_exc()
-        if isinstance(exc, MemoryError):
-            out_of_memory = True
-            rec["error"] += _memory_hint(limit, context.get("_mem_limit_option"), before_mb)
-            rec["memory_limit_mb"] = None if not limit else limit / 2**20
-        if rec["status"] == "failed":
-            log.warning("split r%d f%d of %s on %s failed: %s", split.repeat, split.fold,
-                        context["algo"], context["dataset"], rec["error"])
+    preds = None
+    where = f"split r{split.repeat} f{split.fold} of {context['algo']} on {context['dataset']}"
+    if limit or tlimit:  # in a child process, which alone suffers whatever happens when it runs out
+        out = run_limited(_in_child(algo_cfg, ds, split, seed, rss_mb()), limit, tlimit, classify=_classify)
+        if out.kind == "returned":
+            fields, preds = out.value
+            rec.update(fields)
+            rec["status"] = "ok"
+        elif out.kind == "raised":
+            e = out.error
+            rec["status"] = "not_applicable" if e.get("not_applicable") else "failed"
+            rec["error"] = f"{e['type']}: {e['message']}"
+            rec["traceback"] = e["traceback"]
+            if e.get("memory"):
+                rec["error"] += _memory_hint(limit, option, before_mb)
+                rec["memory_limit_mb"] = None if not limit else limit / 2**20
+        elif out.kind == "timeout":
+            rec["status"] = "timeout"
+            rec["error"] = (f"TimeoutError: the split ran longer than the per-split time limit of {tlimit:g} s "
+                            f"(time_limit_s={tlimit:g}) and was stopped. Raise it with time_limit_s=<seconds> "
+                            f"(or time_limit_s=null for none) to compute it.")
+            rec["traceback"] = None
+            rec["time_limit_s"] = tlimit
         else:
-            log.info("%s does not apply to %s (split r%d f%d): %s", context["algo"], context["dataset"],
-                     split.repeat, split.fold, rec["error"])
-    if out_of_memory:  # give the failed split's arrays back now
-        import gc
+            rec["status"] = "failed"
+            rec["error"] = _death_message(out, limit, option, before_mb)
+            rec["traceback"] = out.stderr_tail or None
+            rec["memory_limit_mb"] = None if not limit else limit / 2**20
+    else:
+        try:
+            fields, preds = run_split(algo_cfg, ds, split, seed)
+            rec.update(fields)
+            rec["status"] = "ok"
+        except Exception as exc:  # any failure is recorded, never fatal to the job
+            # the model does not apply to the data (e.g. a 1023-bit ECOC code for 6 classes): not a failure
+            rec["status"] = "not_applicable" if isinstance(exc, NotApplicableError) else "failed"
+            rec["error"] = f"{type(exc).__name__}: {exc}"
+            rec["traceback"] = traceback.format_exc()
+            if isinstance(exc, MemoryError):
+                rec["error"] += _memory_hint(limit, option, before_mb)
+                rec["memory_limit_mb"] = None
+        if rec["status"] != "ok":  # give the failed split's arrays back now
+            import gc
 
-        gc.collect()
+            gc.collect()
+    if rec["status"] in ("failed", "timeout"):
+        log.warning("%s %s: %s", where, "failed" if rec["status"] == "failed" else "timed out", rec["error"])
+    elif rec["status"] == "not_applicable":
+        log.info("%s does not apply to %s (split r%d f%d): %s", context["algo"], context["dataset"],
+                 split.repeat, split.fold, rec["error"])
     rec["duration_s"] = time.perf_counter() - t0
     rec["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
     return rec, preds
+
+
+def _death_message(out, limit, option, before_mb) -> str:
+    """The error of a split whose process ended without an answer (killed by a signal, or an abort
+    in native code)."""
+    import signal as _signal
+
+    if out.signal:
+        try:
+            how = f"was killed by {_signal.Signals(out.signal).name}"
+        except ValueError:
+            how = f"was killed by signal {out.signal}"
+    else:
+        how = f"exited with status {out.exit_code} without a result"
+    lines = [ln.strip() for ln in out.stderr_tail.splitlines() if ln.strip()
+             and not ln.startswith(("Extension modules", "  File ", "Current thread", "Thread 0x"))]  # faulthandler's
+    last = " ".join(lines[-3:])[-300:]
+    said = f"; its last words on stderr: {last!r}" if last else ""
+    if limit:
+        return (f"SplitCrashed: the split's process {how}{said} -- it ran under the per-split memory limit of "
+                f"{limit / 2**30:.2f} GiB (mem_limit_gb={option}; the process's data memory was "
+                f"{before_mb / 1024:.2f} GiB when the split started): native code (LLVM, C++) that cannot "
+                f"allocate memory aborts instead of raising MemoryError. Raise it with mem_limit_gb=<GiB> on the "
+                f"command line (or mem_limit_gb=null for no limit) if the machine has the memory.")
+    return f"SplitCrashed: the split's process {how}{said}"
 
 
 def _memory_hint(limit: int | None, option, before_mb: float) -> str:
@@ -671,7 +919,7 @@ def _reusable(rec: dict | None, context: dict, rerun: bool, retry_failed: bool, 
             warn("stored record %s has %s %s, this job %s; recomputing", rec.get("path"), k,
                  rec.get(k), context.get(k))
             return None
-    problem = predictions_problem(rec)
+    problem = predictions_problem(rec) or metrics_problem(rec)
     if problem:
         warn("%s; the split will be recomputed", problem)
         return None

@@ -16,9 +16,13 @@ gets its own folder and is never served an old record. Folders of the earlier la
 (with ``data_key`` None) and the runner migrates a legacy record into the new layout
 when the record's data and protocol are provably the job's (see ``bench.runner``).
 
-Each record carries ``predictions_sha256``, the checksum of its ``.npz``; reuse
-verifies it, and :func:`load_predictions` raises :class:`RecordError` naming the file
-when the file is missing, truncated or altered.
+Each record carries ``predictions_sha256``, the checksum of its ``.npz``, and
+``record_sha256``, the checksum of its own canonical content (every field: metrics, times,
+identity; see :func:`record_checksum`). Reuse verifies both (and recomputes the error and RMSE
+from the ``.npz``, :func:`metrics_problem`); a mismatch is named and the split recomputed.
+:func:`load` and :func:`load_predictions` raise :class:`RecordError` naming the file when
+either does not match. Records written before ``record_sha256`` existed are *legacy*: read as
+they are (never rewritten by a read), their ``.npz`` checksum and metrics still checked on reuse.
 
 Writes are atomic (temporary file + ``os.replace``); the ``.npz`` is written
 before the ``.json``, so a record exists only when both are complete. A process
@@ -57,7 +61,8 @@ log = logging.getLogger("bench")
 RECORD_VERSION = 2
 
 #: data config keys that describe or check the data but do not change it (left out of its identity)
-DATA_DESCRIPTIVE_KEYS = ("name", "description", "notes", "papers", "expected", "sources", "tags", "stand_in")
+DATA_DESCRIPTIVE_KEYS = ("name", "description", "notes", "papers", "expected", "sources", "tags", "stand_in",
+                         "target_is_class")
 #: protocol config keys that only name or describe it
 PROTOCOL_DESCRIPTIVE_KEYS = ("name", "description", "notes", "per_dataset", "overridden_for")
 #: how splits are drawn (bench.protocols); part of the protocol identity so a change of the
@@ -192,8 +197,7 @@ class Store:
                 os.unlink(self.predictions_path(r, f))
             except FileNotFoundError:
                 pass
-        blob = json.dumps(record, indent=1, sort_keys=True, default=_json_default)
-        atomic_write_bytes(self.record_path(r, f), blob.encode())
+        atomic_write_bytes(self.record_path(r, f), encode_record(record))
 
     @contextmanager
     def claim(self, repeat: int, fold: int, wait: bool) -> Iterator[bool]:
@@ -201,7 +205,7 @@ class Store:
         ``wait=False`` yields False at once if another worker holds it."""
         self.dir.mkdir(parents=True, exist_ok=True)
         lock_path = self.dir / f".{split_stem(repeat, fold)}.lock"
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)  # the umask applies, as to the records
         try:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
@@ -233,9 +237,47 @@ def _json_default(o):
     raise TypeError(f"not JSON serialisable: {type(o).__name__}")
 
 
+#: record fields outside its own checksum: the checksum itself and the file path added on reading
+_UNCHECKED = ("record_sha256", "path")
+
+
+def _canonical(rec: dict) -> bytes:
+    return json.dumps({k: v for k, v in rec.items() if k not in _UNCHECKED}, sort_keys=True,
+                      separators=(",", ":"), default=_json_default).encode()
+
+
+def record_checksum(rec: dict) -> str:
+    """SHA-256 of a record's canonical content: every field but ``record_sha256`` and ``path``, as
+    JSON with sorted keys and no spaces, computed on the record *as read back from its JSON text*
+    (so a NumPy scalar, a tuple or an int dict key gives the value the file holds)."""
+    return hashlib.sha256(_canonical(rec)).hexdigest()
+
+
+def encode_record(record: dict) -> bytes:
+    """The JSON text of a record, with ``record_sha256`` (:func:`record_checksum`) added."""
+    rec = {k: v for k, v in record.items() if k not in _UNCHECKED}
+    plain = json.loads(json.dumps(rec, default=_json_default))  # what a reader will see
+    plain["record_sha256"] = record_checksum(plain)
+    return json.dumps(plain, indent=1, sort_keys=True).encode()
+
+
+def checksum_problem(rec: dict) -> str | None:
+    """Why a record read from ``rec["path"]`` does not match its own checksum, or None when it
+    does. A legacy record (written before ``record_sha256`` existed) has none to match: None."""
+    expected = rec.get("record_sha256")
+    if expected is None:
+        return None
+    actual = record_checksum(rec)
+    if actual == expected:
+        return None
+    return (f"stored record {rec.get('path')} does not match its checksum (record_sha256 {str(expected)[:12]}..., "
+            f"its content gives {actual[:12]}...): it was edited or damaged after it was written")
+
+
 def read_record(path: Path, strict: bool = False) -> dict | None:
-    """The record at ``path`` (with ``path`` added), or None when there is no file. An
-    unreadable file raises :class:`RecordError` naming it with ``strict``, else gives None."""
+    """The record at ``path`` (with ``path`` added), or None when there is no file. A file that
+    cannot be read, or that does not match its own checksum (:func:`checksum_problem`), raises
+    :class:`RecordError` naming it with ``strict``, else gives None."""
     try:
         with open(path) as fh:
             rec = json.load(fh)
@@ -249,7 +291,53 @@ def read_record(path: Path, strict: bool = False) -> dict | None:
         raise RecordError(f"stored record {path} is unreadable ({type(exc).__name__}: {exc}); "
                           f"delete it and rerun its job to recompute the split") from None
     rec["path"] = str(path)
+    problem = checksum_problem(rec)
+    if problem:
+        if not strict:
+            return None
+        raise RecordError(f"{problem}; rerun its job to recompute the split (the runner recomputes a record "
+                          f"that fails its checksum)")
     return rec
+
+
+def metrics_problem(record: dict) -> str | None:
+    """Why the metrics of an ``ok`` record disagree with its ``.npz``, or None when they agree
+    (or there is nothing to compare). The error rate and RMSE are computed again from the stored
+    labels and float32 probabilities: the error may differ only on rows whose two highest
+    probabilities are equal in float32, the RMSE by float32 rounding. Call it after
+    :func:`predictions_problem` (the file is then the one the record names)."""
+    m = record.get("metrics")
+    if record.get("status") != "ok" or not isinstance(m, dict) or not record.get("predictions_sha256"):
+        return None
+    path = Path(record["path"]).with_suffix(".npz")
+    try:
+        with np.load(path) as z:
+            if "y_true" not in z.files or "proba" not in z.files:
+                return None
+            y, proba = z["y_true"].astype(np.int64), z["proba"]
+    except Exception as exc:
+        return f"predictions file {path} is unreadable ({type(exc).__name__}: {exc})"
+    if proba.ndim != 2 or len(y) != len(proba) or not len(y) or y.min() < 0 or y.max() >= proba.shape[1]:
+        return f"predictions file {path} holds arrays of inconsistent shapes"
+    from . import metrics as M
+
+    n = len(y)
+    top2 = np.sort(proba, axis=1)[:, -2:] if proba.shape[1] > 1 else np.zeros((n, 2), proba.dtype)
+    ties = int((top2[:, 1] - top2[:, 0] <= 4 * np.finfo(np.float32).eps * np.abs(top2[:, 1])).sum())
+    err = M.error_rate(y, M.predict_from_proba(proba))
+    rmse = M.rmse(y, proba)
+    bad = []
+    if "error" in m and (not isinstance(m["error"], (int, float)) or abs(m["error"] - err) * n > ties + 1e-6):
+        bad.append(f"error {m['error']!r}, the predictions give {err:.6g}")
+    if "accuracy" in m and "error" in m and isinstance(m["accuracy"], (int, float)) \
+            and isinstance(m["error"], (int, float)) and abs(m["accuracy"] - (1.0 - m["error"])) > 1e-9:
+        bad.append(f"accuracy {m['accuracy']!r} is not 1 - error")
+    if "rmse" in m and isinstance(m["rmse"], (int, float)) and np.isfinite(rmse) \
+            and abs(m["rmse"] - rmse) > 1e-5 * max(1.0, rmse) + 1e-6:
+        bad.append(f"rmse {m['rmse']!r}, the predictions give {rmse:.6g}")
+    if bad:
+        return (f"stored record {record['path']} disagrees with its predictions file: " + "; ".join(bad))
+    return None
 
 
 def predictions_problem(record: dict) -> str | None:
@@ -334,7 +422,8 @@ def load(root: Path | str = "results", experiment: str | None = None, dataset: s
     hashes of ``data_identity`` / ``protocol_identity``); ``legacy_layout`` marks records
     of the earlier layout (their ``data_key`` is None). A legacy record that was migrated
     but whose old file survived (a kill mid-migration) is listed once.
-    An unreadable record raises :class:`RecordError` naming the file.
+    An unreadable record, one that does not match its own checksum, or whose ``.npz`` does not
+    match ``predictions_sha256``, raises :class:`RecordError` naming the file.
 
     The rows come from the consolidated index ``<root>/_index.parquet`` (see :func:`index_rows`)
     where it is current, and from the JSON records otherwise; ``use_index=False`` reads every
@@ -345,7 +434,7 @@ def load(root: Path | str = "results", experiment: str | None = None, dataset: s
     else:
         rows = []
         for p in iter_record_paths(root, experiment, dataset, algo):
-            rec = read_record(p, strict=True)
+            rec = read_verified(p)
             if rec is None:
                 continue
             rows.append({**_flatten(rec), **_layout_keys(rec)})
@@ -366,10 +455,40 @@ def load(root: Path | str = "results", experiment: str | None = None, dataset: s
 
 # ------------------------------------------------------------------ the consolidated index
 INDEX_NAME = "_index.parquet"
-INDEX_VERSION = 1
-#: a folder changed this recently (seconds) is not trusted to the index: a record written in the
-#: same clock tick as the folder was read would not change the folder's mtime again
+INDEX_VERSION = 2
+#: a file or folder changed this recently (seconds) is not trusted to the index: a record rewritten
+#: in the same clock tick as it was read would not change its mtime again
 _INDEX_SETTLE_S = 2.0
+#: the index's own columns besides the record fields (``c:<field>``)
+_INDEX_COLUMNS = ("_dir", "_name", "_dir_mtime_ns", "_keys", "_size", "_mtime_ns", "_npz_size", "_npz_mtime_ns")
+
+
+def read_verified(path: Path) -> dict | None:
+    """:func:`read_record` (strict: its own checksum verified) whose ``.npz`` also matches the
+    record's ``predictions_sha256`` (when it has one), or None when there is no file. A mismatch
+    is read again a few times before :class:`RecordError` is raised (a worker replacing the split
+    writes the ``.npz`` just before the ``.json``)."""
+    import time
+
+    for attempt in range(4):
+        rec = read_record(path, strict=True)
+        if rec is None or not isinstance(rec.get("predictions_sha256"), str):
+            return rec
+        problem = predictions_problem(rec)
+        if not problem:
+            return rec
+        time.sleep(0.05 * (attempt + 1))
+    raise RecordError(f"{problem}; rerun its job to recompute the split (the runner recomputes a split whose "
+                      f"predictions do not match their checksum)")
+
+
+def _stat(path: Path) -> tuple[int, int]:
+    """(size, mtime_ns) of a file, (-1, -1) when there is none."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return -1, -1
+    return st.st_size, st.st_mtime_ns
 
 
 def index_rows(root: Path | str, experiment: str | None = None, dataset: str | None = None,
@@ -377,48 +496,70 @@ def index_rows(root: Path | str, experiment: str | None = None, dataset: str | N
     """The index rows (a ``pyarrow.Table``) of the records :func:`iter_record_paths` lists, in its
     order, bringing ``<root>/_index.parquet`` up to date first.
 
-    The index is a cache of the JSON records, which stay the source of truth: one row per record
-    with its folder, file name and the folder's mtime when it was read, and the record's flattened
-    fields (:func:`_flatten`, :func:`_layout_keys`): scalar fields as typed Parquet columns, nested
-    or mixed ones (``algo_config``, lists in ``extra``) as JSON text. A folder whose mtime differs
-    from the one indexed (a record was added, replaced or removed: the store writes by rename, so
-    the folder changes), or that changed within ``_INDEX_SETTLE_S`` seconds of being read, is read
-    again from its JSON files; the index is then rewritten atomically (temporary file and
-    ``os.replace``), so a reader sees the old index or the new one. Deleting ``_index.parquet``
-    (or :func:`rebuild_index`) rebuilds it from the records; a results folder that cannot be
-    written is read all the same, only not indexed. A record changed in place without a rename
-    (by hand) is not noticed: rebuild the index after such an edit.
+    The index is a validated cache of the JSON records, which stay the source of truth: one row per
+    record with its folder and file name, the size and mtime of its ``.json`` and ``.npz`` when it
+    was read, and the record's flattened fields (:func:`_flatten`, :func:`_layout_keys`): scalar
+    fields as typed Parquet columns, nested or mixed ones (``algo_config``, lists in ``extra``) as
+    JSON text. A row stands only while both files keep the size and mtime it holds; a record whose
+    files changed (replaced by rename, or rewritten in place), changed within ``_INDEX_SETTLE_S``
+    seconds of being read, or is new, is read again from its JSON file and verified
+    (:func:`read_verified`: its own checksum and its ``.npz``'s), and rows of removed records are
+    dropped. The index is then rewritten atomically (temporary file and ``os.replace``), so a reader
+    sees the old index or the new one. An index that cannot be read, is of another version, or
+    lacks a column its metadata names (stale, partial or hand-made) is rebuilt from the records by
+    itself; so is one that cannot be decoded. A results folder that cannot be written is read all
+    the same, only not indexed. :func:`rebuild_index` rebuilds it on request.
     """
+    try:
+        return _index_rows(root, experiment, dataset, algo, _read_index(Path(root)))
+    except RecordError:
+        raise
+    except Exception as exc:  # an index that does not decode is only a cache: rebuild it
+        log.info("results index under %s could not be used (%s: %s); rebuilding it from the records",
+                 root, type(exc).__name__, exc)
+        return _index_rows(root, experiment, dataset, algo, None)
+
+
+def _index_rows(root, experiment, dataset, algo, old):
     import time
 
     root = Path(root)
     pattern = "/".join([_safe(experiment) if experiment else "*", _safe(dataset) if dataset else "*",
                         f"{_safe(algo)}-*" if algo else "*", "*"])
     dirs = {str(d.relative_to(root)): d for d in sorted(root.glob(pattern)) if d.is_dir()}
-    old = _read_index(root)
-    known: dict[str, int] = {}
+    known: dict[tuple, tuple] = {}
     if old is not None:
-        for d, m in zip(old.column("_dir").to_pylist(), old.column("_dir_mtime_ns").to_pylist()):
-            known.setdefault(d, m)
+        cols = [old.column(c).to_pylist() for c in ("_dir", "_name", "_size", "_mtime_ns", "_npz_size",
+                                                   "_npz_mtime_ns")]
+        for d, n, *stats in zip(*cols):
+            known.setdefault((d, n), tuple(stats))
     now = time.time_ns()
-    fresh, keep_dirs = {}, set()
+    settle_ns = _INDEX_SETTLE_S * 1e9
+    fresh, present = {}, set()
     for rel, d in dirs.items():
-        mtime = d.stat().st_mtime_ns
-        if known.get(rel) == mtime and mtime >= 0:
-            keep_dirs.add(rel)
-            continue
-        settled = now - mtime > _INDEX_SETTLE_S * 1e9
-        entries = []
+        dir_mtime = d.stat().st_mtime_ns
         for p in sorted(d.glob("r*-f*.json")):
-            rec = read_record(p, strict=True)
-            if rec is not None:
-                entries.append((rel, p.name, mtime if settled else -1, {**_flatten(rec), **_layout_keys(rec)}))
-        if entries or rel in known:  # a folder without records (none yet, or not a run's) is no change
-            fresh[rel] = entries
-    gone = [d for d in known if _in_pattern(d, pattern) and d not in dirs]
+            size, mtime = _stat(p)
+            npz_size, npz_mtime = _stat(p.with_suffix(".npz"))
+            stats = (size, mtime, npz_size, npz_mtime)
+            if size < 0:
+                continue  # removed since the folder was listed
+            present.add((rel, p.name))
+            if known.get((rel, p.name)) == stats and mtime >= 0:
+                continue
+            rec = read_verified(p)
+            if rec is None:
+                present.discard((rel, p.name))
+                continue
+            settled = all(now - t > settle_ns for t in (mtime, npz_mtime, dir_mtime) if t >= 0)
+            if not settled:  # not trusted yet: read from its file next time
+                stats = (size, -1, npz_size, npz_mtime)
+            fresh[(rel, p.name)] = (rel, p.name, dir_mtime if settled else -1, stats,
+                                    {**_flatten(rec), **_layout_keys(rec)})
+    gone = {k for k in known if _in_pattern(k[0], pattern) and k not in present}
     if fresh or gone:
-        entries = _decode_entries(old, lambda d: d not in fresh and d not in gone, root) if old is not None else []
-        entries += [e for v in fresh.values() for e in v]
+        entries = _decode_entries(old, lambda k: k not in fresh and k not in gone, root) if old is not None else []
+        entries += list(fresh.values())
         table = _encode(entries)
         _write_index(root, table)
     else:
@@ -470,12 +611,35 @@ def _read_index(root: Path):
         meta = json.loads(table.schema.metadata[b"bench_index"])
         if meta.get("version") != INDEX_VERSION:
             return None
+        _check_index(table, meta)
         return table
     except FileNotFoundError:
         return None
-    except Exception as exc:  # a damaged index is only a cache: rebuild it
-        log.info("results index %s unreadable (%s); rebuilding it from the records", path, exc)
+    except Exception as exc:  # a damaged, partial or stale index is only a cache: rebuild it
+        log.info("results index %s unusable (%s: %s); rebuilding it from the records", path,
+                 type(exc).__name__, exc)
         return None
+
+
+def _check_index(table, meta: dict) -> None:
+    """Raise ValueError unless ``table`` has every column its metadata names, with key orders that
+    name only known fields and rows that point at existing key orders."""
+    names = set(table.column_names)
+    missing = [c for c in _INDEX_COLUMNS if c not in names]
+    kinds, orders = meta.get("kinds"), meta.get("orders")
+    if not isinstance(kinds, dict) or not isinstance(orders, list):
+        raise ValueError("index metadata lacks kinds/orders")
+    missing += [f"c:{k}" for k, kind in kinds.items() if kind != "path" and f"c:{k}" not in names]
+    if missing:
+        raise ValueError(f"index lacks the columns {missing[:5]}")
+    if any(k not in kinds for o in orders for k in o):
+        raise ValueError("index key orders name fields it has no kind for")
+    if table.num_rows:
+        import pyarrow.compute as pc
+
+        lo, hi = pc.min_max(table.column("_keys")).values()
+        if lo.as_py() is None or lo.as_py() < 0 or hi.as_py() >= len(orders):
+            raise ValueError("index rows point at key orders it does not have")
 
 
 def _write_index(root: Path, table) -> None:
@@ -493,25 +657,28 @@ _SCALAR_KINDS = {str: "str", bool: "bool", int: "int", float: "float"}
 
 
 def _encode(entries: list) -> "object":
-    """Index table of ``(dir, name, dir_mtime_ns, row)`` entries; the schema metadata keeps each
-    column's kind and each row's key order (as an index into the distinct key orders)."""
+    """Index table of ``(dir, name, dir_mtime_ns, (size, mtime_ns, npz_size, npz_mtime_ns), row)``
+    entries; the schema metadata keeps each column's kind and each row's key order (as an index
+    into the distinct key orders)."""
     pa = _pa()
     orders: dict[tuple, int] = {}
     row_order = []
-    for _, _, _, row in entries:
+    for *_, row in entries:
         row_order.append(orders.setdefault(tuple(row), len(orders)))
     keys = list(dict.fromkeys(k for o in orders for k in o))
     cols = {"_dir": pa.array([e[0] for e in entries], pa.string()),
             "_name": pa.array([e[1] for e in entries], pa.string()),
             "_dir_mtime_ns": pa.array([e[2] for e in entries], pa.int64()),
             "_keys": pa.array(row_order, pa.int32())}
+    for i, c in enumerate(("_size", "_mtime_ns", "_npz_size", "_npz_mtime_ns")):
+        cols[c] = pa.array([e[3][i] for e in entries], pa.int64())
     kinds = {}
     absent = object()
     for k in keys:
         if k == "path":  # the record's own file, made again from the results root at load time
             kinds[k] = "path"
             continue
-        vals = [e[3].get(k, absent) for e in entries]
+        vals = [e[4].get(k, absent) for e in entries]
         types = {type(v) for v in vals if v is not absent}
         kind = _SCALAR_KINDS.get(next(iter(types))) if len(types) == 1 else None
         if kind is None:
@@ -527,15 +694,16 @@ def _encode(entries: list) -> "object":
 
 
 def _decode_entries(table, keep, root: Path) -> list:
-    """The ``(dir, name, dir_mtime_ns, row)`` entries of the rows of folders ``keep(dir)`` accepts."""
+    """The entries (as :func:`_encode` takes them) of the rows whose ``(dir, name)`` ``keep`` accepts."""
     meta = json.loads(table.schema.metadata[b"bench_index"])
-    dirs = table.column("_dir").to_pylist()
-    rows_i = [i for i, d in enumerate(dirs) if keep(d)]
+    dirs, names = table.column("_dir").to_pylist(), table.column("_name").to_pylist()
+    rows_i = [i for i, k in enumerate(zip(dirs, names)) if keep(k)]
     if not rows_i:
         return []
     sub = table.take(rows_i)
     values = {k: sub.column(f"c:{k}").to_pylist() for k, kind in meta["kinds"].items() if kind != "path"}
     out = []
+    stats = list(zip(*(sub.column(c).to_pylist() for c in ("_size", "_mtime_ns", "_npz_size", "_npz_mtime_ns"))))
     for j, (d, n, m, o) in enumerate(zip(sub.column("_dir").to_pylist(), sub.column("_name").to_pylist(),
                                          sub.column("_dir_mtime_ns").to_pylist(), sub.column("_keys").to_pylist())):
         row = {}
@@ -545,7 +713,7 @@ def _decode_entries(table, keep, root: Path) -> list:
                 continue
             v = values[k][j]
             row[k] = json.loads(v) if meta["kinds"][k] == "json" else v
-        out.append((d, n, m, row))
+        out.append((d, n, m, stats[j], row))
     return out
 
 

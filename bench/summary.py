@@ -45,6 +45,7 @@ def job_table(result) -> str:
     head = (f"{k.algo} on {k.dataset} | protocol {k.protocol}" + (f" ({setting})" if setting else "")
             + f" | seed {k.seed} | {result.n_splits} splits: "
             f"{result.computed} computed, {result.reused} reused, {len(result.failed)} failed"
+            + _timed_out(sum(r.get("status") == "timeout" for r in result.failed))
             + (f", {len(result.not_applicable)} not applicable" if result.not_applicable else ""))
     rows = []
     for label, group, key, fmt in JOB_ROWS:
@@ -84,6 +85,7 @@ def job_summary_dict(result) -> dict:
     out = {"dataset": result.key.dataset, "algo": result.key.algo, "protocol": result.key.protocol,
            "seed": result.key.seed, "directory": result.directory, "n_ok": len(ok),
            "n_failed": len(result.failed), "errors": [r.get("error") for r in result.failed][:5],
+           "n_timeout": sum(r.get("status") == "timeout" for r in result.failed),
            "n_not_applicable": len(result.not_applicable), "n_splits": result.n_splits,
            "failed_records": [r.get("path") for r in result.failed][:5],
            "not_applicable": (result.not_applicable[0].get("error") if result.not_applicable else None)}
@@ -107,10 +109,19 @@ def failure_line(s: dict) -> str | None:
     errors = s.get("errors") or []
     hint = ""
     if s["n_failed"] == n and errors and len(set(errors)) == 1:
-        hint = ("\n  every split failed with the same error: most likely a setting, not the data; check the "
-                "algo.* overrides named in it")
-    return (f"FAILED: {s['n_failed']} of {n} splits of {s.get('algo')} on {s.get('dataset')} failed; first: "
-            f"{first[:240]}" + (f"\n  traceback: field `traceback` of {where}" if where else "") + hint)
+        if "memory limit of" in errors[0] or "time limit of" in errors[0]:
+            hint = "\n  every split failed with the same error: the limit it names is too tight for this job"
+        else:
+            hint = ("\n  every split failed with the same error: most likely a setting, not the data; check the "
+                    "algo.* overrides named in it")
+    return (f"FAILED: {s['n_failed']} of {n} splits of {s.get('algo')} on {s.get('dataset')} failed"
+            f"{_timed_out(s.get('n_timeout'))}; first: "
+            f"{first[:240]}" + (f"\n  traceback: field `traceback` of {where}" if where and not
+                                  first.startswith("TimeoutError: the split ran longer") else "") + hint)
+
+
+def _timed_out(n) -> str:
+    return f" ({n} timed out)" if n else ""
 
 
 def _pm(v) -> str:

@@ -33,21 +33,11 @@ SIZES = (600, 40_000)
 
 
 def _dataset(n: int, seed: int = 0):
-    """``n`` rows: 6 numeric and 4 nominal attributes (3-5 values), 3 classes, ~2% missing."""
-    import numpy as np
+    """``n`` rows: 6 numeric and 4 nominal attributes (3-5 values), 3 classes, ~2% missing
+    (:func:`bench.data.synthetic.warm_table`)."""
+    from .data.synthetic import warm_table
 
-    from .data.dataset import Dataset
-
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, size=n)
-    num = rng.normal(size=(n, 6)) + y[:, None] * np.linspace(0.2, 1.0, 6)
-    card = np.array([3, 4, 5, 3])
-    nom = (rng.integers(0, 1 << 30, size=(n, 4)) + y[:, None]) % card
-    X = np.hstack([num, nom.astype(np.float64)])
-    X[rng.random(X.shape) < 0.02] = np.nan
-    cat = np.array([False] * 6 + [True] * 4)
-    return Dataset("warm", X, y.astype(np.int64), ["a", "b", "c"], [f"x{j}" for j in range(10)], cat,
-                   [None] * 6 + [[str(v) for v in range(k)] for k in card])
+    return warm_table(n, seed)
 
 
 def warm(algos=DEFAULT_ALGOS, sizes=SIZES, out=sys.stderr) -> dict:

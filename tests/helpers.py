@@ -99,3 +99,38 @@ def noise_classes(seed: int, n: int, d: int, n_classes: int = 3):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d))
     return X, rng.integers(0, n_classes, size=n)
+
+
+class MisbehavingClassifier(ClassifierMixin, BaseEstimator):
+    """Predicts the training class frequencies, except on training folds of ``bad_n_train`` rows,
+    where fit does ``how``: "sleep" (``seconds`` in Python), "hang" (a C-level sleep no Python
+    signal handler can interrupt), "abort" (SIGABRT, as LLVM's or C++'s out-of-memory aborts) or
+    "exit" (os._exit(3))."""
+
+    def __init__(self, bad_n_train=-1, how="sleep", seconds=30.0):
+        self.bad_n_train = bad_n_train
+        self.how = how
+        self.seconds = seconds
+
+    def fit(self, X, y):
+        if len(y) == self.bad_n_train:
+            import ctypes
+            import os
+
+            if self.how == "sleep":
+                time.sleep(self.seconds)
+            elif self.how == "hang":
+                ctypes.CDLL("libc.so.6").sleep(int(self.seconds))
+            elif self.how == "abort":
+                import faulthandler
+
+                faulthandler.disable()  # pytest's dump of every thread would only be noise here
+                os.abort()
+            elif self.how == "exit":
+                os._exit(3)
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.prior_ = counts / counts.sum()
+        return self
+
+    def predict_proba(self, X):
+        return np.tile(self.prior_, (X.shape[0], 1))

@@ -70,7 +70,7 @@ def test_bench_run_is_python_m_bench(tmp_path):
     assert len(a) == 2 and a == b
     bad = subprocess.run([sys.executable, "-m", "bench.cli", "run", "algo=nope", "data=sk_iris"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=300)
-    assert bad.returncode == 1 and "Could not find 'algo/nope'" in bad.stderr
+    assert bad.returncode == 2 and "Could not find 'algo/nope'" in bad.stderr  # a setup it cannot run
     helped = subprocess.run([sys.executable, "-m", "bench.cli", "run", "--help"], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=300)
     assert helped.returncode == 0 and "powered by Hydra" in helped.stdout

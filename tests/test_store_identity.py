@@ -113,7 +113,8 @@ def _make_legacy(tmp_path, res):
     for f in new_dir.glob("r*"):
         if f.suffix == ".json":
             rec = json.loads(f.read_text())
-            for k in ("data_key", "data_identity", "protocol_key", "protocol_identity", "predictions_sha256"):
+            for k in ("data_key", "data_identity", "protocol_key", "protocol_identity", "predictions_sha256",
+                      "record_sha256"):  # fields the earlier layout's records did not have
                 rec.pop(k, None)
             rec["record_version"] = 1
             (legacy_dir / f.name).write_text(json.dumps(rec))

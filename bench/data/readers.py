@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import io
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,10 +53,66 @@ def _open_text(path: Path):
     return open(path, encoding="utf-8", errors="replace")
 
 
+#: the largest decompressed size of a data file that is parsed (bytes; None: no cap); a job sets it
+#: from ``data_max_gb`` through :func:`size_limit`
+DEFAULT_MAX_BYTES = 1 << 30
+_MAX_BYTES = [DEFAULT_MAX_BYTES]
+
+
+@contextmanager
+def size_limit(max_bytes: int | None):
+    """Parse data files of at most ``max_bytes`` decompressed bytes in the block (None: no cap)."""
+    _MAX_BYTES.append(max_bytes)
+    try:
+        yield
+    finally:
+        _MAX_BYTES.pop()
+
+
+def decompressed_size(path: Path, cap: int | None = None) -> int:
+    """The size of ``path``'s content once decompressed (gzip: by streaming it through, without
+    keeping it, about 1 s per GiB; parquet: the uncompressed size its metadata declares; else the file size). With
+    ``cap``, a gzip file is read only until it passes ``cap`` (the answer is then ``> cap``)."""
+    name = path.name.lower()
+    if name.endswith(".gz"):  # (gzip's trailer cannot be trusted: mod 2**32, last member only, garbage if truncated)
+        total = 0
+        with gzip.open(path, "rb") as fh:
+            while True:
+                block = fh.read(1 << 22)
+                if not block:
+                    return total
+                total += len(block)
+                if cap is not None and total > cap:
+                    return total
+    if name.endswith(".parquet"):
+        import pyarrow.parquet as pq
+
+        meta = pq.ParquetFile(path).metadata
+        return sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    return path.stat().st_size
+
+
+def check_size(path: Path, max_bytes: int | None = None) -> None:
+    """Raise :class:`DataError` when ``path`` decompresses to more than ``max_bytes`` (default: the
+    current :func:`size_limit`), before anything parses it: a small compressed file can inflate to
+    gigabytes (a decompression bomb, or a wrong file) and its parse would take many times that."""
+    cap = _MAX_BYTES[-1] if max_bytes is None else max_bytes
+    if not cap:
+        return
+    size = decompressed_size(path, cap)
+    if size > cap:
+        raise DataError(
+            f"data file {path} ({path.stat().st_size / 2**20:.1f} MiB on disk) holds more than {cap / 2**30:.2f} GiB "
+            f"of data once decompressed, more than a job parses (data_max_gb={cap / 2**30:g}); it was not read. If the "
+            f"file is genuine, raise the cap with data_max_gb=<GiB> (or data_max_gb=null for none)")
+
+
 def read_table(path: Path) -> Table:
-    """Dispatch on the file name: .csv[.gz], .tsv[.gz], .arff[.gz], .parquet."""
+    """Dispatch on the file name: .csv[.gz], .tsv[.gz], .arff[.gz], .parquet. A file whose content
+    exceeds the decompressed-size cap (:func:`size_limit`, :func:`check_size`) is refused unread."""
     name = path.name.lower()
     try:
+        check_size(path)
         if name.endswith((".csv", ".csv.gz")):
             return _read_delimited(path, ",")
         if name.endswith((".tsv", ".tsv.gz")):
@@ -67,6 +124,8 @@ def read_table(path: Path) -> Table:
     except DataError:
         raise
     except (OSError, EOFError, UnicodeDecodeError, ValueError, pd.errors.ParserError) as exc:
+        if "out of memory" in str(exc):  # pandas' C parser reports a failed allocation as a parse error
+            raise MemoryError(f"parsing data file {path}: {exc}") from None
         from .cache import shipped_dir
 
         fix = (f"restore the shipped copy with `git checkout -- datasets/{path.name}`"
@@ -190,12 +249,24 @@ def read_arff(path: Path) -> Table:
         dtype={n: object for n, k in zip(names, kinds) if k != "numeric"},
     )
     for n, k in zip(names, kinds):
-        if k == "numeric" and frame[n].dtype == object:
-            try:
-                frame[n] = pd.to_numeric(frame[n])
-            except ValueError as exc:
-                raise DataError(f"{path}: numeric attribute {n!r} holds a non-numeric value: {exc}") from exc
+        # pandas 2 gives object, pandas 3 str (or an Arrow string dtype) for a column with any text
+        if k == "numeric" and not pd.api.types.is_numeric_dtype(frame[n].dtype):
+            frame[n] = numeric_column(frame[n], f"{path}: numeric attribute {n!r}")
     return Table(frame, declared, string_columns=tuple(n for n, k in zip(names, kinds) if k in ("string", "date")))
+
+
+def numeric_column(series: pd.Series, what: str) -> pd.Series:
+    """``series`` as numbers (missing stays missing); DataError naming ``what``, the first data row
+    (1-based) and the value when one is not a number."""
+    values = pd.to_numeric(series, errors="coerce")
+    bad = values.isna().to_numpy() & series.notna().to_numpy()
+    if bad.any():
+        rows = np.flatnonzero(bad)
+        shown = ", ".join(repr(series.iloc[i]) for i in rows[:3])
+        raise DataError(f"{what} holds a value that is not a number: {series.iloc[rows[0]]!r} in data row "
+                        f"{rows[0] + 1}" + (f" ({rows.size} such rows, e.g. {shown})" if rows.size > 1 else "")
+                        + "; fix the file, mark missing values with '?', or declare the column nominal")
+    return values
 
 
 def _read_sparse_arff_body(path, body, names, kinds, declared) -> Table:
@@ -233,7 +304,11 @@ def _read_sparse_arff_body(path, body, names, kinds, declared) -> Table:
         for j, v in seen.items():
             rows.append(n_rows)
             cols.append(j)
-            vals.append(np.nan if v == "?" else float(v))
+            try:
+                vals.append(np.nan if v == "?" else float(v))
+            except ValueError:
+                raise DataError(f"{path}: numeric attribute {names[j]!r} holds a value that is not a number: "
+                                f"{v!r} in data row {n_rows + 1} (line {lineno} of the data section)") from None
         n_rows += 1
     numeric_idx = [i for i, k in enumerate(kinds) if k == "numeric"]
     remap = -np.ones(n_attr, dtype=np.int64)

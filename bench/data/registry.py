@@ -78,7 +78,15 @@ def dataset_config(name: str) -> dict:
             f"unknown dataset {name!r}.{hint} Run `python -m bench.data list` to see all "
             f"{len(names)} datasets, or add conf/data/{name}.yaml."
         )
-    cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+    try:
+        cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+    except Exception as exc:
+        from ..fileio import yaml_problem
+
+        text = yaml_problem(exc)
+        if text is None:
+            raise
+        raise DataError(f"dataset {name!r}: {text}") from None
     cfg.setdefault("name", name)
     return cfg
 
@@ -491,17 +499,19 @@ def _build(cfg: dict, raw, meta: dict) -> Dataset:
         is_nominal = col in nominal_cols or (all_nominal and col not in numeric_cols) or col in raw.declared
         if not is_nominal and col not in numeric_cols:
             is_nominal = not pd.api.types.is_numeric_dtype(series.dtype) and not _all_numeric(series)
+            if is_nominal:
+                _check_stray_text(name, col, series)
         if is_nominal:
             codes, labels = _encode_nominal(series, raw.declared.get(col))
             X[:, j] = codes
             categorical[j] = True
             categories.append(labels)
         else:
-            try:
-                X[:, j] = pd.to_numeric(series).to_numpy(dtype=np.float64, na_value=np.nan)
-            except (ValueError, TypeError) as exc:
-                raise DataError(f"dataset {name!r}: column {col!r} is declared numeric but holds "
-                                f"non-numeric values ({exc})") from exc
+            from .readers import numeric_column
+
+            values = series if pd.api.types.is_numeric_dtype(series.dtype) else \
+                numeric_column(series.reset_index(drop=True), f"dataset {name!r}: column {col!r}, declared numeric,")
+            X[:, j] = pd.to_numeric(values).to_numpy(dtype=np.float64, na_value=np.nan)
             categories.append(None)
     ds = Dataset(name, X, y[keep], classes, [str(f) for f in features], categorical, categories, meta)
     return _select(ds, cfg)
@@ -519,6 +529,32 @@ def _all_numeric(series: pd.Series) -> bool:
     if vals.empty:
         return True
     return pd.to_numeric(vals, errors="coerce").notna().all()
+
+
+#: a column read as text is taken for a numeric one with a stray value when at least this many of
+#: its distinct values are numbers and at most this share of its rows are not (see _check_stray_text)
+STRAY_MIN_NUMBERS = 20
+STRAY_MAX_SHARE = 0.01
+
+
+def _check_stray_text(name: str, col, series: pd.Series) -> None:
+    """A column of a file without declared types (CSV) that holds numbers in all but a few rows
+    (at least :data:`STRAY_MIN_NUMBERS` distinct numbers, at most :data:`STRAY_MAX_SHARE` of the
+    rows not numbers) is a numeric column with a wrong value, not a nominal one with hundreds of
+    categories: DataError naming the column, the row and the value."""
+    vals = series.dropna()
+    if vals.empty:
+        return
+    nums = pd.to_numeric(vals, errors="coerce")
+    bad = nums.isna().to_numpy()
+    if not bad.any() or bad.mean() > STRAY_MAX_SHARE or nums.nunique() < STRAY_MIN_NUMBERS:
+        return
+    rows = np.flatnonzero(series.notna().to_numpy())[bad]
+    shown = ", ".join(repr(v) for v in vals[bad].unique()[:3])
+    raise DataError(
+        f"dataset {name!r}: column {col!r} holds numbers ({nums.nunique()} distinct) except in {int(bad.sum())} "
+        f"row(s): {vals[bad].iloc[0]!r} in data row {rows[0] + 1} (values: {shown}). Fix the file, mark missing "
+        f"values with '?' or NA, or, if the column is nominal, declare it (nominal: [{col}] in conf/data/{name}.yaml)")
 
 
 def _sort_labels(values) -> list:
@@ -582,7 +618,36 @@ def _encode_target(name: str, series: pd.Series, declared: list | None, cfg: dic
     if unknown:
         raise DataError(f"dataset {name!r}: class values {sorted(unknown)[:5]} are not declared")
     y = labels.map(lambda v: -1 if pd.isna(v) else index[v]).to_numpy(dtype=np.int64)
+    if not cfg.get("target_is_class"):
+        _check_class_column(name, series.name, classes, y)
     return classes, y
+
+
+#: a class column with at least this many classes, all numbers, more than half of them in one row
+#: each, looks continuous (see _check_class_column)
+CONTINUOUS_MIN_CLASSES = 10
+
+
+def _check_class_column(name: str, column, classes: list, y: np.ndarray) -> None:
+    """A class column whose values are all numbers, with at least :data:`CONTINUOUS_MIN_CLASSES`
+    classes of which more than half hold a single row, is a continuous quantity (a regression
+    target, an identifier) read as classes: DataError, unless the config says
+    ``target_is_class: true``."""
+    counts = np.bincount(y[y >= 0], minlength=len(classes))
+    singles = int((counts == 1).sum())
+    if len(classes) < CONTINUOUS_MIN_CLASSES or singles * 2 <= len(classes):
+        return
+    try:
+        [float(c) for c in classes]
+    except ValueError:
+        return
+    example = ", ".join(classes[i] for i in np.flatnonzero(counts == 1)[:4])
+    raise DataError(
+        f"dataset {name!r}: the class column {column!r} looks continuous, not like classes: {len(classes)} distinct "
+        f"numeric values in {int(counts.sum())} rows, {singles} of them in a single row each (e.g. {example}). "
+        f"Name the class column with target: <column>, group the values into classes with class_groups "
+        f"(bins/labels), or, if these really are classes, set target_is_class: true in conf/data/{name}.yaml "
+        f"(on the command line: +data.target_is_class=true)")
 
 
 def _group_classes(name: str, labels: pd.Series, groups) -> pd.Series:

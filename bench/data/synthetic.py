@@ -137,3 +137,23 @@ def gaussians(n_instances: int = 1000, seed: int = 0, n_features: int = 5, n_cla
     X = means[y] + rng.normal(size=(n_instances, n_features))
     return Generated(X, y, [f"x{j}" for j in range(n_features)], [f"c{k}" for k in range(n_classes)],
                      np.zeros(n_features, dtype=bool))
+
+
+def warm_table(n: int, seed: int = 0):
+    """A small table whose dtypes match real data, for loading an algorithm's kernels (``bench.warm``,
+    ``bench.runner``): ``n`` rows, 6 numeric and 4 nominal attributes (3-5 values), 3 classes,
+    ~2% missing."""
+    import numpy as np
+
+    from .dataset import Dataset
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, size=n)
+    num = rng.normal(size=(n, 6)) + y[:, None] * np.linspace(0.2, 1.0, 6)
+    card = np.array([3, 4, 5, 3])
+    nom = (rng.integers(0, 1 << 30, size=(n, 4)) + y[:, None]) % card
+    X = np.hstack([num, nom.astype(np.float64)])
+    X[rng.random(X.shape) < 0.02] = np.nan
+    cat = np.array([False] * 6 + [True] * 4)
+    return Dataset("warm", X, y.astype(np.int64), ["a", "b", "c"], [f"x{j}" for j in range(10)], cat,
+                   [None] * 6 + [[str(v) for v in range(k)] for k in card])

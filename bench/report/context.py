@@ -77,12 +77,13 @@ class PaperResult:
 
 def status_counts(records: pd.DataFrame) -> dict[str, int]:
     """Stored splits by outcome: ``ok``, ``not_applicable`` (the algorithm does not apply to the
-    dataset; not a failure) and ``failed`` (everything else)."""
+    dataset; not a failure) and ``failed`` (everything else: not computed), of which ``timeout``
+    are the splits stopped at their time limit (``time_limit_s``)."""
     if records.empty:
-        return {"ok": 0, "not_applicable": 0, "failed": 0}
+        return {"ok": 0, "not_applicable": 0, "failed": 0, "timeout": 0}
     st = records["status"]
     ok, na = int((st == "ok").sum()), int((st == "not_applicable").sum())
-    return {"ok": ok, "not_applicable": na, "failed": len(st) - ok - na}
+    return {"ok": ok, "not_applicable": na, "failed": len(st) - ok - na, "timeout": int((st == "timeout").sum())}
 
 
 class ExperimentView:
