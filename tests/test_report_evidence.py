@@ -109,3 +109,29 @@ def test_compare_trees_masks_only_build_time_lines(tmp_path):
     assert E.compare_trees(a, b) == []
     (b / "index.md").write_text((b / "index.md").read_text().replace("from 5", "from 6"))
     assert E.compare_trees(a, b) == ["differs: index.md"]
+
+
+def test_concurrent_builds_give_the_single_build(tmp_path):
+    """Two report builds started together into one folder: the second waits for the first (a lock
+    per output folder), and the result is the single build's, file for file."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    res = tmp_path / "res"
+    _runs(res)
+    single = tmp_path / "single"
+    build.build_reports(str(res), str(single), scale="smoke")
+    build.build_reports(str(res), str(single), scale="smoke")
+    both = tmp_path / "both"
+    shutil.copytree(single, both)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "bench.report", "--results-dir", str(res), "--out", str(both), "--scale", "smoke"]
+    procs = [subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [o[1][-2000:] for o in outs]
+    assert any("another report build is writing" in o[1] for o in outs)
+    assert E.compare_trees(single, both) == []

@@ -29,6 +29,7 @@ every paper from what is stored, empty or not.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import pkgutil
@@ -368,9 +369,37 @@ def _kept(block: list[str], generated: str, why: str = NOTHING_STORED) -> list[s
 
 
 
+@contextlib.contextmanager
+def build_lock(out_root: Path):
+    """One build at a time per output folder: an exclusive lock on ``out_root/.build.lock``; a
+    second build says so and waits for the first to finish (its staging folders have fixed names)."""
+    import fcntl
+
+    out_root.mkdir(parents=True, exist_ok=True)
+    with open(out_root / ".build.lock", "a") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"another report build is writing {out_root}/; waiting for it to finish", file=sys.stderr, flush=True)
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
 def build_reports(results_dir: str | None = None, out_dir: str = "reports", experiments: list[str] | None = None,
                   scale: str | None = None, papers: list[str] | None = None,
                   keep_earlier: bool = True, from_evidence: bool = False) -> list[Path]:
+    """Write every paper's report and a summary of every stored experiment (one build at a time per
+    ``out_dir``: :func:`build_lock`); see :func:`_build_reports`."""
+    with build_lock(Path(out_dir)):
+        return _build_reports(results_dir, out_dir, experiments, scale, papers, keep_earlier, from_evidence)
+
+
+def _build_reports(results_dir: str | None = None, out_dir: str = "reports", experiments: list[str] | None = None,
+                   scale: str | None = None, papers: list[str] | None = None,
+                   keep_earlier: bool = True, from_evidence: bool = False) -> list[Path]:
     """Write every paper's report and a summary of every stored experiment; return the files.
 
     The build reads evidence only (:mod:`bench.report.evidence`): first the evidence of every
