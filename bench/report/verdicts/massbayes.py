@@ -273,6 +273,8 @@ def _one(cid, c, root, status, ours_t, pub_t, acc) -> Verdict:
         if row.empty:
             return _missing_table(cid, c, f"the {cid} row of {rel}")
         row = row.iloc[0]
+        if pd.isna(row["psi_used"]) or pd.isna(row["ours"]):  # no psi near the claim's was run (a smaller sweep)
+            return _missing_table(cid, c, f"a value of the {cid} row of {rel} (no psi near {int(row['psi'])} run)")
         ours = f"{row['ours']:.2f} % at psi = {int(row['psi_used'])} (= N) on {COVTYPE_HEAD}"
         return Verdict(cid, P, NOT_CHECKABLE, ours=ours, published=pub, evidence=rel,
                        reason=f"{ABSENT} at the paper's size: {HEAD_NOTE}, so psi = {int(row['psi'])} cannot be "
