@@ -623,6 +623,9 @@ def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path
     index = [f"### {name}", "", f"- built: {built}",
              f"- scale: {plan.get('scale', 'ad hoc')}; protocol {plan.get('protocol', '-')}; "
              f"{n_ok} stored records ({n_failed} failed{_na(n_na)}); run on {hosts}"]
+    if ctx.evidence is not None and ctx.evidence.has(name):
+        index.append(f"- evidence: [{name}.records.parquet]({EVIDENCE}/{name}.records.parquet) ({len(df)} splits; "
+                     f"checksums in [{EVIDENCE}/MANIFEST.json]({EVIDENCE}/MANIFEST.json))")
     index += [f"- {n}" for n in notes]
     missing = plan.get("missing_datasets") or {}
     if missing:
