@@ -47,7 +47,8 @@ ALGOS = "nb,a1de,nb_disc"
 DATASETS = "sk_iris,sk_wine"
 #: record fields that legitimately differ between two runs of the same split (git_commit gains
 #: "-dirty" when a file of the checkout is edited between the two runs)
-VOLATILE = {"times", "memory", "duration_s", "started_at", "finished_at", "path", "git_commit"}
+# record_sha256 is the checksum of the whole record, times included: it differs whenever the times do
+VOLATILE = {"times", "memory", "duration_s", "started_at", "finished_at", "path", "git_commit", "record_sha256"}
 
 
 def _slurm_state() -> tuple[str | None, str]:
