@@ -447,28 +447,25 @@ def _build_reports(results_dir: str | None = None, out_dir: str = "reports", exp
 
 def _commit_evidence(fresh: Path, committed: Path, failed: list[str], replace: bool = False) -> list[Path]:
     """Move the freshly exported evidence into ``committed`` (but not that of an experiment whose
-    report failed to build), rewrite its manifest, and remove the staging folder; with ``replace``
-    the earlier evidence goes first."""
+    report failed to build) and rewrite its manifest; with ``replace`` the earlier evidence goes
+    first. The caller removes the staging folder ``fresh``."""
     moved = []
-    try:
-        if replace and committed.is_dir():
-            shutil.rmtree(committed)
-        bad = set()
-        for f in failed:  # "experiment NAME: ..." or "paper NAME: ...": their reports kept the earlier files
-            kind, _, name = f.split(":")[0].partition(" ")
-            bad |= {name} if kind == "experiment" else set(paper_experiments(name)) if kind == "paper" else set()
-        for path in sorted(p for p in fresh.rglob("*") if p.is_file()):
-            rel = path.relative_to(fresh)
-            if rel.name.split(".")[0] in bad:
-                continue
-            target = committed / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(path, target)
-            moved.append(target)
-        if moved or committed.is_dir():
-            moved.append(write_manifest(committed))
-    finally:
-        shutil.rmtree(fresh, ignore_errors=True)
+    if replace and committed.is_dir():
+        shutil.rmtree(committed)
+    bad = set()
+    for f in failed:  # "experiment NAME: ..." or "paper NAME: ...": their reports kept the earlier files
+        kind, _, name = f.split(":")[0].partition(" ")
+        bad |= {name} if kind == "experiment" else set(paper_experiments(name)) if kind == "paper" else set()
+    for path in sorted(p for p in fresh.rglob("*") if p.is_file()):
+        rel = path.relative_to(fresh)
+        if rel.name.split(".")[0] in bad:
+            continue
+        target = committed / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, target)
+        moved.append(target)
+    if moved or committed.is_dir():
+        moved.append(write_manifest(committed))
     return moved
 
 
@@ -658,7 +655,7 @@ def rebuild_from_evidence(src: str | Path = "reports", out: str | Path | None = 
     out = Path(out) if out is not None else src
     ev = Evidence(src / EVIDENCE)
     have = set(ev.experiments())
-    remade = {e for e in have} | {p for p in TITLES if any(e in have for e in paper_experiments(p))}
+    remade = set(have) | {p for p in TITLES if any(e in have for e in paper_experiments(p))}
     if ev.perf_runs():
         remade.add("perf")
     if out.resolve() != src.resolve():

@@ -25,13 +25,15 @@ experiment stored in the results directory, then builds every report from eviden
 fresh files together with the committed ones of experiments not stored here. So the committed
 reports and ``python -m bench.report --from-evidence`` take the same path, and the rebuild from the
 shipped evidence is byte-identical to the committed files apart from the build-time lines
-(:func:`compare_trees`).
+(:func:`compare_trees`, which masks :data:`BUILD_STAMP`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -41,7 +43,7 @@ import pandas as pd
 from ..fileio import atomic_write_bytes
 
 __all__ = ["EVIDENCE", "EvidenceError", "Evidence", "export_experiment", "export_perf", "write_manifest",
-           "compare_trees", "BUILD_TIME_PREFIXES"]
+           "compare_trees", "BUILD_STAMP"]
 
 #: the evidence folder's name under a reports directory
 EVIDENCE = "evidence"
@@ -135,8 +137,6 @@ def _write_parquet(df: pd.DataFrame, path: Path, json_cols: list[str] | None = N
     meta = dict(table.schema.metadata or {})
     meta[JSON_COLUMNS_KEY] = json.dumps(sorted(json_cols or [])).encode()
     table = table.replace_schema_metadata(meta)
-    import io
-
     buf = io.BytesIO()
     pq.write_table(table, buf, compression="zstd", compression_level=9)
     atomic_write_bytes(path, buf.getvalue())
@@ -324,24 +324,21 @@ class Evidence:
 
 
 # ------------------------------------------------------------------------------------ checking
-#: lines that say when and where a build ran (they differ between two builds of the same evidence)
-BUILD_TIME_PREFIXES = ("Generated ", "- built: ", "built: ")
+#: when, where and at which commit a build ran ("Generated <time> on <host> ... at commit <sha>", "built:
+#: <time> on <host> at commit <sha>"): the only text that differs between two builds of the same evidence
+BUILD_STAMP = re.compile(r"(Generated |built: )\d{4}-\d\d-\d\d \d\d:\d\d:\d\d on [^\n<]*?at commit "
+                         r"[0-9a-f]{7,40}(-dirty)?")
 
 
 def _masked(data: bytes, suffix: str) -> bytes:
     if suffix not in (".md", ".html", ".csv", ".tex", ".txt"):
         return data
-    import re
-
-    text = data.decode("utf-8", errors="replace")
-    text = re.sub(r"(Generated |built: )\d{4}-\d\d-\d\d \d\d:\d\d:\d\d on [^\n<]*?at commit [0-9a-f]{7,40}(-dirty)?",
-                  r"\1<build time>", text)
-    return text.encode()
+    return BUILD_STAMP.sub(r"\1<build time>", data.decode("utf-8", errors="replace")).encode()
 
 
 def compare_trees(expected: Path | str, got: Path | str) -> list[str]:
     """Differences between two report folders (files only in one, files whose bytes differ once the
-    build-time stamps are masked: see :data:`BUILD_TIME_PREFIXES`), as sorted lines; [] if none."""
+    build-time stamps are masked: see :data:`BUILD_STAMP`), as sorted lines; [] if none."""
     expected, got = Path(expected), Path(got)
 
     def files(root: Path) -> set[str]:
