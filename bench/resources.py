@@ -13,6 +13,7 @@ from dataclasses import dataclass
 class Timing:
     cpu_s: float = 0.0
     wall_s: float = 0.0
+    jit_s: float = 0.0  # wall seconds of Numba compilation inside the block (:func:`timed_without_jit`)
 
 
 @contextmanager
@@ -24,6 +25,48 @@ def timed(into: Timing):
     finally:
         into.cpu_s += time.process_time() - c0
         into.wall_s += time.perf_counter() - w0
+
+
+def _compile_seconds(buffer) -> float:
+    """Wall seconds covered by the outermost ``numba:compile`` events of a recorder's buffer (a compile
+    that triggers another compile counts once)."""
+    depth, start, total = 0, 0.0, 0.0
+    for t, event in buffer:
+        if event.is_start:
+            if depth == 0:
+                start = t
+            depth += 1
+        elif event.is_end and depth > 0:
+            depth -= 1
+            if depth == 0:
+                total += t - start
+    return total
+
+
+@contextmanager
+def timed_without_jit(into: Timing):
+    """:func:`timed`, minus the time Numba spends compiling inside the block.
+
+    A kernel compiled for the first time (a cold on-disk cache, or a new type signature such as the
+    int32 counts a count learner switches to past 32767 rows) would otherwise be counted as the
+    algorithm's time at whichever size happens to trigger it: the MassBayes Fig. 3 spike (issue 30,
+    A1DE's training time 129x at 10x the data, 11x at 75x). Compilation is single-threaded, so its wall
+    seconds are taken off both clocks; they are kept in ``into.jit_s``. Loading a kernel from Numba's
+    disk cache is not compilation and stays counted."""
+    try:
+        from numba.core import event as ev
+    except ImportError:  # pragma: no cover - numba is a core dependency
+        with timed(into):
+            yield into
+        return
+    inner = Timing()
+    with ev.install_recorder("numba:compile") as rec:
+        with timed(inner):
+            yield into
+    jit = _compile_seconds(rec.buffer)
+    into.cpu_s += max(inner.cpu_s - jit, 0.0)
+    into.wall_s += max(inner.wall_s - jit, 0.0)
+    into.jit_s += jit
 
 
 def _status_kb(field: str) -> int | None:
