@@ -11,6 +11,8 @@ algorithms, one dataset, a base size and the growth factors per scale::
     chunk_size: 50000      # rows generated (or sliced) at a time
     test_size: 10000       # a fixed test set drawn with another seed, for accuracy
     max_fit_rows: 1000000  # estimators with neither fit_stream nor partial_fit: largest N
+    replicate: false       # a real dataset: true = past its last row, start again from its first
+                           # (timing an algorithm's growth in t beyond the dataset's size; ECOC-NB EC01/EC07)
 
 Training never holds the whole training set when it need not:
 
@@ -56,12 +58,14 @@ PROTOCOL = "scaleup"
 
 
 # ---------------------------------------------------------------- data in chunks
-def chunk_source(dataset: str, chunk_size: int) -> tuple[Callable[[int, int], Iterator], dict]:
+def chunk_source(dataset: str, chunk_size: int, replicate: bool = False
+                 ) -> tuple[Callable[[int, int], Iterator], dict]:
     """``(chunks(n, seed), info)``: a function yielding ``(X, y)`` chunks of the first n rows.
 
     A synthetic dataset whose generator has a chunked twin (``CHUNKED`` in
     :mod:`bench.data.synthetic_massbayes`) is generated chunk by chunk at any n; any
-    other dataset is loaded once and sliced (n at most its size).
+    other dataset is loaded once and sliced: n at most its size, or, with ``replicate``, any n,
+    row i being the dataset's row i mod its size (every pass in the file's order).
     """
     from .data.synthetic import _import_plugins
 
@@ -84,12 +88,17 @@ def chunk_source(dataset: str, chunk_size: int) -> tuple[Callable[[int, int], It
     ds = load(dataset)
 
     def sliced(n, seed):
-        if n > ds.n_instances:
-            raise ValueError(f"dataset {dataset!r} has {ds.n_instances} rows; cannot take {n}")
+        if n > ds.n_instances and not replicate:
+            raise ValueError(f"dataset {dataset!r} has {ds.n_instances} rows; cannot take {n} "
+                             f"(set `replicate: true` in the experiment to repeat its rows)")
         for i in range(0, n, chunk_size):
-            yield ds.X[i:min(n, i + chunk_size)], ds.y[i:min(n, i + chunk_size)]
+            rows = np.arange(i, min(n, i + chunk_size)) % ds.n_instances
+            yield ds.X[rows], ds.y[rows]
 
-    return sliced, {"source": ds.meta.get("source"), "n_features": ds.n_features}
+    info = {"source": ds.meta.get("source"), "n_features": ds.n_features}
+    if replicate:
+        info["replicated_from_rows"] = int(ds.n_instances)
+    return sliced, info
 
 
 class _TimedChunks:
@@ -141,7 +150,7 @@ def train_scaled(algo_cfg: dict, chunks: Callable, n: int, seed: int, rs: int, m
                         f"N={n} exceeds max_fit_rows={max_fit_rows}")
         mode = "fit"
         parts = list(source)
-        X = np.concatenate([p[0] for p in parts])
+        X = _stack([p[0] for p in parts])
         y = np.concatenate([p[1] for p in parts])
         with timed(prep):
             X = fit_steps(steps, est, meta_ds, X, y)
@@ -184,6 +193,7 @@ def experiment_settings(name: str, scale: str) -> dict:
             "all_factors": all_factors, "chunk_size": int(cfg.get("chunk_size", 50_000)),
             "test_size": int(cfg.get("test_size", 10_000)),
             "max_fit_rows": int(cfg.get("max_fit_rows", 1_000_000)),
+            "replicate": bool(cfg.get("replicate", False)),
             "test_seed_offset": int(cfg.get("test_seed_offset", 1000))}
 
 
@@ -197,7 +207,7 @@ def run_experiment(name: str, scale: str, results_dir: str | None = None, rerun:
         raise SystemExit(f"{name}: a scale-up experiment takes exactly one available dataset; "
                          f"got {st['datasets']} (missing: {list(st['missing_datasets'])})")
     dataset = st["datasets"][0]
-    chunks, info = chunk_source(dataset, st["chunk_size"])
+    chunks, info = chunk_source(dataset, st["chunk_size"], st["replicate"])
     t_start = time.perf_counter()
     failures = 0
     print(f"[{name}] scale={scale}: {len(st['algos'])} algorithms x sizes "
@@ -205,7 +215,8 @@ def run_experiment(name: str, scale: str, results_dir: str | None = None, rerun:
     if st["missing_algos"]:
         print(f"[{name}] algorithms skipped (no config yet): {', '.join(st['missing_algos'])}", flush=True)
     protocol_cfg = {"name": PROTOCOL, "kind": PROTOCOL, "base_size": st["base_size"],
-                    "factors": st["all_factors"], "chunk_size": st["chunk_size"], "test_size": st["test_size"]}
+                    "factors": st["all_factors"], "chunk_size": st["chunk_size"], "test_size": st["test_size"],
+                    **({"replicate": True} if st["replicate"] else {})}
     for seed in st["seeds"]:
         Xte, yte = _materialise(chunks(st["test_size"], seed + st["test_seed_offset"]))
         first_X, first_y = next(chunks(min(st["chunk_size"], st["base_size"]), seed))
@@ -243,7 +254,14 @@ def run_experiment(name: str, scale: str, results_dir: str | None = None, rerun:
 
 def _materialise(it) -> tuple[np.ndarray, np.ndarray]:
     parts = list(it)
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    return _stack([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def _stack(blocks):
+    """Row-stack chunks: dense arrays, or CSR matrices (a sparse dataset such as fbis)."""
+    import scipy.sparse as sp
+
+    return sp.vstack(blocks, format="csr") if sp.issparse(blocks[0]) else np.concatenate(blocks)
 
 
 def _evaluate(algo_cfg, aname, ahash, experiment, dataset, info, protocol_cfg, chunks, n, fold, seed,
