@@ -2,13 +2,14 @@
 Weka's data filters by hand, the exact solution of the linear SVM dual, and Weka 3.6 itself on
 identical folds (the pairwise machines bit for bit).
 
-Agreement measured on this machine with /tmp-style scripts over the same calls as
-``_weka_agreement`` (every fold of stratified CV, seed 0): identical predictions on all rows of
-iris (10-fold, 150 rows), vowel (10-fold, 990 rows, 3 nominal attributes), credit-a (10-fold,
-690 rows, nominal attributes, 67 missing values), hepatitis (10-fold, 155 rows, 167 missing
+Agreement measured on this machine over the same calls as ``_weka_agreement`` (stratified CV,
+seed 0, every fold): identical predictions (and vote shares) on all rows of iris (10-fold, 150
+rows), vowel (10-fold, 990 rows, 3 nominal attributes), credit-a (10-fold, 690 rows, 9 nominal
+attributes, 67 missing values), hepatitis (10-fold, 155 rows, 13 nominal attributes, 167 missing
 values), segment (10-fold, 2,310 rows), pendigits (10-fold, 10,992 rows) and letter (4-fold, the
-MC-Tree protocol, 20,000 rows); the machines checked bit for bit were identical on every fold
-checked (see the report of issue 30).
+MC-Tree protocol, 20,000 rows); accuracy identical on each (letter 82.085 %, pendigits 97.962 %).
+Weights and bias of the pairwise machines bit-identical to Weka's on every fold compared: letter
+4 folds x 325 machines, pendigits, segment, vowel and hepatitis fold 0, iris and credit-a folds 0-1.
 """
 
 from __future__ import annotations
@@ -203,20 +204,22 @@ def test_runs_through_the_runner(tmp_path):
 
 
 # --------------------------------------------------------------------------- Weka 3.6
-def _weka_agreement(name, n_folds, folds):
-    """(rows, identical predictions, our correct, Weka's correct, machines, bit-identical machines)."""
+def _weka_agreement(name, n_folds, folds=None, strict=True):
+    """(rows, identical predictions, our correct, Weka's correct, machines, bit-identical machines)
+    over the given folds (None: all); ``strict`` asserts identical vote shares on each fold."""
     from bench.weka.smo import machines
 
     ds = load(name)
     rows = same = ours_ok = weka_ok = n_mach = n_bits = 0
     for s in splits(ds.y, {"kind": "kfold", "n_splits": n_folds}, 0):
-        if s.fold not in folds:
+        if folds is not None and s.fold not in folds:
             continue
         m = WekaSMO(categorical_features=ds.categorical, n_categories=ds.n_categories).fit(ds.X[s.train], ds.y[s.train])
         ours = np.zeros((len(s.test), ds.n_classes))
         ours[:, m.classes_] = m.predict_proba(ds.X[s.test])
         wk = weka.run(ds, s.train, s.test, "weka.classifiers.functions.SMO", []).proba
-        assert np.array_equal(ours, wk)       # the vote shares themselves
+        if strict:
+            assert np.array_equal(ours, wk)       # the vote shares themselves
         po, pw, yt = ours.argmax(1), wk.argmax(1), ds.y[s.test]
         rows += len(yt)
         same += int(np.sum(po == pw))
@@ -241,3 +244,14 @@ def test_same_machines_as_weka_smo(name, n_folds, folds):
     rows, same, ours_ok, weka_ok, n_mach, n_bits = _weka_agreement(name, n_folds, folds)
     assert same == rows and ours_ok == weka_ok
     assert n_bits == n_mach
+
+
+if __name__ == "__main__":   # python -m tests.test_smo letter:4 pendigits:10 ...  prints the agreement with Weka
+    import sys
+
+    for arg in sys.argv[1:] or ["sk_iris:10", "vowel:10", "credit_a:10", "hepatitis:10"]:
+        name, k = arg.split(":")
+        rows, same, ours_ok, weka_ok, n_mach, n_bits = _weka_agreement(name, int(k), strict=False)
+        print(f"{name} ({k}-fold CV, seed 0): {rows} rows, identical predictions {same}/{rows} "
+              f"({100 * same / rows:.3f} %), accuracy ours {100 * ours_ok / rows:.3f} % Weka "
+              f"{100 * weka_ok / rows:.3f} %, machines bit-identical {n_bits}/{n_mach}", flush=True)
