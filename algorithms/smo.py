@@ -88,7 +88,8 @@ class WekaSMO(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEst
     ----------
     classes_ : array of the class labels.
     coef_ : array (n_pairs, n_columns), the weight vector of each pairwise machine over the
-        transformed columns. intercept_ : array (n_pairs,), each machine's -b.
+        transformed columns.
+    bias_ : array (n_pairs,), each machine's threshold b (Weka's ``bias()``); intercept_ = -bias_.
     columns_ : int array, the input columns used (all, or the numeric ones with ``nominal="drop"``).
     pairs_ : int array (n_pairs, 2), the class indices (i, j) of each machine (j votes on > 0).
     diagnostics_ : dict with the number of machines, SMO steps and support vectors summed over
@@ -202,8 +203,8 @@ class WekaSMO(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEst
                 n_sv += int(np.count_nonzero(alpha))
         self.pairs_ = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
         self.coef_ = np.asarray(W, dtype=np.float64).reshape(len(pairs), Z.shape[1])
-        self._b = np.asarray(B, dtype=np.float64)
-        self.intercept_ = -self._b
+        self.bias_ = np.asarray(B, dtype=np.float64)
+        self.intercept_ = -self.bias_
         self.diagnostics_ = {"n_machines": len(pairs), "smo_steps": n_steps, "support_vectors": n_sv,
                              "n_columns": int(Z.shape[1])}
         return self
@@ -212,7 +213,7 @@ class WekaSMO(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEst
         """Votes of the pairwise machines per row, (n_samples, n_classes)."""
         X = self._predict_input(X)
         Z = self._transform(X)
-        return K.pairwise_votes(Z, self.coef_, self._b, np.ascontiguousarray(self.pairs_[:, 0]),
+        return K.pairwise_votes(Z, self.coef_, self.bias_, np.ascontiguousarray(self.pairs_[:, 0]),
                                 np.ascontiguousarray(self.pairs_[:, 1]), self.classes_.size)
 
     def predict_proba(self, X):

@@ -147,7 +147,7 @@ def test_machine_solves_the_linear_svm_dual(gap, C):
     Z = m._transform(X)
     w, b = _dual_qp(Z, np.where(y01 == 1, 1.0, -1.0), C)
     assert np.allclose(m.coef_[0], w, atol=5e-3 * max(1.0, np.abs(w).max()))
-    assert abs(m._b[0] - b) < 5e-3 * max(1.0, abs(b))
+    assert abs(m.bias_[0] - b) < 5e-3 * max(1.0, abs(b))
     f_exact = Z @ w - b
     clear = np.abs(f_exact) > 0.05
     assert np.array_equal(m.predict(X)[clear], (f_exact[clear] > 0).astype(int))
@@ -164,7 +164,7 @@ def test_deterministic_and_seed_changes_only_the_order():
     ds = load("sk_iris")
     a = WekaSMO().fit(ds.X, ds.y)
     b = WekaSMO().fit(ds.X, ds.y)
-    assert np.array_equal(a.coef_, b.coef_) and np.array_equal(a._b, b._b)
+    assert np.array_equal(a.coef_, b.coef_) and np.array_equal(a.bias_, b.bias_)
     c = WekaSMO(seed=5).fit(ds.X, ds.y)
     assert np.allclose(a.coef_, c.coef_, atol=0.05 * np.abs(a.coef_).max())
     assert a.diagnostics_["n_machines"] == 3 and a.diagnostics_["smo_steps"] > 0
@@ -229,7 +229,7 @@ def _weka_agreement(name, n_folds, folds=None, strict=True):
         for p, (i, j) in enumerate(m.pairs_):
             b, w = ref[(int(m.classes_[i]), int(m.classes_[j]))]
             n_mach += 1
-            n_bits += int(np.array_equal(w, m.coef_[p]) and b == m._b[p])
+            n_bits += int(np.array_equal(w, m.coef_[p]) and b == m.bias_[p])
     return rows, same, ours_ok, weka_ok, n_mach, n_bits
 
 
