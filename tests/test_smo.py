@@ -8,8 +8,9 @@ rows), vowel (10-fold, 990 rows, 3 nominal attributes), credit-a (10-fold, 690 r
 attributes, 67 missing values), hepatitis (10-fold, 155 rows, 13 nominal attributes, 167 missing
 values), segment (10-fold, 2,310 rows), pendigits (10-fold, 10,992 rows) and letter (4-fold, the
 MC-Tree protocol, 20,000 rows); accuracy identical on each (letter 82.085 %, pendigits 97.962 %).
-Weights and bias of the pairwise machines bit-identical to Weka's on every fold compared: letter
-4 folds x 325 machines, pendigits, segment, vowel and hepatitis fold 0, iris and credit-a folds 0-1.
+Weights and bias of the pairwise machines bit-identical to Weka's on every fold of all seven
+(``python -m tests.test_smo sk_iris:10 vowel:10 credit_a:10 hepatitis:10 segment:10 pendigits:10
+letter:4``: 30, 550, 10, 10, 210, 450 and 1300 machines).
 """
 
 from __future__ import annotations
