@@ -122,19 +122,32 @@ class JavaRandom:
         return ((hi << 27) + lo) * DOUBLE_UNIT
 
 
+# ---------------------------------------------------------------- Numba: the state as a uint64
 @njit(cache=True)
-def first_double(seed):
-    """``new Random(seed).nextDouble()`` for an int64 ``seed`` (Numba; unsigned arithmetic
-    modulo 2**64, exact modulo 2**48)."""
+def scramble(seed):
+    """``new Random(seed)``'s 48-bit state for an int64 ``seed`` (Numba; a uint64)."""
+    return (np.uint64(seed) ^ np.uint64(MULTIPLIER)) & np.uint64(MASK48)
+
+
+@njit(cache=True)
+def next_double_state(state):
+    """``nextDouble()`` from a 48-bit ``state`` (Numba): returns ``(value, new state)``.
+    Unsigned arithmetic wraps modulo 2**64, which is exact modulo 2**48."""
     mask = np.uint64(MASK48)
     mult = np.uint64(MULTIPLIER)
     add = np.uint64(ADDEND)
-    s = (np.uint64(seed) ^ mult) & mask
-    s = (s * mult + add) & mask
+    s = (state * mult + add) & mask
     hi = s >> np.uint64(22)  # next(26)
     s = (s * mult + add) & mask
     lo = s >> np.uint64(21)  # next(27)
-    return float((hi << np.uint64(27)) + lo) * DOUBLE_UNIT
+    return float((hi << np.uint64(27)) + lo) * DOUBLE_UNIT, s
+
+
+@njit(cache=True)
+def first_double(seed):
+    """``new Random(seed).nextDouble()`` for an int64 ``seed`` (Numba)."""
+    value, _ = next_double_state(scramble(seed))
+    return value
 
 
 def first_doubles(seeds) -> np.ndarray:

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from algorithms._java_random import JavaRandom, first_double, first_doubles
+from algorithms._java_random import JavaRandom, first_double, first_doubles, next_double_state, scramble
 
 DATA = Path(__file__).parent / "data"
 FIXTURE = DATA / "java_random_expected.txt"
@@ -133,6 +133,16 @@ def test_first_double_numba_and_numpy_agree_with_the_class():
     np.testing.assert_array_equal(np.array([first_double(np.int64(s)) for s in seeds]), expect)
     java = _as_java(_parse(FIXTURE.read_text())[(1990093, "firstDouble(+0..39)")])
     np.testing.assert_array_equal(first_doubles(np.arange(1990093, 1990093 + 40)), java)
+
+
+def test_numba_state_stepping_matches_the_class():
+    for seed in SEEDS:
+        r = JavaRandom(seed)
+        state = scramble(np.int64(seed))
+        assert int(state) == r.state
+        for _ in range(30):
+            value, state = next_double_state(state)
+            assert value == r.next_double() and int(state) == r.state
 
 
 def test_consecutive_seeds_give_nearly_equal_first_doubles():
