@@ -81,6 +81,42 @@ code icesky0125/ESKDB-on-numerical-data where it decides)
   all draw from that one generator in this order. Results are therefore
   bit-identical per seed and independent of ``n_jobs``.
 
+The reference code's draws (``cut_point_rng="authors"``, ``order_rng="authors"``)
+---------------------------------------------------------------------------------
+The reference code (icesky0125/ESKDB-on-numerical-data; its driver ``MDL_R/TwoFoldCV.java``,
+the one ``eskdb.sh`` runs) seeds every draw with ``java.util.Random``
+(:mod:`algorithms._java_random`). These options reproduce its draws; the default stays the
+NumPy generator above.
+
+* Member seeds. ``TwoFoldCV.main`` sets ``long randomSeed = 1990093`` once, gives member k of a
+  training fold ``discretizer.setSeed(randomSeed)`` (an ``MDLR``) and
+  ``classifiers[k].setSeed(randomSeed)`` (a ``wdBayesOnlinePYP_MDLR``, which passes it to
+  ``BNStructure_MDLR.setSeed``), then ``randomSeed++``. The counter is never reset, so the
+  second training fold of the first 5x2 round starts at ``1990093 + E`` and training fold f
+  (0..9) at ``1990093 + f * E``. Here member e uses ``java_seed + e`` (``java_seed`` defaults
+  to 1990093, the first fold's).
+* Cut points (``MDL_R/MDLR.java``). ``calculateCutPoints`` visits the numeric attributes from
+  the last column to the first; ``cutPointsForSubset`` keeps the seed in a field, so it carries
+  over from one attribute to the next. A subset whose MDL-passing weights are not all 0 draws
+  ``p = new Random(seed).nextDouble()`` and then ``seed++``; the first-call fallback (no cut
+  passes MDL, one cut drawn by raw IG) draws ``new Random(seed).nextDouble()`` without
+  ``seed++``; a subset without a draw leaves the seed alone. The index is
+  ``SUtils.cumulativeProbability`` of the ``SUtils.normalize``-d weights: the first non-zero
+  weight whose running sum reaches ``p``. Because the first ``nextDouble()`` of consecutive
+  seeds barely moves (0.974-0.977 for seeds 1990093-1990104), and member e + 1's seeds are
+  member e's shifted by one, the members get nearly the same cut points
+  (``scripts/eskdb_cut_diversity.py`` counts them).
+* Orders (``MDL_R/BNStructure_MDLR.java``). ``learnStructureSKDB_R`` makes one
+  ``Random rg = new Random(seed)`` with the member's seed and ``sampleReNormalizing`` draws
+  ``rg.nextDouble()`` once per attribute: ``Utils.normalize`` the remaining MI, take
+  ``cumulativeProbability``, zero the drawn attribute, stop when the rest sums to 0 (zero-MI
+  attributes are dropped, ``zero_mi="drop"``; ``"append"`` still appends them in a NumPy
+  random order).
+* What stays NumPy: the HDP sampler's seed and the ``zero_mi="append"`` permutation come
+  from the member's NumPy generator (``random_state``), as before. Non-positive IG / MI values
+  count as 0 (the Java code keeps rounding-level negative values in its sums); where rounding
+  leaves ``p`` above the last running sum the last candidate is taken (the Java code fails).
+
 Nominal attributes pass through unchanged (their codes 0..k-1 are the values).
 Unseen nominal codes at prediction raise a ValueError naming the column (from
 the count engine); numeric test values outside the training range fall into the
@@ -106,12 +142,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, PredictFromProbaMixin,
                     fit_class_codes)
 from ._counts import MAX_TABLE_BYTES_CONSTRAINT, encode
+from ._java_random import first_double, next_double_state, scramble
 from .hdp import PRIORS, TYINGS, HDPSettings
 from ._nominal import nominal_mask, nominal_value_counts
 from .discretize import (_bin_codes_kernel, _candidate_kernel, _mdl_boundaries_kernel, class_counts_by_value,
                          midpoints, xlogx_table)
 
 CUT_POINT_COUNTS = ("boundaries", "instances", "instances_plus_boundaries")
+RNGS = ("numpy", "authors")
+AUTHORS_SEED = 1990093  # the reference code's first member seed (MDL_R/TwoFoldCV.java, ``randomSeed``)
 _CUT_COUNT_CODE = {name: i for i, name in enumerate(CUT_POINT_COUNTS)}
 
 
@@ -139,6 +178,47 @@ def _draw_index(weights, u):
 
 
 @njit(cache=True, error_model="numpy")
+def _subset_weights(counts, lo, hi, cut_count, xlogx):
+    """Alg. 2 lines 1-14 for the subset of distinct values ``lo..hi-1``: its candidate
+    boundaries, their weights ``IG - threshold`` where IG passes MDL (else 0) and their raw
+    IG. Empty arrays when the subset has no candidate or fewer than 2 instances."""
+    m = hi - lo - 1  # candidate boundaries of the subset (Alg. 2 input P)
+    if m < 1:
+        return np.empty(0, np.int64), np.empty(0), np.empty(0)
+    n = 0
+    for j in range(lo, hi):
+        for c in range(counts.shape[1]):
+            n += counts[j, c]
+    if n < 2:
+        return np.empty(0, np.int64), np.empty(0), np.empty(0)
+    if cut_count == 0:
+        k = m
+    elif cut_count == 1:
+        k = n - 1
+    else:
+        k = n - 1 + m
+    boundary, entropy, gain, delta, threshold, prior_entropy, n_inst = _candidate_kernel(
+        counts, lo, hi, k, xlogx)
+    # Alg. 2 lines 5-14: IG' = IG - threshold where IG passes MDL, else 0
+    excess = np.zeros(m)
+    for i in range(m):
+        d = gain[i] - threshold[i]
+        if d > 0.0:
+            excess[i] = d
+    return boundary, excess, gain
+
+
+@njit(cache=True)
+def _positive_part(gain):
+    """The raw information gains with non-positive values set to 0 (Alg. 2 line 18)."""
+    raw = np.zeros(gain.shape[0])
+    for i in range(gain.shape[0]):
+        if gain[i] > 0.0:
+            raw[i] = gain[i]
+    return raw
+
+
+@njit(cache=True, error_model="numpy")
 def _random_mdl_kernel(counts, xlogx, cut_count, force_first, rng):
     """Algorithm 2 over a class-count matrix of sorted distinct values.
 
@@ -158,39 +238,15 @@ def _random_mdl_kernel(counts, xlogx, cut_count, force_first, rng):
         lo = stack[top, 0]
         hi = stack[top, 1]
         first = stack[top, 2] == 1
-        m = hi - lo - 1  # candidate boundaries of the subset (Alg. 2 input P)
-        if m < 1:
+        boundary, excess, gain = _subset_weights(counts, lo, hi, cut_count, xlogx)
+        if boundary.shape[0] == 0:
             continue
-        n = 0
-        for j in range(lo, hi):
-            for c in range(counts.shape[1]):
-                n += counts[j, c]
-        if n < 2:
-            continue
-        if cut_count == 0:
-            k = m
-        elif cut_count == 1:
-            k = n - 1
-        else:
-            k = n - 1 + m
-        boundary, entropy, gain, delta, threshold, prior_entropy, n_inst = _candidate_kernel(
-            counts, lo, hi, k, xlogx)
-        # Alg. 2 lines 5-14: IG' = IG - threshold where IG passes MDL, else 0
-        excess = np.zeros(m)
-        for i in range(m):
-            d = gain[i] - threshold[i]
-            if d > 0.0:
-                excess[i] = d
         u = rng.random()
         pick = _draw_index(excess, u)
         if pick < 0:
             # Alg. 2 line 16: no cut passes MDL -> on the first call, sample one by raw IG
             if first and force_first:
-                raw = np.zeros(m)
-                for i in range(m):
-                    if gain[i] > 0.0:
-                        raw[i] = gain[i]
-                pick = _draw_index(raw, u)
+                pick = _draw_index(_positive_part(gain), u)
                 if pick >= 0:
                     chosen[n_chosen] = boundary[pick]
                     n_chosen += 1
@@ -207,6 +263,80 @@ def _random_mdl_kernel(counts, xlogx, cut_count, force_first, rng):
         stack[top + 1, 2] = 0
         top += 2
     return np.sort(chosen[:n_chosen])
+
+
+@njit(cache=True)
+def _draw_index_normalised(weights, p):
+    """The reference code's multinomial draw (``SUtils.normalize`` then
+    ``SUtils.cumulativeProbability``): the weights divided by their sum, then the first index
+    with a non-zero weight whose running sum of the normalised weights reaches ``p``. -1 when
+    the sum is not positive. Where rounding leaves ``p`` above the last running sum (the Java
+    code then fails with an index error) the last non-zero weight is returned."""
+    total = 0.0
+    for i in range(weights.shape[0]):
+        total += weights[i]
+    if not total > 0.0:
+        return -1
+    cum = 0.0
+    last = -1
+    for i in range(weights.shape[0]):
+        w = weights[i] / total
+        cum += w
+        if w != 0.0:
+            if p <= cum:
+                return i
+            last = i
+    return last
+
+
+@njit(cache=True, error_model="numpy")
+def _random_mdl_kernel_authors(counts, xlogx, cut_count, force_first, seed):
+    """Algorithm 2 drawing as the reference code's ``MDLR.cutPointsForSubset`` does
+    (module docstring): a subset whose weights are not all 0 draws
+    ``p = new Random(seed).nextDouble()`` and then increments ``seed``; the first-call draw by
+    raw IG uses ``new Random(seed).nextDouble()`` without incrementing it. Same visiting order
+    as :func:`_random_mdl_kernel`. Returns ``(sorted boundaries, the seed after the last draw)``."""
+    n_values = counts.shape[0]
+    stack = np.empty((n_values + 2, 3), np.int64)
+    chosen = np.empty(max(n_values - 1, 0), np.int64)
+    n_chosen = 0
+    stack[0, 0] = 0
+    stack[0, 1] = n_values
+    stack[0, 2] = 1
+    top = 1
+    while top > 0:
+        top -= 1
+        lo = stack[top, 0]
+        hi = stack[top, 1]
+        first = stack[top, 2] == 1
+        boundary, excess, gain = _subset_weights(counts, lo, hi, cut_count, xlogx)
+        if boundary.shape[0] == 0:
+            continue
+        any_excess = False
+        for i in range(excess.shape[0]):
+            if excess[i] != 0.0:
+                any_excess = True
+                break
+        if not any_excess:
+            if first and force_first:
+                pick = _draw_index_normalised(_positive_part(gain), first_double(seed))  # no seed++
+                if pick >= 0:
+                    chosen[n_chosen] = boundary[pick]
+                    n_chosen += 1
+            continue
+        pick = _draw_index_normalised(excess, first_double(seed))
+        seed += 1
+        j = boundary[pick]
+        chosen[n_chosen] = j
+        n_chosen += 1
+        stack[top, 0] = j + 1
+        stack[top, 1] = hi
+        stack[top, 2] = 0
+        stack[top + 1, 0] = lo
+        stack[top + 1, 1] = j + 1
+        stack[top + 1, 2] = 0
+        top += 2
+    return np.sort(chosen[:n_chosen]), seed
 
 
 def random_mdl_boundaries(counts, rng: np.random.Generator, cut_point_count: str = "boundaries",
@@ -244,6 +374,49 @@ def random_mdl_boundaries(counts, rng: np.random.Generator, cut_point_count: str
     return _random_mdl_kernel(counts, xlogx, _CUT_COUNT_CODE[cut_point_count], bool(force_first), rng)
 
 
+def random_mdl_boundaries_authors(counts, seed: int, cut_point_count: str = "boundaries",
+                                  force_first: bool = True, xlogx: np.ndarray | None = None) -> tuple:
+    """Algorithm 2 with the reference code's draws (``MDLR.cutPointsForSubset``, module docstring).
+
+    Same candidates, weights and visiting order as :func:`random_mdl_boundaries`; each draw is
+    ``new java.util.Random(seed).nextDouble()`` followed by ``seed++`` (the first-call draw by
+    raw IG does not increment ``seed``), and the drawn index follows the reference code's
+    normalise-then-cumulate arithmetic.
+
+    Returns
+    -------
+    (boundaries, next_seed) : the sorted boundaries and the seed the next attribute starts from.
+    """
+    if cut_point_count not in _CUT_COUNT_CODE:
+        raise ValueError(f"cut_point_count must be one of {CUT_POINT_COUNTS}; got {cut_point_count!r}")
+    seed = _java_long(seed, "seed")
+    counts = np.ascontiguousarray(counts, dtype=np.int64)
+    if counts.ndim != 2:
+        raise ValueError(f"counts must be a (values x classes) matrix; got shape {counts.shape}")
+    n_total = int(counts.sum())
+    if xlogx is None or xlogx.shape[0] <= n_total:
+        xlogx = xlogx_table(max(n_total, 1))
+    cuts, next_seed = _random_mdl_kernel_authors(counts, xlogx, _CUT_COUNT_CODE[cut_point_count], bool(force_first),
+                                                 np.int64(seed))
+    return cuts, int(next_seed)
+
+
+def _java_long(value, what: str) -> int:
+    """``value`` as an int in Java's ``long`` range (ValueError naming ``what`` otherwise)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{what} must be an integer (a Java long); got {value!r}")
+    value = int(value)
+    if not -(2 ** 63) <= value < 2 ** 63:
+        raise ValueError(f"{what} must fit a Java long (64-bit signed); got {value}")
+    return value
+
+
+def _wrap_long(value: int) -> int:
+    """Java ``long`` overflow: ``value`` modulo 2**64 in two's complement."""
+    value &= (1 << 64) - 1
+    return value - (1 << 64) if value >= (1 << 63) else value
+
+
 # ====================================================================== Algorithm 3
 def sample_attribute_order(mi, rng: np.random.Generator, zero_mi: str = "append") -> np.ndarray:
     """Attribute order drawn by Zhang et al. 2020 Algorithm 3.
@@ -269,6 +442,61 @@ def sample_attribute_order(mi, rng: np.random.Generator, zero_mi: str = "append"
     rest = np.setdiff1d(np.arange(w.size), np.asarray(order, dtype=np.int64))
     if zero_mi == "append" and rest.size:
         order.extend(rng.permutation(rest).tolist())
+    return np.asarray(order, dtype=np.int64)
+
+
+@njit(cache=True)
+def _authors_order_kernel(w, state):
+    """The reference code's ``sampleReNormalizing`` (module docstring) on non-negative weights
+    ``w`` (changed in place) with a ``java.util.Random`` state: normalise, draw ``nextDouble()``,
+    take the first non-zero index whose running sum reaches it, zero it; stop when the rest sums
+    to 0. Returns the drawn indices."""
+    n = w.shape[0]
+    order = np.empty(n, np.int64)
+    k = 0
+    total = 0.0
+    for j in range(n):
+        total += w[j]
+    while total > 0.0 and k < n:
+        for j in range(n):                          # Utils.normalize
+            w[j] /= total
+        p, state = next_double_state(state)         # generator.nextDouble()
+        idx = _draw_index_normalised(w, p)          # cumulativeProbability (w sums to 1 already)
+        order[k] = idx
+        k += 1
+        w[idx] = 0.0
+        total = 0.0
+        for j in range(n):                          # Utils.sum(tempCMI) == 0 -> break
+            total += w[j]
+    return order[:k]
+
+
+def sample_attribute_order_authors(mi, seed: int, zero_mi: str = "append",
+                                   rng: np.random.Generator | None = None) -> np.ndarray:
+    """Attribute order drawn as the reference code's ``BNStructure_MDLR.learnStructureSKDB_R``
+    does (module docstring): one ``new java.util.Random(seed)``, one ``nextDouble()`` per drawn
+    attribute, the remaining MI renormalised before every draw.
+
+    Non-positive MI values count as 0 (as in :func:`sample_attribute_order`). Once only
+    zero-MI attributes remain they are dropped (``zero_mi="drop"``, the reference code) or
+    appended in a uniformly random order drawn from ``rng`` (``"append"``; ``rng`` is then
+    required when such attributes exist). When every MI is 0 the reference code fails
+    (Weka's ``Utils.normalize`` of a zero sum); here no attribute is drawn and the zero-MI
+    rule applies to all of them.
+    """
+    if zero_mi not in ("append", "drop"):
+        raise ValueError(f"zero_mi must be 'append' or 'drop'; got {zero_mi!r}")
+    seed = _java_long(seed, "seed")
+    w = np.asarray(mi, dtype=np.float64).copy()
+    if w.ndim != 1 or not np.all(np.isfinite(w)) or (w < 0).any():
+        raise ValueError("mi must be a 1-d array of finite non-negative values")
+    w[w <= 0] = 0.0
+    order = _authors_order_kernel(np.ascontiguousarray(w), scramble(np.int64(seed)))
+    rest = np.setdiff1d(np.arange(w.size), order)
+    if zero_mi == "append" and rest.size:
+        if rng is None:
+            raise ValueError("zero_mi='append' needs rng to order the zero-MI attributes")
+        order = np.concatenate([order, rng.permutation(rest)])
     return np.asarray(order, dtype=np.int64)
 
 
@@ -311,23 +539,37 @@ class _Member:
         self.model = model
 
 
-def _member_cut_points(spec: dict, rng: np.random.Generator) -> list:
-    """Alg. 1 line 3: the member's cut points (Alg. 2 per numeric column, or the shared fixed ones)."""
+def _member_cut_points(spec: dict, rng: np.random.Generator, java_seed: int) -> list:
+    """Alg. 1 line 3: the member's cut points (Alg. 2 per numeric column, or the shared fixed ones).
+    With the reference code's draws (``cut_point_rng="authors"``) the columns are visited from
+    the last to the first, the Java seed carried from one column to the next, as in
+    ``MDLR.calculateCutPoints``."""
     if spec["fixed_cut_points"] is not None:
         return spec["fixed_cut_points"]
     xlogx = spec["xlogx"]
+    if spec["cut_point_rng"] == "authors":
+        out = [None] * len(spec["value_counts"])
+        seed = java_seed
+        for i in range(len(out) - 1, -1, -1):
+            values, counts = spec["value_counts"][i]
+            cuts, seed = _random_mdl_kernel_authors(counts, xlogx, _CUT_COUNT_CODE[spec["cut_point_count"]], True,
+                                                    np.int64(seed))
+            out[i] = midpoints(values, cuts)
+        return out
     return [midpoints(values, random_mdl_boundaries(counts, rng, spec["cut_point_count"], True, xlogx))
             for values, counts in spec["value_counts"]]
 
 
-def _fit_member(X: np.ndarray, y_codes: np.ndarray, spec: dict, seed: int) -> _Member:
+def _fit_member(X: np.ndarray, y_codes: np.ndarray, spec: dict, seed: int, java_seed: int) -> _Member:
     """Alg. 1 lines 3-8 for one member, every draw from ``default_rng(seed)``: the cut points
-    (Alg. 2), then the order (Alg. 3), then the HDP sampler's seed."""
+    (Alg. 2), then the order (Alg. 3), then the HDP sampler's seed. With the reference code's
+    draws, the cut points and / or the order come from ``java.util.Random`` seeded with
+    ``java_seed`` instead (module docstring)."""
     from .bnc import pairwise_information
 
     rng = np.random.default_rng(seed)
     numeric = spec["numeric"]
-    cut_points = _member_cut_points(spec, rng)                               # line 3
+    cut_points = _member_cut_points(spec, rng, java_seed)                    # line 3
     Xd = _bin_codes(X, numeric, cut_points)                                   # line 4
     n_values = spec["nominal_values"].copy()
     n_values[numeric] = [c.size + 1 for c in cut_points]
@@ -337,7 +579,12 @@ def _fit_member(X: np.ndarray, y_codes: np.ndarray, spec: dict, seed: int) -> _M
     n_classes = spec["n_classes"]
     # pass 1 of SKDB (MI, CMI), shared with the order sampling
     info = pairwise_information(codes, y_codes, width, n_classes, spec["max_table_bytes"])
-    order = sample_attribute_order(info.mi, rng, spec["zero_mi"]) if spec["random_order"] else None  # line 5
+    order = None
+    if spec["random_order"]:                                                  # line 5
+        if spec["order_rng"] == "authors":
+            order = sample_attribute_order_authors(info.mi, java_seed, spec["zero_mi"], rng)
+        else:
+            order = sample_attribute_order(info.mi, rng, spec["zero_mi"])
     model = spec["make_skdb"](int(rng.integers(0, 2 ** 63 - 1)))
     model.fit_encoded(codes, y_codes, width, classes=np.arange(n_classes), order=order,   # lines 6-7
                       information=info)
@@ -384,6 +631,19 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
     loo_rule : {"exact", "authors"}, default="exact"
         Each member's SKDB leave-one-out rule (:class:`algorithms.bnc.SKDB`); ``"authors"``
         (the ESKDB code's ``updateClassDistributionloocv``) in the paper's configs.
+    cut_point_rng : {"numpy", "authors"}, default="numpy"
+        Generator of Alg. 2's draws: the member's NumPy generator, or the reference code's
+        ``new java.util.Random(seed).nextDouble()`` then ``seed++`` per draw (module docstring,
+        "The reference code's draws"). Unused when ``random_cut_points=False``.
+    order_rng : {"numpy", "authors"}, default="numpy"
+        Generator of Alg. 3's draws: the member's NumPy generator, or one
+        ``new java.util.Random(java_seed + e)`` per member e, as the reference code. Unused when
+        ``random_order=False``.
+    java_seed : int, default=1990093
+        Java seed of member 0 under ``"authors"`` draws; member e uses ``java_seed + e`` (Java
+        ``long`` arithmetic). 1990093 is the reference code's first value; its 5x2 CV driver keeps
+        counting over the folds, so training fold f (0..9) starts at ``1990093 + f * n_estimators``.
+        ``random_state`` does not move these draws.
     n_jobs : int, default=1
         Members fitted in parallel by joblib (results do not depend on it).
     random_state : int, numpy Generator or None
@@ -407,11 +667,14 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
     def __init__(self, *, n_estimators=10, max_k=5, estimation="m_estimate", m=1.0, n_iterations=1000, burn_in=100,
                  tying="level", prior="gamma", random_cut_points=True, random_order=True,
                  cut_point_count="boundaries", zero_mi="append", missing_slot="observed", tie_order="stable",
-                 loo_rule="exact", n_jobs=1, random_state=None, categorical_features=None, n_categories=None,
-                 max_table_bytes="auto"):
+                 loo_rule="exact", cut_point_rng="numpy", order_rng="numpy", java_seed=AUTHORS_SEED, n_jobs=1,
+                 random_state=None, categorical_features=None, n_categories=None, max_table_bytes="auto"):
         self.missing_slot = missing_slot
         self.tie_order = tie_order
         self.loo_rule = loo_rule
+        self.cut_point_rng = cut_point_rng
+        self.order_rng = order_rng
+        self.java_seed = java_seed
         self.n_estimators = n_estimators
         self.max_k = max_k
         self.estimation = estimation
@@ -446,6 +709,9 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
         "missing_slot": [StrOptions({"observed", "always"})],
         "tie_order": [StrOptions({"stable", "weka"})],
         "loo_rule": [StrOptions({"exact", "authors"})],
+        "cut_point_rng": [StrOptions(set(RNGS))],
+        "order_rng": [StrOptions(set(RNGS))],
+        "java_seed": [Interval(Integral, -(2 ** 63), 2 ** 63 - 1, closed="both")],
         "n_jobs": [Integral, None],
         "random_state": RANDOM_STATE_CONSTRAINT,
         **NOMINAL_COLUMNS_CONSTRAINTS,
@@ -495,6 +761,7 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
         self.missing_slot_ = np.ones(d, dtype=bool) if self.missing_slot == "always" else np.isnan(X).any(axis=0)
         spec = {"missing_slot": self.missing_slot_.astype(np.int64), "numeric": numeric, "nominal_values": nominal_value_counts(X, nominal, self.n_categories), "n_classes": n_classes,
                 "random_order": bool(self.random_order), "zero_mi": self.zero_mi,
+                "cut_point_rng": self.cut_point_rng, "order_rng": self.order_rng,
                 "max_table_bytes": self.max_table_bytes,
                 "cut_point_count": self.cut_point_count, "make_skdb": self._skdb_factory(),
                 "fixed_cut_points": None, "value_counts": None, "xlogx": None}
@@ -507,10 +774,12 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
             spec["fixed_cut_points"] = [midpoints(v, _mdl_boundaries_kernel(c, xlogx, True))
                                         for v, c in value_counts]
         seeds = np.random.default_rng(self.random_state).integers(0, 2 ** 63 - 1, size=int(self.n_estimators))
+        java_seeds = [_wrap_long(int(self.java_seed) + e) for e in range(int(self.n_estimators))]
         if self.n_jobs in (None, 1) or self.n_estimators == 1:
-            members = [_fit_member(X, y_codes, spec, int(s)) for s in seeds]
+            members = [_fit_member(X, y_codes, spec, int(s), js) for s, js in zip(seeds, java_seeds)]
         else:
-            members = Parallel(n_jobs=self.n_jobs)(delayed(_fit_member)(X, y_codes, spec, int(s)) for s in seeds)
+            members = Parallel(n_jobs=self.n_jobs)(delayed(_fit_member)(X, y_codes, spec, int(s), js)
+                                                   for s, js in zip(seeds, java_seeds))
         self.members_ = members
         self.diagnostics_ = {
             "k_star": [int(mb.model.k_) for mb in members],

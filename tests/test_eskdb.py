@@ -334,3 +334,205 @@ def test_eskdb_passes_tie_order_and_loo_rule_to_its_members():
     assert all(mb.model.tie_order == "weka" and mb.model.loo_rule == "authors" for mb in est.members_)
     with pytest.raises(ValueError, match="loo_rule"):
         ESKDB(loo_rule="x").fit(X, y)
+
+
+# ----------------------------------------------------------------------------- issue 30: the reference code's draws
+from pathlib import Path  # noqa: E402
+
+from algorithms._java_random import JavaRandom  # noqa: E402
+from algorithms.eskdb import (AUTHORS_SEED, random_mdl_boundaries_authors,  # noqa: E402
+                              sample_attribute_order_authors)
+
+AUTHORS_CUTS = Path(__file__).parent / "data" / "eskdb_authors_cut_points.txt"
+
+
+def _java_cumulative(weights, p):
+    """SUtils.normalize then SUtils.cumulativeProbability, in plain Python."""
+    total = 0.0
+    for w in weights:
+        total += w
+    norm = [w / total for w in weights] if total > 0 else list(weights)
+    cum = 0.0
+    for i, w in enumerate(norm):
+        cum += w
+        if p <= cum and w != 0:
+            return i
+    raise AssertionError("p above the last running sum")
+
+
+class _Seed:
+    """MDLR's ``long seed`` field."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _authors_alg2(counts, lo, hi, first, seed, out):
+    """MDLR.cutPointsForSubset, line by line over candidate_cuts (plain Python, recursive):
+    ``new Random(seed).nextDouble()`` then ``seed++``; the first-call IG draw keeps the seed."""
+    m = hi - lo - 1
+    if m < 1 or counts[lo:hi].sum() < 2:
+        return
+    cands = candidate_cuts(counts, lo, hi, n_cut_points=m)
+    dist = [d if d > 0 else 0.0 for d in (cands.gain - cands.mdl_threshold)]
+    if sum(dist) == 0:
+        if first:
+            ig = [g if g > 0 else 0.0 for g in cands.gain]
+            if sum(ig) > 0:
+                out.append(int(cands.boundary[_java_cumulative(ig, JavaRandom(seed.value).next_double())]))
+        return
+    p = JavaRandom(seed.value).next_double()
+    seed.value += 1
+    pick = _java_cumulative(dist, p)
+    j = int(cands.boundary[pick])
+    out.append(j)
+    if pick != 0:
+        _authors_alg2(counts, lo, j + 1, False, seed, out)
+    if pick != m - 1:
+        _authors_alg2(counts, j + 1, hi, False, seed, out)
+
+
+def test_authors_kernel_equals_a_transcription_of_mdlr():
+    rng = np.random.default_rng(8)
+    for trial in range(30):
+        n = int(rng.integers(30, 400))
+        x = np.round(rng.normal(size=n), 1)
+        y = ((x + rng.normal(scale=rng.uniform(0.2, 3.0), size=n)) > 0).astype(int) + (x > 1.2)
+        _, counts = class_counts_by_value(x, y, 3)
+        for seed in (0, AUTHORS_SEED + trial, -5):
+            expect, s = [], _Seed(seed)
+            _authors_alg2(counts, 0, counts.shape[0], True, s, expect)
+            got, next_seed = random_mdl_boundaries_authors(counts, seed)
+            np.testing.assert_array_equal(got, np.sort(expect))
+            assert next_seed == s.value
+    counts = _no_cut_passes_counts()           # the first-call rule draws without seed++
+    got, next_seed = random_mdl_boundaries_authors(counts, 11)
+    assert got.size == 1 and next_seed == 11
+    expect = []
+    _authors_alg2(counts, 0, counts.shape[0], True, _Seed(11), expect)
+    assert got.tolist() == expect
+
+
+def _authors_table():
+    table = {}
+    for line in AUTHORS_CUTS.read_text().splitlines():
+        if line.startswith("#"):
+            continue
+        name, k, j, cuts = line.split("\t")
+        table.setdefault(name, {})[(int(k), int(j))] = [float.fromhex(v) for v in cuts.split(",")] if cuts else []
+    return table
+
+
+@pytest.mark.parametrize("name", ["iris", "glass", "hepatitis"])
+def test_authors_cut_points_equal_the_reference_code(name):
+    """Every member's cut points equal those of the reference code's MDLR (fixture printed by it,
+    seeds 1990093 + k as MDL_R/TwoFoldCV.java): columns visited last to first, seed carried."""
+    ds = _load_or_skip(name)
+    expect = _authors_table()[name]
+    est = ESKDB(n_estimators=10, cut_point_rng="authors", random_state=0, categorical_features=ds.categorical,
+                n_categories=ds.n_categories).fit(ds.X, ds.y)
+    numeric = np.flatnonzero(~ds.categorical)
+    assert {j for _, j in expect} == set(numeric.tolist())
+    for k, mb in enumerate(est.members_):
+        for j, cuts in zip(numeric, mb.cut_points):
+            assert cuts.tolist() == expect[(k, int(j))], f"member {k}, column {j}"
+
+
+def _authors_order(mi, seed):
+    """BNStructure_MDLR.sampleReNormalizing with one new Random(seed), in plain Python."""
+    w = [float(v) if v > 0 else 0.0 for v in mi]
+    r = JavaRandom(seed)
+    res = []
+    for _ in range(len(w)):
+        total = 0.0
+        for v in w:
+            total += v
+        if total == 0:
+            break
+        w = [v / total for v in w]
+        idx = _java_cumulative(w, r.next_double())
+        res.append(idx)
+        w[idx] = 0.0
+    return res
+
+
+def test_authors_order_equals_a_transcription_of_sample_renormalizing():
+    rng = np.random.default_rng(2)
+    for trial in range(200):
+        d = int(rng.integers(1, 40))
+        mi = rng.exponential(size=d) * (rng.random(d) < 0.8)
+        seed = AUTHORS_SEED + trial
+        expect = _authors_order(mi, seed)
+        got = sample_attribute_order_authors(mi, seed, zero_mi="drop")
+        assert got.tolist() == expect
+        app = sample_attribute_order_authors(mi, seed, zero_mi="append", rng=np.random.default_rng(0))
+        assert app[:len(expect)].tolist() == expect and sorted(app.tolist()) == list(range(d))
+    # the first drawn attribute is the one Java's first nextDouble() lands on
+    mi = np.array([0.1, 0.2, 0.3, 0.4])
+    p = JavaRandom(7).next_double()
+    assert sample_attribute_order_authors(mi, 7, "drop")[0] == int(np.argmax(np.cumsum(mi / mi.sum()) >= p))
+    assert sample_attribute_order_authors(np.zeros(3), 7, "drop").size == 0
+    with pytest.raises(ValueError, match="rng"):
+        sample_attribute_order_authors([0.0, 0.2], 7, "append")
+
+
+def test_authors_draws_seed_member_e_with_java_seed_plus_e():
+    X, y, cat, ncat = mixed_data()
+    kw = dict(n_estimators=4, categorical_features=cat, n_categories=ncat, zero_mi="drop")
+    est = ESKDB(cut_point_rng="authors", order_rng="authors", random_state=0, **kw).fit(X, y)
+    numeric = np.flatnonzero(~cat)
+    for e, mb in enumerate(est.members_):
+        assert mb.order.tolist() == _authors_order(mb.model.information_.mi, AUTHORS_SEED + e)
+        seed = AUTHORS_SEED + e
+        for pos in range(numeric.size - 1, -1, -1):           # last column first, seed carried over
+            values, counts = class_counts_by_value(X[:, numeric[pos]], y, 3)
+            cuts, seed = random_mdl_boundaries_authors(counts, seed)
+            np.testing.assert_array_equal(mb.cut_points[pos], (values[cuts] + values[cuts + 1]) / 2.0)
+    # random_state does not move the Java draws; java_seed does
+    other = ESKDB(cut_point_rng="authors", order_rng="authors", random_state=99, **kw).fit(X, y)
+    np.testing.assert_array_equal(other.predict_proba(X), est.predict_proba(X))
+    shifted = ESKDB(cut_point_rng="authors", order_rng="authors", java_seed=AUTHORS_SEED + 1, **kw).fit(X, y)
+    for a, b in zip(est.members_[1:], shifted.members_[:-1]):   # member e + 1 == shifted member e
+        assert a.order.tolist() == b.order.tolist()
+        assert all(np.array_equal(u, v) for u, v in zip(a.cut_points, b.cut_points))
+
+
+def test_each_rng_option_changes_only_its_own_draws():
+    X, y, cat, ncat = mixed_data()
+    kw = dict(n_estimators=3, random_state=5, categorical_features=cat, n_categories=ncat)
+    base = ESKDB(**kw).fit(X, y)
+    assert ESKDB().cut_point_rng == "numpy" and ESKDB().order_rng == "numpy" and ESKDB().java_seed == 1990093
+    orders_only = ESKDB(order_rng="authors", **kw).fit(X, y)      # cut points come first from the same NumPy rng
+    cuts_only = ESKDB(cut_point_rng="authors", **kw).fit(X, y)
+    for b, o, c in zip(base.members_, orders_only.members_, cuts_only.members_):
+        assert all(np.array_equal(u, v) for u, v in zip(b.cut_points, o.cut_points))
+        assert not all(np.array_equal(u, v) for u, v in zip(b.cut_points, c.cut_points))
+    assert [tuple(m.order) for m in base.members_] != [tuple(m.order) for m in orders_only.members_]
+    fixed = ESKDB(random_cut_points=False, cut_point_rng="authors", **kw).fit(X, y)  # nothing to draw: unused
+    np.testing.assert_array_equal(fixed.predict_proba(X), ESKDB(random_cut_points=False, **kw).fit(X, y)
+                                  .predict_proba(X))
+
+
+def test_authors_cut_points_are_nearly_fixed_across_members():
+    """Issue 30: the reference code's draws give far fewer distinct cut-point sets per attribute."""
+    ds = _load_or_skip("glass")
+    kw = dict(n_estimators=10, random_state=0, categorical_features=ds.categorical, n_categories=ds.n_categories)
+
+    def distinct(est):
+        return [len({tuple(mb.cut_points[a]) for mb in est.members_}) for a in range(len(est.members_[0].cut_points))]
+
+    authors = distinct(ESKDB(cut_point_rng="authors", **kw).fit(ds.X, ds.y))
+    numpy_ = distinct(ESKDB(**kw).fit(ds.X, ds.y))
+    assert np.mean(authors) < 0.7 * np.mean(numpy_)
+
+
+def test_rng_options_are_validated():
+    X, y, _, _ = mixed_data()
+    with pytest.raises(ValueError, match="cut_point_rng"):
+        ESKDB(cut_point_rng="java").fit(X, y)
+    with pytest.raises(ValueError, match="order_rng"):
+        ESKDB(order_rng="mt").fit(X, y)
+    with pytest.raises(ValueError, match="java_seed"):
+        ESKDB(java_seed=2 ** 63).fit(X, y)
+    with pytest.raises(ValueError, match="seed"):
+        random_mdl_boundaries_authors(np.array([[3, 1], [1, 3]]), 1.5)
