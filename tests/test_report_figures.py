@@ -117,8 +117,8 @@ def test_one_labeller_with_display_names():
     b = {"name": "eskdb_hdp", "estimator": {"_target_": "x", "tying": "level"}}
     df = pd.DataFrame([{"algo": "eskdb_hdp", "algo_hash": "h1", "algo_config": a},
                        {"algo": "eskdb_hdp", "algo_hash": "h2", "algo_config": b},
-                       {"algo": "nb_disc", "algo_hash": "h3", "algo_config": {"name": "nb_disc"}}])
-    assert list(variant_labels(df)) == ["eskdb_hdp[tying=none]", "eskdb_hdp[tying=level]", "nb_disc"]
+                       {"algo": "kdb0", "algo_hash": "h3", "algo_config": {"name": "kdb0"}}])
+    assert list(variant_labels(df)) == ["eskdb_hdp[tying=none]", "eskdb_hdp[tying=level]", "kdb0"]
     assert list(variant_labels(df, DISPLAY_NAMES["eskdb"])) == ["ESKDB_HDP[tying=none]", "ESKDB_HDP[tying=level]",
                                                                 "NB"]
     # two configs with one paper name stay apart
