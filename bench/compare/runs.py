@@ -144,10 +144,9 @@ def plan_from_args(args) -> Plan:
 
 # ------------------------------------------------------------------------------------ evidence
 def reports_dir() -> Path:
-    """The checkout's ``reports/`` (beside ``conf/``)."""
-    from ..data.registry import conf_dir
-
-    return conf_dir().resolve().parent / "reports"
+    """The checkout's ``reports/`` (beside ``bench/``): where the evidence ships and
+    ``reports/compare/<name>/`` is written."""
+    return Path(__file__).resolve().parents[2] / "reports"
 
 
 def evidence_baselines(experiment: str, reports: Path | None = None) -> tuple[pd.DataFrame, dict, pd.DataFrame]:
