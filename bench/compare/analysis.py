@@ -231,6 +231,8 @@ def bias_variance(records: pd.DataFrame, algos: list, shipped: pd.DataFrame | No
     bv = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if bv.empty:
         return bv, rounds
+    order = {a: i for i, a in enumerate(algos)}
+    bv = bv.assign(_o=bv["algo"].map(order)).sort_values(["dataset", "_o"], kind="stable")
     return bv[["dataset", "algo", "bias", "variance", "loss"]].reset_index(drop=True), rounds
 
 
