@@ -102,7 +102,12 @@ def plan_from_args(args) -> Plan:
     """The :class:`Plan` of the command line (``--experiment`` or ``--algos/--datasets``, with
     ``--against``); CompareError for what cannot be run."""
     algos, datasets = _split_list(args.algos), _split_list(args.datasets)
-    seeds = [int(s) for s in _split_list(args.seeds)] if args.seeds else None
+    try:
+        seeds = [int(s) for s in _split_list(args.seeds)] if args.seeds else None
+    except ValueError:
+        raise CompareError(f"--seeds {args.seeds!r}: give integers >= 0 separated by commas, e.g. --seeds 0,1") from None
+    if seeds is not None and any(s < 0 for s in seeds):
+        raise CompareError(f"--seeds {args.seeds!r}: seeds are integers >= 0")
     if args.experiment and args.against:
         raise CompareError("give --experiment or --against, not both")
     if args.against:
