@@ -241,6 +241,10 @@ def geometric_mean(values) -> float:
     return float(np.exp(np.mean(np.log(v)))) if v.size else float("nan")
 
 
+def _n_datasets(n: int) -> str:
+    return f"{n} dataset{'s' if n != 1 else ''}"
+
+
 def summary(c: Comparison, alpha: float = ALPHA) -> str:
     """The one-paragraph plain-language summary at the top of the report."""
     from ..report.compare import fmt_p
@@ -275,10 +279,10 @@ def summary(c: Comparison, alpha: float = ALPHA) -> str:
                      f"significant by the two-tailed sign test.")
     thin = []
     if sign_test_floor(n) >= alpha:
-        thin.append(f"with {n} datasets even a clean sweep cannot make a two-tailed sign test significant "
+        thin.append(f"with {_n_datasets(n)} even a clean sweep cannot make a two-tailed sign test significant "
                     f"(its smallest p is {sign_test_floor(n):.3f}; 6 datasets are the least)")
     if wilcoxon_floor(n) >= alpha:
-        thin.append(f"the Wilcoxon test cannot reach p < {alpha} on {n} datasets")
+        thin.append(f"the Wilcoxon test cannot reach p < {alpha} on {_n_datasets(n)}")
     if c.incomplete:
         thin.append(f"{len(c.incomplete)} dataset(s) lack a complete run of some algorithm and are left out of the "
                     f"tests ({', '.join(sorted(c.incomplete))})")
