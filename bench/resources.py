@@ -348,8 +348,9 @@ def run_limited(fn, mem_limit_bytes: int | None = None, time_limit_s: float | No
                 break
             ready, _, _ = select.select(list(open_fds), [], [], wait)
             for fd in ready:
-                if not take(fd):
+                if not take(fd):  # end of file: closed here (one pipe per split leaked until fd 1024 broke select)
                     open_fds.discard(fd)
+                    os.close(fd)
             if r in open_fds:  # a process the child started may hold the pipe: has the child ended?
                 done, st = os.waitpid(pid, os.WNOHANG)
                 if done:

@@ -38,11 +38,20 @@ EXPECT: dict[str, tuple[str, ...]] = {
     "<python block>": (),
     "python -m bench -m algo=gnb,rf10,xgb data=sk_iris,sk_wine,synth_mixed protocol=cv10 hydra.launcher.n_jobs=2":
         ("sweep summary: 9 jobs",),
+    # after the sweep: the same 90 splits, reused, and a report in the clone's reports/compare/
+    "bench compare --algos gnb,rf10,xgb --datasets sk_iris,sk_wine,synth_mixed --protocol cv10":
+        ("0 splits computed, 90 reused", "report: ", "reports/compare/gnb_vs_rf10_xgb/README.md"),
     "python -m bench.report --verdicts-only": ("reports/verdicts.md",),
     "make help": ("smoke", "paper-tables"),
 }
 
 SKIP: dict[str, str] = {
+    "bench data add ~/data/trial.csv --target response": "a placeholder (your own file); tests/test_data_add.py and "
+                                                          "tests/test_compare_e2e.py run `bench data add` on files",
+    "bench compare --algos logreg,nb,a1de,rf10 --datasets trial,iris,zoo,wine --protocol cv5x2":
+        "needs the user's logreg config and trial data; tests/test_compare_e2e.py runs it as a new user would",
+    "bench compare --algos logreg --against ande_sr --datasets iris,zoo,wine,labor,glass,sonar":
+        "needs the user's logreg config; tests/test_compare_against.py runs --against ande_sr",
     "make install demo": "installs packages with pip (network); its demo job runs here as `python -m bench`",
     "make install": "installs packages with pip (network)",
     "make warm": "compiles every Numba kernel ahead (minutes); the jobs here compile what they use",

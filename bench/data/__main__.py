@@ -1,4 +1,5 @@
-"""``python -m bench.data list | info NAME | fetch NAME [NAME ...] | check [NAME ...] | plot NAME``."""
+"""``python -m bench.data list | info NAME | fetch NAME [NAME ...] | check [NAME ...] | plot NAME |
+add FILE [--name NAME] [--target COLUMN] [--nominal COLS]``."""
 
 from __future__ import annotations
 
@@ -119,6 +120,16 @@ def cmd_plot(args) -> int:
     return 0
 
 
+def cmd_add(args) -> int:
+    from .add import add_dataset
+
+    nominal = [c.strip() for c in args.nominal.split(",") if c.strip()] if args.nominal else None
+    added = add_dataset(args.file, name=args.name, target=args.target, nominal=nominal, protocol=args.protocol,
+                        force=args.force, target_is_class=args.target_is_class)
+    print("\n".join(added.lines()))
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.data", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -136,10 +147,22 @@ def main(argv=None) -> int:
     pp.add_argument("name")
     pp.add_argument("--rows", type=int, default=7000, help="the first ROWS rows (default 7000)")
     pp.add_argument("--out", default="reports/data")
+    pa = sub.add_parser("add", help="register your own CSV, CSV.gz, ARFF or Parquet file: writes conf/data/<name>.yaml "
+                        "(sha256, shape, classes, nominal columns) and prints the data=<name> to use")
+    pa.add_argument("file")
+    pa.add_argument("--name", default=None, help="the dataset's name (default: from the file name)")
+    pa.add_argument("--target", default=None, help="the class column (default: the last column)")
+    pa.add_argument("--nominal", default=None, help="comma-separated columns to read as nominal (integer-coded "
+                    "categories); text columns are nominal anyway")
+    pa.add_argument("--protocol", default="cv10", help="the protocol every class must be learnable under "
+                    "(default cv10): a class with a single row is refused")
+    pa.add_argument("--target-is-class", action="store_true",
+                    help="keep a numeric class column that looks continuous as classes")
+    pa.add_argument("--force", action="store_true", help="replace an existing conf/data/<name>.yaml")
     args = p.parse_args(argv)
     try:
         return {"list": cmd_list, "info": cmd_info, "fetch": cmd_fetch, "check": cmd_check,
-                "plot": cmd_plot}[args.cmd](args)
+                "plot": cmd_plot, "add": cmd_add}[args.cmd](args)
     except DataError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

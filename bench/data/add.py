@@ -1,0 +1,304 @@
+"""``bench data add FILE``: register a user's own data file as a dataset (``conf/data/<name>.yaml``).
+
+The file (CSV, CSV.gz, TSV, ARFF, ARFF.gz or Parquet) is read by the same readers and built by the
+same registry code as every job (:func:`bench.data.registry._build`), so every input check of a job
+applies here, before anything is written:
+
+* the file must decode as UTF-8 (the readers replace undecodable bytes, which would turn a Latin-1
+  ``é`` into a silent ``\\ufffd`` category): an undecodable byte is refused with its line and the
+  ``iconv`` command that converts the file;
+* the class column (``--target``, default: the last column) must look like classes, not like a
+  continuous quantity (:func:`bench.data.registry._check_class_column`);
+* every class must be learnable under the chosen protocol (``--protocol``, default ``cv10``): a
+  class with a single row, or one that some split of the protocol leaves with no training row
+  while it tests it, is refused (computed from the protocol's actual splits, seed 0).
+
+A refusal is a :class:`bench.data.DataError` (``bench data add`` prints it and exits 2). What is
+written: ``conf/data/<name>.yaml`` with the file's name and SHA-256 pin (the source), the target and
+``--nominal`` columns when given (these change the table, so they are in the data identity), and
+under ``expected`` the shape (checked on every load), the class labels with their row counts and
+the columns the loader reads as nominal (descriptive: in no hash). The file itself is found as every
+data file is (``BENCH_DATA_DIR``, the repository's ``datasets/``, the user cache): a file that is in
+none of them is copied (hard-linked where possible) into the user cache's ``files/``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from . import cache
+from .dataset import DataError, Dataset
+
+#: file name endings bench reads (bench.data.readers.read_table)
+SUFFIXES = (".csv", ".csv.gz", ".tsv", ".tsv.gz", ".arff", ".arff.gz", ".parquet")
+#: a dataset name: what Hydra's ``data=<name>`` and a file name both take
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+#: integer-coded columns with at most this many distinct values are named as possibly nominal
+FEW_VALUES = 10
+NEWLINE = b"\n"
+
+
+@dataclass
+class Added:
+    """What :func:`add_dataset` registered."""
+
+    name: str
+    config: Path
+    file: Path                    #: where the loader finds the file
+    copied: bool                  #: the file was copied into the user cache
+    sha256: str
+    dataset: Dataset
+    nominal: list = field(default_factory=list)
+    maybe_nominal: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        ds = self.dataset
+        counts = ds.class_counts()
+        out = [f"{self.name}: {ds.n_instances} rows x {ds.n_features} features, {ds.n_classes} classes "
+               f"({', '.join(f'{c}={n}' for c, n in zip(ds.classes[:12], counts[:12]))}"
+               f"{', ...' if ds.n_classes > 12 else ''})",
+               f"  nominal columns: {', '.join(map(str, self.nominal)) or 'none'}",
+               f"  sha256: {self.sha256}",
+               f"  file: {self.file}" + (" (copied into the user cache)" if self.copied else ""),
+               f"  wrote {self.config}"]
+        if self.maybe_nominal:
+            out.append(f"  note: {', '.join(map(str, self.maybe_nominal))} hold few integer values and are read as "
+                       f"numbers; if they are categories, run again with --nominal "
+                       f"{','.join(map(str, self.maybe_nominal))} --force")
+        out += [f"  warning: {w}" for w in self.warnings]
+        out.append(f"use it with data={self.name}, e.g. `python -m bench algo=nb data={self.name}` or "
+                   f"`bench compare --algos nb,a1de --datasets {self.name}`")
+        return out
+
+
+def default_name(path: Path) -> str:
+    """``~/My Data/Breast-Cancer.csv.gz`` -> ``breast_cancer``."""
+    stem = path.name
+    for suf in sorted(SUFFIXES, key=len, reverse=True):
+        if stem.lower().endswith(suf):
+            stem = stem[: -len(suf)]
+            break
+    name = re.sub(r"[^a-z0-9]+", "_", stem.lower()).strip("_")
+    return name or "my_data"
+
+
+def _suffix(path: Path) -> str:
+    low = path.name.lower()
+    for suf in sorted(SUFFIXES, key=len, reverse=True):
+        if low.endswith(suf):
+            return suf
+    raise DataError(f"{path}: unsupported file type; bench reads {', '.join(SUFFIXES)}")
+
+
+def check_encoding(path: Path) -> None:
+    """DataError unless the text file ``path`` (gzip or not) decodes as UTF-8 and holds no NUL byte.
+    Parquet files are binary and not checked here."""
+    suf = _suffix(path)
+    if suf == ".parquet":
+        return
+    opener = gzip.open if suf.endswith(".gz") else open
+    import codecs
+
+    dec = codecs.getincrementaldecoder("utf-8")("strict")
+    line, offset = 1, 0
+    try:
+        with opener(path, "rb") as fh:
+            while True:
+                chunk = fh.read(1 << 20)
+                final = not chunk
+                try:
+                    text = dec.decode(chunk, final=final)
+                except UnicodeDecodeError as exc:
+                    seen = exc.object[: exc.start]        # the bytes before the bad one (held-over + chunk)
+                    start = offset - (len(exc.object) - len(chunk)) + exc.start
+                    bad = exc.object[exc.start:exc.start + 4]
+                    at_line = line + seen.count(NEWLINE)
+                    raise DataError(
+                        f"{path}: not UTF-8 text: byte(s) {bad!r} at byte {start}, line {at_line} "
+                        f"cannot be decoded ({exc.reason}). The file is probably in another encoding (Latin-1 / "
+                        f"Windows-1252?). Convert it, e.g. `iconv -f latin1 -t utf-8 {path.name} > "
+                        f"{default_name(path)}.utf8{suf.replace('.gz', '')}`, and add the converted file") from None
+                if "\x00" in text:
+                    raise DataError(f"{path}: holds NUL bytes near line {line + text[: text.index(chr(0))].count(chr(10))}: "
+                                    f"it is a binary file, not {suf} text")
+                line += text.count("\n")
+                offset += len(chunk)
+                if final:
+                    return
+    except (OSError, EOFError) as exc:
+        raise DataError(f"{path}: cannot be read ({exc}); the file may be truncated or not {suf}") from None
+
+
+def protocol_config(name: str) -> dict:
+    """``conf/protocol/<name>.yaml`` as a dict (DataError naming the available ones)."""
+    from omegaconf import OmegaConf
+
+    from .registry import conf_dir
+
+    path = conf_dir() / "protocol" / f"{name}.yaml"
+    if not path.exists():
+        names = sorted(p.stem for p in (conf_dir() / "protocol").glob("*.yaml"))
+        raise DataError(f"unknown protocol {name!r}; available: {', '.join(names)}")
+    return OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+
+
+def unlearnable_classes(ds: Dataset, protocol: dict, seed: int = 0) -> list[tuple[str, int, str]]:
+    """Classes that cannot be learned under ``protocol``: ``(label, rows, why)`` for a class of a
+    single row, and for a class that some split of the protocol tests with no row of it in the
+    training part (computed from the protocol's own splits under ``seed``)."""
+    from ..protocols import resolve, splits
+
+    counts = ds.class_counts()
+    out = {}
+    for c in np.flatnonzero(counts == 1):
+        out[int(c)] = "a single row: the split that tests it has no example of the class to learn from"
+    p = resolve(protocol, ds.name)
+    k = ds.n_classes
+    for sp in splits(ds.y, p, seed):
+        in_train = np.bincount(ds.y[sp.train], minlength=k)
+        in_test = np.bincount(ds.y[sp.test], minlength=k)
+        for c in np.flatnonzero((in_test > 0) & (in_train == 0)):
+            out.setdefault(int(c), f"split r{sp.repeat} f{sp.fold} of protocol {p.get('name')} tests it with no row "
+                                   f"of it in the training part")
+    return [(ds.classes[c], int(counts[c]), why) for c, why in sorted(out.items())]
+
+
+def _place(path: Path, sha: str, name: str) -> tuple[str, Path, bool]:
+    """The file name the config names, where the loader will find it, and whether it was copied:
+    the file itself when it is in a data directory, else a copy in the user cache's ``files/``."""
+    from .registry import locate_file
+
+    suf = _suffix(path)
+    for fname in dict.fromkeys([path.name, f"{name}{suf}"]):
+        found = locate_file(fname)
+        if found is not None and cache.sha256_file(found) == sha:
+            return fname, found, False
+        if found is None:
+            dest = cache.cache_dir() / "files" / fname
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                import os
+
+                os.link(path, dest)
+            except OSError:
+                shutil.copyfile(path, dest)
+            if cache.sha256_file(dest) != sha:
+                dest.unlink()
+                raise DataError(f"copying {path} to {dest} gave a different file (disk full?); nothing was written")
+            return fname, dest, True
+    raise DataError(f"a different file named {path.name} (and {name}{suf}) is already found in the data directories "
+                    f"({locate_file(path.name)}); choose another --name")
+
+
+def _yaml_text(cfg: dict, header: list[str]) -> str:
+    import yaml
+
+    body = yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True, width=100)
+    return "".join(f"# {h}\n" for h in header) + body
+
+
+def add_dataset(file: str | Path, name: str | None = None, target: str | None = None,
+                nominal: list[str] | None = None, protocol: str = "cv10", force: bool = False,
+                target_is_class: bool = False) -> Added:
+    """Inspect ``file`` and write ``conf/data/<name>.yaml`` (see the module docstring); DataError
+    with the reason when the file is refused (nothing is written then)."""
+    from .registry import _build, _read_table, conf_dir, load
+
+    path = Path(file).expanduser()
+    if not path.is_file():
+        raise DataError(f"{path}: no such file")
+    path = path.resolve()
+    _suffix(path)
+    name = name or default_name(path)
+    if not NAME_RE.match(name):
+        raise DataError(f"dataset name {name!r}: use letters, digits, '_', '.' or '-' (it becomes data={name} and "
+                        f"conf/data/{name}.yaml)")
+    dest = conf_dir() / "data" / f"{name}.yaml"
+    if dest.exists() and not force:
+        raise DataError(f"conf/data/{name}.yaml already exists (a registered dataset); choose another --name, or "
+                        f"--force to replace it")
+    check_encoding(path)
+    sha = cache.sha256_file(path)
+    table = _read_table(path)
+    cfg: dict = {"name": name}
+    if target:
+        cfg["target"] = target
+    if nominal:
+        cfg["nominal"] = list(nominal)
+    if target_is_class:
+        cfg["target_is_class"] = True
+    if table.frame is not None:
+        cols = [str(c) for c in table.frame.columns]
+        if target and target not in cols:
+            raise DataError(f"{path}: no column {target!r} for --target; the columns are {', '.join(cols[:20])}"
+                            + (" ..." if len(cols) > 20 else ""))
+        unknown = [c for c in nominal or [] if c not in cols]
+        if unknown:
+            raise DataError(f"{path}: --nominal names columns that are not in the file: {', '.join(unknown)}")
+        if len(cols) < 2:
+            raise DataError(f"{path}: {len(cols)} column(s) read; a dataset needs features and a class column "
+                            f"(is the file comma-separated?)")
+    try:
+        ds = _build(dict(cfg), table, {"source": str(path), "sha256": sha})
+    except DataError as exc:
+        text = str(exc)
+        if "looks continuous" in text:
+            text += ("; with bench data add: --target COLUMN names the class column, --target-is-class keeps "
+                     "these values as classes")
+        raise DataError(text) from None
+    if len(np.unique(ds.y)) < 2:
+        raise DataError(f"{path}: the class column {target or 'the last column'} holds a single class "
+                        f"({ds.classes[int(ds.y[0])]!r}); name the class column with --target")
+    proto = protocol_config(protocol)
+    bad = unlearnable_classes(ds, proto)
+    if bad:
+        shown = "; ".join(f"{lab!r} ({n} row{'s' if n != 1 else ''}): {why}" for lab, n, why in bad[:6])
+        other = "" if any(n == 1 for _, n, _ in bad) else ", or choose another --protocol"
+        raise DataError(f"{path}: {len(bad)} class(es) cannot be learned under protocol {protocol}: {shown}. Remove "
+                        f"those rows or merge the class into another{other}")
+    warnings = []
+    counts = ds.class_counts()
+    if proto.get("kind", "kfold") == "kfold":
+        k = int(proto.get("n_splits", 10))
+        small = [f"{c!r} ({n})" for c, n in zip(ds.classes, counts) if n < k]
+        if small:
+            warnings.append(f"{len(small)} class(es) have fewer rows than the {k} folds of {protocol}: "
+                            f"{', '.join(small[:8])}; some test folds hold none of their rows")
+    nominal_cols = [f for f, c in zip(ds.feature_names, ds.categorical) if c]
+    maybe = []
+    if not ds.is_sparse:
+        for j, f in enumerate(ds.feature_names):
+            col = ds.X[:, j]
+            vals = np.unique(col[~np.isnan(col)])
+            if not ds.categorical[j] and 2 < vals.size <= FEW_VALUES and np.all(vals == np.round(vals)):
+                maybe.append(f)
+    fname, where, copied = _place(path, sha, name)
+    out = {"name": name, "sources": [{"file": fname, "sha256": sha}]}
+    for k in ("target", "nominal", "target_is_class"):
+        if k in cfg:
+            out[k] = cfg[k]
+    out["expected"] = {"rows": ds.n_instances, "features": ds.n_features, "classes": ds.n_classes,
+                       "class_counts": {str(c): int(n) for c, n in zip(ds.classes, counts)},
+                       "nominal_columns": [str(c) for c in nominal_cols]}
+    out["notes"] = (f"added with `bench data add` from {path.name} ({sha[:12]}); class column "
+                    f"{target or 'last'}; checked under protocol {protocol}")
+    header = [f"{name}: your own data, registered by `bench data add {path.name}`",
+              f"file {fname}: found in BENCH_DATA_DIR, the repository's datasets/ or the user cache "
+              f"({cache.cache_dir() / 'files'})",
+              "expected: the shape, checked on every load; class_counts and nominal_columns describe it (in no hash)"]
+    from ..fileio import atomic_write_bytes
+
+    atomic_write_bytes(dest, _yaml_text(out, header).encode())
+    try:  # the written config must load as a job loads it
+        load(name, use_memo=False)
+    except DataError as exc:
+        dest.unlink()
+        raise DataError(f"the config written for {name} does not load ({exc}); nothing was kept") from None
+    return Added(name, dest, where, copied, sha, ds, [str(c) for c in nominal_cols], maybe, warnings)
