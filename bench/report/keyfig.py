@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -177,10 +178,14 @@ def draw(paper: str, counts: dict[str, int], data: pd.DataFrame, path: Path) -> 
     ncol = max(1, min(len(parts), MAX_COLUMNS))
     nrow = math.ceil(len(parts) / ncol)
     width = min(WIDTH_IN, max(6.0, 0.6 + PANEL_IN * ncol))
-    bar_in, row_in = 0.75, PANEL_IN + 0.75
-    fig = plt.figure(figsize=(width, bar_in + nrow * row_in + 0.2))
-    grid = fig.add_gridspec(1 + nrow, ncol, height_ratios=[bar_in] + [row_in] * nrow, hspace=0.45, wspace=0.32,
-                            left=0.6 / width, right=1 - 0.15 / width, top=0.93, bottom=0.4 / fig.get_figheight())
+    title = f"{sum(counts.values())} claims: " + "; ".join(f"{n} {k}" for k, n in counts.items())
+    title = textwrap.fill(title, int(width * 9.5))
+    head_in, bar_in, row_in, foot_in = 0.12 + 0.22 * (title.count("\n") + 1), 0.5, PANEL_IN + 0.75, 0.45
+    height = head_in + bar_in + nrow * row_in + foot_in
+    fig = plt.figure(figsize=(width, height))
+    grid = fig.add_gridspec(1 + nrow, ncol, height_ratios=[bar_in] + [row_in] * nrow, hspace=0.3, wspace=0.32,
+                            left=0.6 / width, right=1 - 0.15 / width, top=1 - head_in / height,
+                            bottom=foot_in / height)
 
     bar = fig.add_subplot(grid[0, :])
     total, left = sum(counts.values()), 0
@@ -195,7 +200,7 @@ def draw(paper: str, counts: dict[str, int], data: pd.DataFrame, path: Path) -> 
     bar.set_xticks([])
     for side in bar.spines.values():
         side.set_visible(False)
-    bar.set_title(f"{total} claims: " + "; ".join(f"{n} {k}" for k, n in counts.items()), fontsize=11, loc="left")
+    bar.set_title(title, fontsize=11, loc="left")
 
     for i, (title, d) in enumerate(parts):
         ax = fig.add_subplot(grid[1 + i // ncol, i % ncol])
