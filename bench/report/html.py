@@ -56,8 +56,8 @@ _GROUP = r"\{([^{}]*)\}"
 
 def tex_to_html(tex: str) -> str:
     """TeX math as HTML text: Greek letters and relations as their characters, ``x^{n+1}`` and
-    ``x_i`` as super- and subscripts, ``\\binom{d}{n}`` as d over n in parentheses, sizing commands dropped. An unknown
-    command keeps its name without the backslash. ``$\\psi = 20000$`` -> ψ = 20000."""
+    ``x_i`` as super- and subscripts, ``\\binom{d}{n}`` as d over n in parentheses, sizing commands
+    dropped. An unknown command keeps its name without the backslash. ``$\\psi = 20000$`` -> ψ = 20000."""
     s = _TEX_SPACE.sub(" ", tex)
     s = _TEX_DROP.sub("", s)
     s = s.replace("\\{", "\x01").replace("\\}", "\x02")
