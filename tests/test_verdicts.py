@@ -233,6 +233,8 @@ def test_stage_writes_all_claims_and_index_begins_with_the_verdict_table(reports
         assert f"| {cid} |" in md
     lines = [ln for ln in (reports_copy / "index.md").read_text().splitlines() if ln.strip()]
     assert lines[0] == "# bench reports"
+    assert lines[1] == "![verdicts by paper](key_figure.png)" and lines[2].startswith("*")   # the key figure
+    lines = lines[:1] + lines[3:]
     assert lines[1].startswith("| paper | reproduced | partly | not reproduced | not checkable |")
     for paper in V.PAPERS:
         assert any(f"]({paper}/README.md)" in ln for ln in lines[3:9])

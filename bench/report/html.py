@@ -6,12 +6,21 @@ The converter covers the Markdown the reports use: ATX headings, pipe tables, bu
 by two spaces), images on a line of their own (shown inline), paragraphs, and inline links, images,
 ``code``, **bold** and *italic*. Links to a page that is converted point at its HTML twin; other
 relative links (tables in Markdown, CSV) are kept and open as files.
+
+The layout is for a researcher at a 1400 px window: a link to the page itself is plain text; TeX
+between dollars (``$\\psi = 20000$``) is converted to text (:func:`tex_to_html`: ψ = 20000); a verdict
+table has fixed column widths with the claim's words beside its id, and a cell listing many
+comparisons shows one per line, the first few open and the rest folded; every image gets a display
+width from its PNG header (its size at the resolution it was drawn for, at least
+:data:`MIN_IMAGE_PX`, at most the column); a generic summary's critical-difference diagram is a link,
+not a second image, when the same folder shows the paper's own diagram of that measure.
 """
 
 from __future__ import annotations
 
 import html as _html
 import re
+import struct
 from pathlib import Path
 
 #: the style sheet of the HTML view: one source, ``bench/report/style.css`` (package data), written
@@ -25,6 +34,85 @@ _BOLD_IN_ITAL = re.compile(r"(?<![*\w])\*\*\*(.+?)\*\*([^*\n]*?)\*(?![*\w])")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _ITAL = re.compile(r"(?<![*\w])\*([^*\n]+?)\*(?![*\w])")
 _CODE = re.compile(r"`([^`]+)`")
+#: TeX between dollars, as pandoc reads it: no space just inside either dollar, no digit just after
+#: the closing one ("$5 and $10" is not math)
+_MATH = re.compile(r"(?<![\\$])\$(?=\S)([^$\n]{1,200}?)(?<=\S)\$(?!\d)")
+#: TeX commands -> text (the symbols of bench/published's claims and a few more of their kind)
+TEX_SYMBOLS = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε", "eta": "η",
+    "theta": "θ", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "pi": "π", "rho": "ρ", "sigma": "σ",
+    "tau": "τ", "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω", "Delta": "Δ", "Sigma": "Σ", "Omega": "Ω",
+    "infty": "∞", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠", "ne": "≠", "approx": "≈",
+    "times": "×", "cdot": "·", "pm": "±", "ldots": "…", "cdots": "⋯", "dots": "…", "to": "→",
+    "rightarrow": "→", "in": "∈", "sum": "Σ", "prod": "Π", "log": "log", "ln": "ln", "exp": "exp",
+    "min": "min", "max": "max", "lvert": "|", "rvert": "|", "mid": "|",
+}
+#: TeX sizing and spacing commands dropped (``\\left(`` is ``(``)
+_TEX_DROP = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg|mathrm|mathit|text|operatorname)\b\s*")
+_TEX_SPACE = re.compile(r"\\[,;:! ]|~")
+#: a brace group without nested braces
+_GROUP = r"\{([^{}]*)\}"
+
+
+def tex_to_html(tex: str) -> str:
+    """TeX math as HTML text: Greek letters and relations as their characters, ``x^{n+1}`` and
+    ``x_i`` as super- and subscripts, ``\\binom{d}{n}`` as d over n in parentheses, sizing commands
+    dropped. An unknown command keeps its name without the backslash. ``$\\psi = 20000$`` -> ψ = 20000."""
+    s = _TEX_SPACE.sub(" ", tex)
+    s = _TEX_DROP.sub("", s)
+    s = s.replace("\\{", "\x01").replace("\\}", "\x02")
+    for _ in range(5):   # innermost groups first
+        new = re.sub(r"\\[dt]?binom\s*" + _GROUP + r"\s*" + _GROUP, "\x03\\1\x04\\2\x05", s)
+        new = re.sub(r"\\[dt]?frac\s*" + _GROUP + r"\s*" + _GROUP, r"(\1)/(\2)", new)
+        if new == s:
+            break
+        s = new
+    s = re.sub(r"\\([A-Za-z]+)", lambda m: TEX_SYMBOLS.get(m.group(1), m.group(1)), s)
+    s = _html.escape(s, quote=False)
+    for _ in range(5):
+        new = re.sub(r"\^" + _GROUP, r"<sup>\1</sup>", s)
+        new = re.sub(r"_" + _GROUP, r"<sub>\1</sub>", new)
+        if new == s:
+            break
+        s = new
+    s = re.sub(r"\^([^\s{}<])", r"<sup>\1</sup>", s)
+    s = re.sub(r"_([^\s{}<])", r"<sub>\1</sub>", s)
+    s = s.replace("{", "").replace("}", "").replace("\x01", "{").replace("\x02", "}")
+    s = (s.replace("\x03", '(<span class="binom"><span>').replace("\x04", "</span><span>")
+         .replace("\x05", "</span></span>)"))
+    return " ".join(s.split())
+
+
+#: the columns of a verdict table (:func:`bench.report.verdicts.verdict_table`) in the order the HTML
+#: shows them, with their relative widths (the table has fixed widths: long cells wrap, never widen it)
+CLAIM_TEXT = "the claim (paper's words)"
+VERDICT_COLUMNS = {"paper": 5.5, "claim": 4.5, CLAIM_TEXT: 21, "verdict": 8.5, "reason": 17, "ours": 15,
+                   "published": 15, "test": 8, "evidence": 9}
+#: verdict-table columns that list comparisons (or files), with their separators (outermost first):
+#: shown one per line
+LISTED_COLUMNS = {"ours": ("; ",), "published": ("; ",), "evidence": (", ",), "reason": (" | ", "; ")}
+#: comparisons of such a cell shown before the rest are folded
+LIST_OPEN = 3
+#: the narrowest an image is shown (CSS px), the widest being the page column (style.css)
+MIN_IMAGE_PX = 600
+
+
+def split_top(text: str, sep: str) -> list[str]:
+    """``text`` split at ``sep`` outside parentheses and brackets."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "([":
+            depth += 1
+        elif ch in ")]" and depth:
+            depth -= 1
+        elif depth == 0 and text.startswith(sep, i):
+            parts.append(text[start:i])
+            start = i = i + len(sep)
+            continue
+        i += 1
+    parts.append(text[start:])
+    return [p for p in (p.strip() for p in parts) if p]
 
 
 def slug(text: str) -> str:
@@ -46,6 +134,22 @@ class _Converter:
             return rel.as_posix() + (f"#{frag}" if frag else "")
         return url
 
+    def is_self(self, url: str) -> bool:
+        """Whether a relative ``url`` (no fragment) names this page or its HTML twin."""
+        if re.match(r"^[a-z]+:", url) or url.startswith("#"):
+            return False
+        path, _, frag = url.partition("#")
+        if frag or not path:
+            return False
+        target = (self.page.parent / path).resolve()
+        return target == self.page or target == self.pages.get(self.page)
+
+    def link(self, m: re.Match) -> str:
+        url = _html.unescape(m.group(2))
+        if self.is_self(url):   # a page does not link to itself
+            return m.group(1)
+        return f'<a href="{_html.escape(self.href(url))}">{m.group(1)}</a>'
+
     def inline(self, text: str) -> str:
         codes: list[str] = []
 
@@ -53,10 +157,15 @@ class _Converter:
             codes.append(f"<code>{_html.escape(m.group(1))}</code>")
             return f"\x00{len(codes) - 1}\x00"
 
+        def keep_math(m):
+            codes.append(f'<span class="math">{tex_to_html(m.group(1))}</span>')
+            return f"\x00{len(codes) - 1}\x00"
+
         text = _CODE.sub(keep_code, text)
+        text = _MATH.sub(keep_math, text)
         text = _html.escape(text, quote=True)
         text = _IMG.sub(lambda m: f'<img src="{_html.escape(self.href(_html.unescape(m.group(2))))}" alt="{m.group(1)}">', text)
-        text = _LINK.sub(lambda m: f'<a href="{_html.escape(self.href(_html.unescape(m.group(2))))}">{m.group(1)}</a>', text)
+        text = _LINK.sub(self.link, text)
         text = _BOLD_IN_ITAL.sub(r"<em><strong>\1</strong>\2</em>", text)
         text = _BOLD.sub(r"<strong>\1</strong>", text)
         text = _ITAL.sub(r"<em>\1</em>", text)
@@ -75,25 +184,70 @@ class _Converter:
         head = cells(rows[0])
         body = [cells(r) for r in rows[2:]] if len(rows) > 1 and re.match(r"^\|?[\s:\-|]+\|?$", rows[1]) \
             else [cells(r) for r in rows[1:]]
+        verdict_table = VERDICT_COLUMNS.keys() >= set(head) and {"verdict", CLAIM_TEXT} <= set(head)
+        order = list(range(len(head)))
+        if verdict_table:   # the claim's words beside its id, then the verdict and its grounds
+            order = sorted(order, key=lambda i: list(VERDICT_COLUMNS).index(head[i]))
         vcol = head.index("verdict") if "verdict" in head else -1
-        out = ["<table>", "<thead><tr>" + "".join(f"<th>{self.inline(c)}</th>" for c in head) + "</tr></thead>",
-               "<tbody>"]
+        out = ['<table class="verdicts">' if verdict_table else "<table>"]
+        if verdict_table:
+            widths = [VERDICT_COLUMNS[head[i]] for i in order]
+            out.append("<colgroup>" + "".join(f'<col style="width:{100 * w / sum(widths):.1f}%">' for w in widths)
+                       + "</colgroup>")
+        out += ["<thead><tr>" + "".join(f"<th>{self.inline(head[i])}</th>" for i in order) + "</tr></thead>",
+                "<tbody>"]
         for r in body:
             tds = []
-            for i, c in enumerate(r):
+            for i in order:
+                c = r[i] if i < len(r) else ""
                 cls = ""
                 if i == vcol:
                     word = c.replace("*", "").strip()
                     cls = {"reproduced": "v-reproduced", "partly reproduced": "v-partly",
                            "not reproduced": "v-not", "not checkable": "v-checkable"}.get(word, "")
                 tds.append(f'<td class="{cls}">' if cls else "<td>")
-                tds[-1] += self.inline(c) + "</td>"
+                listed = verdict_table and head[i] in LISTED_COLUMNS
+                tds[-1] += (self.listed(c, LISTED_COLUMNS[head[i]]) if listed else self.inline(c)) + "</td>"
             out.append("<tr>" + "".join(tds) + "</tr>")
         out += ["</tbody>", "</table>"]
         return "\n".join(out)
 
+    def listed(self, cell: str, seps: tuple[str, ...]) -> str:
+        """A cell listing comparisons ("a; b; c" with ``seps`` ("; ",)): one per line, those after
+        the first :data:`LIST_OPEN` folded under a "N more" summary."""
+        parts = [cell]
+        for sep in seps:
+            parts = [q for p in parts for q in split_top(p, sep)]
+        if len(parts) < 2:
+            return self.inline(cell)
+        if len(parts) <= LIST_OPEN + 1:
+            return "<br>".join(self.inline(p) for p in parts)
+        shown = "<br>".join(self.inline(p) for p in parts[:LIST_OPEN])
+        rest = "<br>".join(self.inline(p) for p in parts[LIST_OPEN:])
+        return f"{shown}<details><summary>{len(parts) - LIST_OPEN} more</summary>{rest}</details>"
+
+    def figure(self, url: str, alt: str, cap: str, images: set[Path]) -> str:
+        """A figure at its display width (:func:`display_width`), or a link line when it repeats a
+        diagram the page shows (:func:`repeats`)."""
+        path = (self.page.parent / url.split("#")[0]).resolve()
+        src = _html.escape(self.href(url))
+        twin = repeats(path, images)
+        if twin is not None:
+            return (f'<p class="repeat">{_html.escape(path.stem)}: <a href="{src}">the same diagram from the '
+                    f"experiment's generic summary</a>, not shown: {_html.escape(twin.stem)} above is the "
+                    "paper's own.</p>")
+        from .keyfig import FILE as KEY_FIGURE
+
+        key = path.name == KEY_FIGURE
+        width = display_width(path, key=key)
+        style = f' style="width:{width}px"' if width else ""
+        cls = ' class="key"' if key else ""
+        return f'<figure{cls}><img src="{src}" alt="{_html.escape(alt)}"{style}>{cap}</figure>'
+
     def convert(self, md: str) -> tuple[str, str]:
         lines = md.splitlines()
+        images = {(self.page.parent / m.group(2).split("#")[0]).resolve()
+                  for m in (re.fullmatch(r"!\[([^\]]*)\]\(([^)\s]+)\)", ln.strip()) for ln in lines) if m}
         out: list[str] = []
         title = ""
         i = 0
@@ -141,8 +295,7 @@ class _Converter:
                 flush()
                 i += 1
                 cap, i = self.figure_caption(lines, i)
-                out.append(f'<figure><img src="{_html.escape(self.href(m.group(2)))}" '
-                           f'alt="{_html.escape(m.group(1))}">{cap}</figure>')
+                out.append(self.figure(m.group(2), m.group(1), cap, images))
                 continue
             para.append(s)
             i += 1
@@ -175,6 +328,56 @@ class _Converter:
             out.append(f"<li>{self.inline(text)}</li>")
         out += ["</ul>"] * (depth + 1)
         return "\n".join(out)
+
+
+def png_size(path: Path) -> tuple[int, int, float] | None:
+    """(width, height, dots per inch) of a PNG from its header (``pHYs``; 96 when absent), or None
+    when ``path`` is not a readable PNG."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(1 << 16)
+    except OSError:
+        return None
+    if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        return None
+    w, h = struct.unpack(">II", head[16:24])
+    dpi = 96.0
+    at = head.find(b"pHYs")
+    if at > 0:
+        x_per_m, _, unit = struct.unpack(">IIB", head[at + 4:at + 13])
+        if unit == 1 and x_per_m:
+            dpi = x_per_m * 0.0254
+    return w, h, dpi
+
+
+def display_width(path: Path, key: bool = False) -> int | None:
+    """The CSS width to show a PNG at: its size at the resolution it was drawn for (a figure of 8
+    inches at 150 dpi: 768 px), at least :data:`MIN_IMAGE_PX`; a key figure (``key``), which opens its
+    page, as wide as its pixels. style.css caps the width at the column."""
+    size = png_size(path)
+    if size is None:
+        return None
+    w, _, dpi = size
+    return max(MIN_IMAGE_PX, w if key else round(w * 96 / dpi))
+
+
+#: a critical-difference diagram: ``<prefix>_<measure>_cd.png``
+_CD = re.compile(r"^(?P<prefix>.+?)_(?P<measure>error|rmse|[a-z0-9]+)_cd$")
+
+
+def repeats(path: Path, images: set[Path]) -> Path | None:
+    """The paper's own diagram that a generic summary's critical-difference diagram
+    (``summary_<measure>_cd.png``) repeats: another ``*_<measure>_cd.png`` of the same folder shown on
+    the same page; else None."""
+    m = _CD.match(path.stem)
+    if not m or m.group("prefix") != "summary":
+        return None
+    for other in sorted(images):
+        o = _CD.match(other.stem)
+        if other.parent == path.parent and o and o.group("prefix") != "summary" \
+                and o.group("measure") == m.group("measure"):
+            return other
+    return None
 
 
 def _relpath(target: Path, start: Path) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import keyfig
 from . import verdicts as V
 
 #: paper key -> title: of the index sections and of each paper page (the one table of them)
@@ -168,13 +169,13 @@ def paper_page(root: Path, paper: str, verdicts: list) -> str:
     vs = [v for v in verdicts if v.paper == paper]
     lines = [f"# {TITLES.get(paper, paper)}", "",
              f"[All papers](../index.md) · [every verdict](../verdicts.md) · [rules](../verdicts.md#rules)", "",
-             "## Verdicts", "", f"{len(vs)} claims: {_counts_line(vs)}.", "",
+             *keyfig.page_lines(root, paper), "## Verdicts", "", f"{len(vs)} claims: {_counts_line(vs)}.", "",
              *V.verdict_table(vs, link_prefix="../", root=root), ""]
     for f in folders(root, paper):
         rel = "" if f.name == paper else f"../{f.name}/"
         mds = sorted((p for p in f.glob("*.md") if p.name not in OWN and "caption" not in p.name),
                      key=lambda p: (p.stem == "missing", p.stem))
-        pngs = sorted(f.glob("*.png"))
+        pngs = sorted(p for p in f.glob("*.png") if p.name != keyfig.FILE)
         if not mds and not pngs:
             continue
         lines += [f"## {'Tables and figures' if f.name == paper else 'Experiment ' + f.name}", ""]
@@ -273,7 +274,7 @@ def experiment_paper_section(paper: str, exps: list[str], stored: list[str]) -> 
 def _own_tables(root: Path | None, paper: str) -> bool:
     """Whether reports/<paper>/ holds tables or figures of its own (a paper module's), not only its page."""
     d = Path(root) / paper if root is not None else None
-    return bool(d and d.is_dir() and any(p.suffix in (".md", ".png") and p.name not in OWN for p in d.iterdir()))
+    return bool(d and d.is_dir() and any(p.suffix in (".md", ".png") and p.name not in OWN | {keyfig.FILE} for p in d.iterdir()))
 
 
 def complete_papers(text: str, root: Path | None = None) -> str:
@@ -420,7 +421,7 @@ def _scales(paper: str, verdicts: list, index_text: str) -> str:
 def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
     """The opening of ``reports/index.md``: the verdict table, then the claims not reproduced."""
     root = Path(root)
-    head = ["# bench reports", "",
+    head = ["# bench reports", "", *keyfig.index_lines(root),
             "| paper | reproduced | partly | not reproduced | not checkable | data sets here | cells missing | "
             "cells filled | scale and protocol | page |",
             "|---|---|---|---|---|---|---|---|---|---|"]
@@ -487,6 +488,7 @@ def write_verdict_stage(root: Path | str = "reports", provenance_text: str | Non
     root = Path(root)
     verdicts = V.evaluate_all(root)
     written = V.write(root, verdicts)
+    written += keyfig.write_all(root, verdicts)
     written += write_pages(root, verdicts)
     idx = root / "index.md"
     if provenance_text is None:

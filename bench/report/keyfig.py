@@ -1,0 +1,310 @@
+"""The key figure of a paper page (``reports/<paper>/key_figure.png``): what a reader should see first.
+
+Two parts, from data the build already holds, never from Markdown:
+
+- a verdict bar: the paper's claims counted by verdict (reproduced / partly / not reproduced / not
+  checkable), from the verdicts (:func:`bench.report.verdicts.evaluate_all`);
+- published against ours for every numeric cell of the paper's comparison tables, one scatter panel
+  per measure kind (the kinds have different scales), with the identity line, log axes where a
+  panel's values span two decades or more. The cells come from the tables' CSV files (each with a
+  published and an ours column, :data:`CELLS`); a cell without our number is counted, not drawn.
+
+:func:`write_all` writes every paper's figure (the verdict stage calls it before the pages);
+:func:`page_lines` are the Markdown lines that open a paper page with it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+#: the figure's file name in the paper folder
+FILE = "key_figure.png"
+#: size: at most WIDTH_IN inches wide at DPI dots per inch (1650 px); the page shows it as wide as
+#: its pixels up to the column (about 1300 CSS px, :func:`bench.report.html.display_width`)
+WIDTH_IN, DPI = 11.0, 150
+#: verdict -> colour of its bar segment (the same hues as the verdict cells of style.css, darker)
+COLOURS = {"reproduced": "#4caf50", "partly reproduced": "#f2c744", "not reproduced": "#e05555",
+           "not checkable": "#b0b0b0"}
+#: a panel is drawn on log axes when its positive values span at least this ratio
+LOG_SPAN = 100.0
+
+
+@dataclass(frozen=True)
+class Cells:
+    """One table's numeric cells: ``pattern`` (a CSV glob) in ``folder`` (``""``: the paper's own
+    folder), its ``published`` and ``ours`` columns, read as :data:`PARSE` says; the panel is
+    ``kind``, or the value of column ``kind_col``; ``label`` names the table in the legend;
+    ``unique`` are the columns that identify a cell when a value repeats over rows."""
+
+    pattern: str
+    published: str
+    ours: str
+    label: str
+    kind: str = ""
+    kind_col: str = ""
+    folder: str = ""
+    parse: str = "number"
+    unique: tuple[str, ...] = ()
+
+
+#: the measure kind of a W/D/L cell: W / (W + L) (the caption says so)
+WIN_SHARE = "win share"
+
+#: paper -> the tables whose published cells have our number beside them
+CELLS: dict[str, tuple[Cells, ...]] = {
+    "massbayes": (
+        Cells("table3_accuracy_long.csv", "published", "ours", "Table 3", kind="accuracy (%)",
+              folder="massbayes_table3"),
+        Cells("table5_runtime_long.csv", "published_s", "ours_s", "Table 5", kind="runtime (s)",
+              folder="massbayes_table3"),
+        Cells("table4_wdl.csv", "published W:L:D", "ours W:L:D", "Table 4", kind=WIN_SHARE,
+              folder="massbayes_table3", parse="W:L:D"),
+    ),
+    "ecocnb": (
+        Cells("table1_datasets_diversity.csv", "diversity (paper)", "diversity (ours)", "Table 1",
+              kind="code diversity"),
+        *(Cells(f"table{t}_traintime_ratio.csv", "ratio to NB (paper)", "ratio to NB (ours)", f"Table {t}",
+                kind="training time / NB's") for t in (2, 3, 4)),
+        *(Cells(f"table{t}_traintime_ratio.csv", "NB s (paper)", "NB s (ours)", f"Table {t}",
+                kind="NB training time (s)", unique=("dataset",)) for t in (2, 3, 4)),
+    ),
+    "eskdb": (
+        *(Cells(f"table{t}_averages.csv", "published", "ours", f"Table {t}", kind_col="measure")
+          for t in (5, 6, 8, 9)),
+        *(Cells(f"table{t}_wdl.csv", "published_win_share", "ours_win_share", f"Table {t}", kind=WIN_SHARE)
+          for t in (3, 4, 7)),
+    ),
+    "ande_sr": tuple(
+        Cells(f"table{t}_wdl_{m}_long.csv", "published_win_share", "ours_win_share", f"Table {t} ({m})",
+              kind=WIN_SHARE)
+        for t, m in ((2, "bias"), (3, "variance"), (4, "01loss"), (5, "rmse"))),
+    "mctree": tuple(
+        Cells(f"{exp}_static.csv", "paper_accuracy", "ours_accuracy", label, kind="accuracy (%)", folder=exp)
+        for exp, label in (("mctree_fig5", "Fig. 5"), ("mctree_fig6", "Fig. 6"), ("mctree_vowel", "vowel"))),
+}
+
+_NUMBER = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
+
+
+def _number(value) -> float:
+    """A cell's number: the value itself, or the number that opens a ``mean ± se`` text; NaN if none."""
+    if isinstance(value, (int, float, np.number)):
+        return float(value)
+    m = _NUMBER.match(str(value))
+    return float(m.group(1)) if m else math.nan
+
+
+def _win_share(value) -> float:
+    """``W:L:D`` -> W / (W + L); NaN when the cell is not a count triple or W + L is 0."""
+    parts = str(value).strip().split(":")
+    if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+        return math.nan
+    w, l = int(parts[0]), int(parts[1])
+    return w / (w + l) if w + l else math.nan
+
+
+PARSE = {"number": _number, "W:L:D": _win_share}
+
+
+def cells(root: Path, paper: str) -> pd.DataFrame:
+    """Every numeric cell of the paper's tables (:data:`CELLS`) that exist under ``root``: columns
+    ``kind, table, published, ours`` (ours NaN where we have no number). Missing tables are skipped."""
+    frames = []
+    for spec in CELLS.get(paper, ()):
+        folder = Path(root) / (spec.folder or paper)
+        for csv in sorted(folder.glob(spec.pattern)):
+            df = pd.read_csv(csv, dtype=str, keep_default_na=False)
+            need = [spec.published, spec.ours] + ([spec.kind_col] if spec.kind_col else []) + list(spec.unique)
+            if any(c not in df.columns for c in need):
+                raise ValueError(f"{csv}: the key figure needs columns {need}; the table has {list(df.columns)}")
+            if spec.unique:
+                df = df.drop_duplicates(list(spec.unique) + [spec.published, spec.ours])
+            parse = PARSE[spec.parse]
+            frames.append(pd.DataFrame({
+                "kind": df[spec.kind_col] if spec.kind_col else spec.kind,
+                "table": spec.label,
+                "published": [parse(v) for v in df[spec.published]],
+                "ours": [parse(v) for v in df[spec.ours]],
+            }))
+    out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["kind", "table", "published", "ours"])
+    return out[out["published"].notna()].reset_index(drop=True)
+
+
+def _log_axes(values: np.ndarray) -> bool:
+    v = values[np.isfinite(values)]
+    return bool(len(v)) and bool((v > 0).all()) and v.max() / v.min() >= LOG_SPAN
+
+
+def panels(data: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """The scatter panels: one per measure kind; a paper whose cells are all of one kind and come from
+    2 to :data:`MAX_COLUMNS` tables of at least :data:`SPLIT_MIN` cells each gets one panel per table."""
+    kinds = list(dict.fromkeys(data["kind"]))
+    tables = list(dict.fromkeys(data["table"]))
+    if len(kinds) == 1 and 2 <= len(tables) <= MAX_COLUMNS \
+            and all((data["table"] == t).sum() >= SPLIT_MIN for t in tables):
+        return [(f"{kinds[0]}: {t}", data[data["table"] == t]) for t in tables]
+    out = []
+    for k in kinds:
+        d = data[data["kind"] == k]
+        names = list(dict.fromkeys(d["table"]))
+        out.append((f"{k} ({names[0]})" if len(names) == 1 else k, d))
+    return out
+
+
+#: panels per row of the key figure, and the inches of one (square) panel with its labels
+MAX_COLUMNS, PANEL_IN = 4, 2.6
+#: a table with at least this many cells may have a panel of its own (:func:`panels`)
+SPLIT_MIN = 10
+
+
+def draw(paper: str, counts: dict[str, int], data: pd.DataFrame, path: Path) -> Path:
+    """Draw the key figure into ``path`` (PNG): the verdict bar over the scatter panels (:func:`panels`)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    parts = panels(data)
+    palette = plt.get_cmap("tab10").colors
+    colour = {t: palette[i % len(palette)] for i, t in enumerate(dict.fromkeys(data["table"]))}
+    ncol = max(1, min(len(parts), MAX_COLUMNS))
+    nrow = math.ceil(len(parts) / ncol)
+    width = min(WIDTH_IN, max(6.0, 0.6 + PANEL_IN * ncol))
+    title = f"{sum(counts.values())} claims: " + "; ".join(f"{n} {k}" for k, n in counts.items())
+    title = textwrap.fill(title, int(width * 9.5))
+    head_in, bar_in, row_in, foot_in = 0.12 + 0.22 * (title.count("\n") + 1), 0.5, PANEL_IN + 0.75, 0.45
+    height = head_in + bar_in + nrow * row_in + foot_in
+    fig = plt.figure(figsize=(width, height))
+    grid = fig.add_gridspec(1 + nrow, ncol, height_ratios=[bar_in] + [row_in] * nrow, hspace=0.3, wspace=0.32,
+                            left=0.6 / width, right=1 - 0.15 / width, top=1 - head_in / height,
+                            bottom=foot_in / height)
+
+    bar = fig.add_subplot(grid[0, :])
+    total, left = sum(counts.values()), 0
+    for verdict, n in counts.items():
+        if n:
+            bar.barh(0, n, left=left, color=COLOURS[verdict], edgecolor="white")
+            bar.text(left + n / 2, 0, f"{n} {verdict}" if n / max(total, 1) > 0.2 else str(n),
+                     ha="center", va="center", fontsize=10)
+        left += n
+    bar.set_xlim(0, max(total, 1))
+    bar.set_yticks([])
+    bar.set_xticks([])
+    for side in bar.spines.values():
+        side.set_visible(False)
+    bar.set_title(title, fontsize=11, loc="left")
+
+    for i, (title, d) in enumerate(parts):
+        ax = fig.add_subplot(grid[1 + i // ncol, i % ncol])
+        ax.set_box_aspect(1)
+        drawn = d[d["ours"].notna()]
+        both = np.concatenate([drawn["published"].to_numpy(float), drawn["ours"].to_numpy(float)])
+        for table, g in drawn.groupby("table", sort=False):
+            ax.scatter(g["published"], g["ours"], s=14, alpha=0.7, label=table, color=colour[table], lw=0)
+        if len(both):
+            lo, hi = float(np.nanmin(both)), float(np.nanmax(both))
+            if _log_axes(both):
+                ax.set_xscale("log")
+                ax.set_yscale("log")
+                lo, hi = lo / 1.5, hi * 1.5
+            else:
+                pad = (hi - lo) * 0.06 or abs(hi) * 0.05 or 0.05
+                lo, hi = lo - pad, hi + pad
+            ax.plot([lo, hi], [lo, hi], color="#555", lw=0.8, ls="--", zorder=0)
+            ax.set_xlim(lo, hi)
+            ax.set_ylim(lo, hi)
+            if drawn["table"].nunique() > 1:
+                ax.legend(fontsize=8, loc="upper left", frameon=False, handletextpad=0.2, borderaxespad=0.2)
+        absent = len(d) - len(drawn)
+        ax.set_title(f"{title}\n{len(drawn)} cells" + (f", {absent} without ours" if absent else ""), fontsize=10)
+        ax.set_xlabel("published", fontsize=9)
+        ax.set_ylabel("ours", fontsize=9)
+        ax.tick_params(labelsize=8)
+    fig.savefig(path, dpi=DPI, metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+def draw_overview(rows: list[tuple[str, dict[str, int]]], path: Path) -> Path:
+    """The index's figure: one verdict bar per paper (``rows``: label, counts by verdict)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.9 + 0.5 * len(rows)))
+    top = max([sum(c.values()) for _, c in rows] + [1])
+    for y, (label, counts) in enumerate(rows):
+        left = 0
+        for verdict, n in counts.items():
+            if n:
+                ax.barh(y, n, left=left, color=COLOURS[verdict], edgecolor="white")
+                ax.text(left + n / 2, y, str(n), ha="center", va="center", fontsize=9)
+            left += n
+        ax.text(left + top * 0.01, y, f"{left} claims", va="center", fontsize=9, color="#444")
+    for verdict, colour in COLOURS.items():   # the legend: every verdict, drawn or not
+        ax.barh(0, 0, color=colour, label=verdict)
+    ax.legend(ncol=len(COLOURS), loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False, fontsize=9)
+    ax.set_yticks(range(len(rows)), [label for label, _ in rows], fontsize=10)
+    ax.invert_yaxis()
+    ax.set_xlim(0, top * 1.12)
+    ax.set_xlabel("claims", fontsize=9)
+    ax.tick_params(axis="x", labelsize=8)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    fig.subplots_adjust(left=0.1, right=0.98, top=1 - 0.45 / fig.get_figheight(), bottom=0.45 / fig.get_figheight())
+    fig.savefig(path, dpi=DPI, metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+def write_all(root: Path, verdicts: list) -> list[Path]:
+    """Each paper's key figure in ``root/<paper>/``, from its tables under ``root`` and its verdicts,
+    and the index's (``root/key_figure.png``: every paper's verdict bar)."""
+    from . import verdicts as V
+    from .pages import SHORT
+
+    out = [draw_overview([(SHORT.get(p, p), V.counts([v for v in verdicts if v.paper == p])) for p in V.PAPERS],
+                         Path(root) / FILE)]
+    for paper in V.PAPERS:
+        d = Path(root) / paper
+        d.mkdir(parents=True, exist_ok=True)
+        vs = [v for v in verdicts if v.paper == paper]
+        out.append(draw(paper, V.counts(vs), cells(root, paper), d / FILE))
+    return out
+
+
+def caption(root: Path, paper: str) -> str:
+    data = cells(root, paper)
+    names = sorted(dict.fromkeys(data["table"]), key=lambda t: [int(x) if x.isdigit() else x
+                                                                for x in re.split(r"(\d+)", t)])
+    tables = ", ".join(names) or "none"
+    return (f"Key figure. Top: the paper's claims by verdict (the table below gives each one). Below: every "
+            f"published number of the paper's tables against ours ({tables}), one panel per measure; "
+            f"on the dashed line ours equals the paper's"
+            + ("; a win/draw/loss count is drawn as its win share W/(W+L)." if (data["kind"] == WIN_SHARE).any()
+               else "."))
+
+
+def index_lines(root: Path) -> list[str]:
+    """The Markdown lines opening reports/index.md with the verdict bars ([] when not drawn)."""
+    if not (Path(root) / FILE).exists():
+        return []
+    return [f"![verdicts by paper]({FILE})", "",
+            "*Every paper's claims by verdict; the table below links each paper's page, which opens with its "
+            "published numbers against ours.*", ""]
+
+
+def page_lines(root: Path, paper: str) -> list[str]:
+    """The Markdown lines opening a paper page with its key figure ([] when it was not drawn)."""
+    if not (Path(root) / paper / FILE).exists():
+        return []
+    return [f"![key figure]({FILE})", "", f"*{caption(root, paper)}*", ""]
