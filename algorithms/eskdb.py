@@ -661,7 +661,8 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
     members_ : list of fitted members (``cut_points``, ``order``, ``model`` = the SKDB)
     nominal_ : bool array, the nominal columns
     diagnostics_ : dict
-        Per member: chosen k*, n* and bins per numeric column (stored by the runner).
+        Per member: chosen k*, n* and bins per numeric column; ``distinct_cut_sets``: distinct cut-point
+        sets among the members per numeric attribute, averaged (stored by the runner).
     """
 
     def __init__(self, *, n_estimators=10, max_k=5, estimation="m_estimate", m=1.0, n_iterations=1000, burn_in=100,
@@ -786,6 +787,12 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
             "n_star": [int(mb.model.n_selected_) for mb in members],
             "mean_bins": [float(np.mean([c.size + 1 for c in mb.cut_points])) if numeric.size else 0.0
                           for mb in members],
+            # how random the members' discretisations are (issue 30: the reference code's java.util.Random
+            # draws give nearly the same cut points to every member): per numeric attribute, the number
+            # of distinct cut-point sets among the members, averaged over the numeric attributes
+            "distinct_cut_sets": float(np.mean([len({mb.cut_points[a].tobytes() for mb in members})
+                                                for a in range(len(members[0].cut_points))]))
+            if numeric.size and members and len(members[0].cut_points) else 0.0,
         }
         return self
 
