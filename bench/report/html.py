@@ -26,6 +26,8 @@ from pathlib import Path
 #: the style sheet of the HTML view: one source, ``bench/report/style.css`` (package data), written
 #: beside reports/index.html by :func:`write_site` (or inline in a page built without it)
 CSS = (Path(__file__).with_name("style.css")).read_text()
+#: the key figure's file name (bench.report.keyfig draws it; pages show it first, at its own width)
+KEY_FIGURE = "key_figure.png"
 
 _IMG = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
@@ -236,8 +238,6 @@ class _Converter:
             return (f'<p class="repeat">{_html.escape(path.stem)}: <a href="{src}">the same diagram from the '
                     f"experiment's generic summary</a>, not shown: {_html.escape(twin.stem)} above is the "
                     "paper's own.</p>")
-        from .keyfig import FILE as KEY_FIGURE
-
         key = path.name == KEY_FIGURE
         width = display_width(path, key=key)
         style = f' style="width:{width}px"' if width else ""

@@ -24,8 +24,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .html import KEY_FIGURE
+
 #: the figure's file name in the paper folder
-FILE = "key_figure.png"
+FILE = KEY_FIGURE
 #: size: at most WIDTH_IN inches wide at DPI dots per inch (1650 px); the page shows it as wide as
 #: its pixels up to the column (about 1300 CSS px, :func:`bench.report.html.display_width`)
 WIDTH_IN, DPI = 11.0, 150
@@ -266,11 +268,12 @@ def draw_overview(rows: list[tuple[str, dict[str, int]]], path: Path) -> Path:
     return path
 
 
-def write_all(root: Path, verdicts: list) -> list[Path]:
+def write_all(root: Path, verdicts: list, short: dict[str, str] | None = None) -> list[Path]:
     """Each paper's key figure in ``root/<paper>/``, from its tables under ``root`` and its verdicts,
-    and the index's (``root/key_figure.png``: every paper's verdict bar)."""
+    and the index's (``root/key_figure.png``: every paper's verdict bar, papers named by ``short``)."""
     from . import verdicts as V
-    from .pages import SHORT
+
+    SHORT = short or {}
 
     out = [draw_overview([(SHORT.get(p, p), V.counts([v for v in verdicts if v.paper == p])) for p in V.PAPERS],
                          Path(root) / FILE)]

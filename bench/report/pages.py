@@ -488,7 +488,7 @@ def write_verdict_stage(root: Path | str = "reports", provenance_text: str | Non
     root = Path(root)
     verdicts = V.evaluate_all(root)
     written = V.write(root, verdicts)
-    written += keyfig.write_all(root, verdicts)
+    written += keyfig.write_all(root, verdicts, SHORT)
     written += write_pages(root, verdicts)
     idx = root / "index.md"
     if provenance_text is None:
