@@ -165,3 +165,45 @@ def test_kdb_fix_table_from_the_fix_experiment(tmp_path):
     small = ["iris", "zoo", "tic_tac_toe"]
     assert float(kdb.loc["kdb", "<= 1000 rows RMSE"]) == pytest.approx(means.loc[small, "kdb"].mean(), abs=1e-4)
     assert set(t.loc[t["family"] == "SKDB", "config"]) == {"nb_disc", "skdb"}
+
+
+def test_ablation_under_both_generators(tmp_path):
+    """ablation_generators: means, W/D/L with the one-tailed sign test and the members' cut-point diversity
+    per generator, recomputed from the records."""
+    from bench.report.eskdb_generators import GENERATORS, ablation_generators
+    from bench.report.context import ReportContext
+    from scipy.stats import binomtest
+
+    root = tmp_path / "res"
+    q = {"eskdb_m": 0.8, "eskdb_random_o": 0.7, "eskdb_random_cp": 0.75,
+         "eskdb_m_authors_rng": 0.7, "eskdb_random_o_authors_rng": 0.7, "eskdb_random_cp_authors_rng": 0.69}
+    for i, ds in enumerate(DATASETS):
+        for j, (algo, qq) in enumerate(q.items()):
+            write_fake_run(root, "eskdb_ablation", ds, algo, n=40, protocol="cv5x2", quality=qq, rng_seed=30 * i + j)
+    _plan(root, "eskdb_ablation", "cv5x2")
+    exp = ReportContext(root).experiment("eskdb_ablation")
+    files = ablation_generators(exp, tmp_path / "rep")
+    assert files
+    t = pd.read_csv(tmp_path / "rep" / "ablation_generators.csv")
+    assert len(t) == 4 and set(t["datasets"]) == {5}
+    df = load(root, experiment="eskdb_ablation")
+    means = df.groupby(["dataset", "algo"])["metrics.rmse"].mean().unstack()
+    for gen, names in GENERATORS.items():
+        row = t[(t["generator"] == gen) & (t["measure"] == "RMSE")].iloc[0]
+        assert row["ES-KDB mean"] == pytest.approx(means[names["ES-KDB"]].mean(), abs=1e-4)
+        a, b = means[names["ES-KDB"]], means[names["ES-KDB_randomO"]]
+        w, l_ = int((a < b).sum()), int((a > b).sum())
+        assert row["ES-KDB vs ES-KDB_randomO W/D/L"] == f"{w}/{int((a == b).sum())}/{l_}"
+        p = binomtest(w, w + l_, 0.5, alternative="greater" if w >= l_ else "less").pvalue
+        assert row["ES-KDB vs ES-KDB_randomO p (one-tailed sign)"] == pytest.approx(p, abs=1e-4)
+
+
+def test_ablation_generators_needs_all_six(tmp_path):
+    from bench.report.eskdb_generators import ablation_generators
+    from bench.report.context import ReportContext
+
+    root = tmp_path / "res"
+    for j, algo in enumerate(["eskdb_m", "eskdb_random_o", "eskdb_random_cp"]):
+        write_fake_run(root, "eskdb_ablation", "iris", algo, n=40, protocol="cv5x2", quality=0.7, rng_seed=j)
+    _plan(root, "eskdb_ablation", "cv5x2")
+    assert ablation_generators(ReportContext(root).experiment("eskdb_ablation"), tmp_path / "rep") == []

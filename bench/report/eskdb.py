@@ -47,6 +47,7 @@ from ..stats.spread import standard_error
 from .compare import beside_published, display_beside, long_display, wdl_vs_published
 from .context import PaperResult, ReportContext, dataset_algo_cells
 from .figures import Caption, lines, plt, save, scatter_vs
+from .eskdb_generators import ablation_generators
 from .labels import DISPLAY_NAMES
 from .registry import PAPER_MODULES
 from .tables import write_table
@@ -58,6 +59,9 @@ ALGOS = {"NB": ["kdb0"], "TAN": ["tan"], "KDB": ["kdb", "kdb5"], "SKDB": ["skdb"
          "KDF": ["kdf"], "AODE": ["aode", "a1de"], "ESKDB_M": ["eskdb_m"], "ESKDB_HDP": ["eskdb_hdp"],
          "RF": ["rf100_weka"], "RF-sklearn": ["rf100"], "XGBoost_default": ["xgb"], "XGBoost_tuned": ["xgb_tuned"]}
 ABLATION = {"ES-KDB": ["eskdb_m"], "ES-KDB_randomO": ["eskdb_random_o"], "ES-KDB_randomCP": ["eskdb_random_cp"]}
+#: the same three under the reference code's java.util.Random draws (issue 30; table ablation_generators)
+AUTHORS_RNG_ABLATION = {"ES-KDB": "eskdb_m_authors_rng", "ES-KDB_randomO": "eskdb_random_o_authors_rng",
+                        "ES-KDB_randomCP": "eskdb_random_cp_authors_rng"}
 ENSEMBLE_SIZE_PARAM = "n_estimators"
 ENSEMBLE_SIZES = (1, 10, 20, 30)
 TYING_PARAM, PRIOR_PARAM = "tying", "prior"
@@ -88,6 +92,7 @@ FIX_VARIANTS = {"NB-Laplace (Weka, not the paper's NB)": "nb_disc", "NB (KDB-0, 
 DISPLAY_NAMES[PAPER] = {**{a: n for n, a in FIX_VARIANTS.items()}, "kdb3": "KDB-3",
                         **{a: n for n, a in KDB_VARIANTS.items()},
                         **{a: n for n, names in ABLATION.items() for a in names},
+                        **{a: f"{n} (java.util.Random)" for n, a in AUTHORS_RNG_ABLATION.items()},
                         **{a: n for n, names in ALGOS.items() for a in names}}
 
 
@@ -160,6 +165,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     res.files += _bnc_order(vals, amap, out)
     res.files += selected_k_table(exp, amap, out)
     res.files += _kdb_fixes(ctx, out)
+    res.files += ablation_generators(ctx.experiment(EXPERIMENTS["ablation"]), out)
     res.files += _figures(ctx, exp, vals, amap, label, out, res)
     return res
 
