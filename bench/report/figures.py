@@ -135,9 +135,13 @@ def normalised_bars(panels: list[tuple[str, pd.DataFrame]], baseline: str, algos
     labels = labels or {}
     summaries = []
     panel_width = max(4.0, 1.0 + 0.24 * len(algos) * len(groups))
-    fig, axes = plt.subplots(1, len(panels), figsize=(panel_width * len(panels), 4.2), squeeze=False)
+    # side by side while the row stays legible at page width; wide panels are stacked instead
+    stacked = len(panels) > 1 and panel_width * len(panels) > 10.0
+    shape = (len(panels), 1) if stacked else (1, len(panels))
+    figsize = (panel_width, 4.2 * len(panels)) if stacked else (panel_width * len(panels), 4.2)
+    fig, axes = plt.subplots(*shape, figsize=figsize, squeeze=False)
     cmap = plt.get_cmap("tab10" if len(algos) <= 10 else "tab20")
-    for ax, (ptitle, values) in zip(axes[0], panels):
+    for ax, (ptitle, values) in zip(axes.flat, panels):
         s = normalised_summary(values, baseline, algos, groups)
         s.insert(0, "panel", ptitle)
         summaries.append(s)
@@ -158,7 +162,7 @@ def normalised_bars(panels: list[tuple[str, pd.DataFrame]], baseline: str, algos
             top = float((finite + s.loc[finite.index, "se"].fillna(0)).max())
             ax.set_ylim(0, max(1.1, top * 1.08))
         ax.grid(axis="y", alpha=0.3)
-    handles, labs = axes[0][0].get_legend_handles_labels()
+    handles, labs = axes.flat[0].get_legend_handles_labels()
     fig.legend(handles, labs, loc="upper center", ncol=min(len(algos), 5), bbox_to_anchor=(0.5, 0.0),
                frameon=False)
     if title:
