@@ -49,14 +49,16 @@ from .tables import write_table
 
 PAPER = "ecocnb"
 EXPERIMENTS = {2: "ecocnb_normal", 3: "ecocnb_kernel", 4: "ecocnb_discretized"}
+#: every experiment the paper's report reads (res.experiments, the scale gate)
+ALL_EXPERIMENTS = [*EXPERIMENTS.values(), "ecocnb_instances"]
 ESTIMATOR = {2: "normal estimators (Weka 3.6 NaiveBayes': precision grid, cell probability)",
              3: "kernel density", 4: "10-bin equal-frequency discretisation"}
 #: claims on ECOC-NB's cost (bench/published/claims.csv) -> the table whose times they are about
 COST_CLAIMS = {"EC04": (2,), "EC05": (3,), "EC08": (2, 3, 4)}
-#: verdict rules (stated in the report): a "mild" growth with the code length holds when our median
-#: ECOC-NB / NB ratio (over the datasets) at every code length is at most GROWTH_SLACK x the
-#: paper's median at that length; "almost as fast as NB" holds when the median ratio over all
-#: (dataset, code length) cells is at most ALMOST_AS_FAST
+#: verdict rules (stated in the report): EC04's "very mild" and EC05's "slight" increase with the code
+#: length, one rule for both: the growth of the median (over the datasets) ECOC-NB / NB ratio from the
+#: shortest to the longest code length is at most GROWTH_SLACK x the paper's own growth; "almost as fast
+#: as NB" (EC08) holds when the median ratio over all (dataset, code length) cells is at most ALMOST_AS_FAST
 GROWTH_SLACK = 2.0
 ALMOST_AS_FAST = 1.5
 #: published algorithm name -> prefix of our algorithm names
@@ -274,6 +276,18 @@ def _ratios(ctx: ReportContext, number: int) -> tuple[pd.DataFrame, pd.DataFrame
     return mine, ep.dropna(subset=["ratio"])[["dataset", "code_length", "ratio"]]
 
 
+def _nb_speed(ctx: ReportContext, number: int) -> float | None:
+    """Median over the datasets of the paper's NB training seconds / ours (Table ``number``)."""
+    ours = _our_times(ctx.experiment(EXPERIMENTS[number]))
+    if ours.empty:
+        return None
+    nb = ours[ours["algorithm"] == "NB"].set_index("dataset")["seconds"]
+    pub = published.values(PAPER, number)
+    nbp = pub[pub["algorithm"] == "NB"].set_index("dataset")["value_num"]
+    r = (nbp / nb).replace([np.inf, -np.inf], np.nan).dropna()
+    return float(r.median()) if len(r) else None
+
+
 def _perf_floor(ctx: ReportContext) -> pd.DataFrame:
     """The newest ``bench.perf ecoc_text`` run stored under ``<results>/perf``: per text set,
     estimator and code length, NB's and ECOC-NB's fit (fused and reference) and the floor (the
@@ -326,11 +340,18 @@ def _cost(ctx: ReportContext, out: Path) -> list[Path]:
                            + f": median ECOC-NB / NB over {len(mine)} (dataset, length) cells {allm:.2f} "
                              f"(rule: <= {ALMOST_AS_FAST}; paper {float(pub['ratio'].median()):.2f})")
             else:
-                worst = max(lengths, key=lambda L: med[L] / pmed.get(L, np.nan) if L in pmed.index else 0)
-                ok = all(med[L] <= GROWTH_SLACK * pmed[L] for L in lengths if L in pmed.index)
+                # EC04 ("very mild increase") and EC05 ("slight increase") by one rule: the growth of the
+                # median ratio from the shortest to the longest code length, against the paper's own growth
+                both = [L for L in lengths if L in pmed.index]
+                lo, hi = both[0], both[-1]
+                ours_g, pub_g = med[hi] / med[lo], pmed[hi] / pmed[lo]
+                speed = _nb_speed(ctx, number)
+                ok = ours_g <= GROWTH_SLACK * pub_g
                 verdict = (("holds" if ok else "does not hold")
-                           + f" (rule: our median ratio <= {GROWTH_SLACK:g} x the paper's at every length; "
-                             f"largest excess at {worst} bits: {med[worst]:.2f} vs {pmed.get(worst, np.nan):.2f})")
+                           + f" (rule: the median ratio's growth from {lo} to {hi} bits at most {GROWTH_SLACK:g} x "
+                             f"the paper's: ours x{ours_g:.2f}, paper x{pub_g:.2f}"
+                           + (f"; our NB is a median {speed:.0f}x faster than the paper's, which inflates every "
+                              f"ratio to NB" if speed else "") + ")")
             rows.append({"claim": cid, "quote": getattr(claim, "quote", "") if claim is not None else "",
                          "table": f"Table {number} ({ESTIMATOR[number]})",
                          "median ECOC-NB / NB per code length (ours, paper)": data, "verdict": verdict})
@@ -353,12 +374,47 @@ def _cost(ctx: ReportContext, out: Path) -> list[Path]:
 
 
 def build(ctx: ReportContext, out: Path) -> PaperResult:
-    res = PaperResult(PAPER, experiments=list(EXPERIMENTS.values()))
+    res = PaperResult(PAPER, experiments=ALL_EXPERIMENTS)
     res.files += _table1(ctx, out, res)
     for number in EXPERIMENTS:
         res.files += _time_table(ctx, number, out, res)
     res.files += _cost(ctx, out)
+    res.files += instances_table(ctx.experiment(INSTANCES_EXPERIMENT), out)
     return res
+
+
+#: EC01/EC07: NB and 31-bit ECOC-NB trained on fbis at growing N (a scale-up run, one fit per N)
+INSTANCES_EXPERIMENT = "ecocnb_instances"
+INSTANCE_PAIRS = {"normal": ("nb_normal_text", "ecocnb_normal_b31"), "discretised": ("nb_disc_text", "ecocnb_disc_b31")}
+
+
+def instances_table(exp, out: Path) -> list[Path]:
+    """instances_extra_time.{csv,md,tex}: per estimator and training size N, the training CPU seconds of
+    NB and of 31-bit ECOC-NB (one fit of the first N rows of fbis, rows repeated past its 2463), the
+    extra time ECOC-NB - NB, and NB's own time as a multiple of its time at the smallest N. Nothing is
+    written when the experiment has no stored run."""
+    recs = exp.records
+    if recs.empty:
+        return []
+    ok = recs[recs["status"] == "ok"]
+    rows = []
+    for est, (nb, ecoc) in INSTANCE_PAIRS.items():
+        t = ok[ok["algo"].isin([nb, ecoc])].pivot_table(index="n_train", columns="algo", values="times.fit_cpu_s")
+        if nb not in t.columns or ecoc not in t.columns:
+            continue
+        t = t.dropna().sort_index()
+        for n, r in t.iterrows():
+            rows.append({"estimator": est, "N": int(n), "NB fit CPU s": round(float(r[nb]), 4),
+                         "ECOC-NB fit CPU s": round(float(r[ecoc]), 4),
+                         "extra s (ECOC-NB - NB)": round(float(r[ecoc] - r[nb]), 4),
+                         "NB time / NB time at the smallest N": round(float(r[nb] / t[nb].iloc[0]), 2)})
+    if not rows:
+        return []
+    return write_table(pd.DataFrame(rows), out / "instances_extra_time", index=False,
+                       caption="EC01/EC07: training CPU seconds of NB and 31-bit BCH ECOC-NB on fbis against the "
+                               "number of training instances N (experiment ecocnb_instances: one fit of the first N "
+                               "rows, fbis's 2463 rows repeated in file order; times without data slicing and, for "
+                               "the discretised pair, without the MDL discretisation)")
 
 
 

@@ -97,28 +97,40 @@ DISPLAY_NAMES[PAPER] = {**{a: n for n, a in FIX_VARIANTS.items()}, "kdb3": "KDB-
 
 
 def selected_k_table(exp, amap: dict[str, str], out: Path) -> list[Path]:
-    """selected_k.{csv,md,tex}: the k each SKDB member of ESKDB_M and ESKDB_HDP chose, per dataset, from
-    the stored records' ``extra.k_star`` (one value per member and split; claim ES22: "for [tic-tac-toe]
-    SKDB chooses to use k = 2"). Nothing is written when the records carry no ``k_star``."""
+    """selected_k.{csv,md,tex}: the k SKDB's leave-one-out selection chose, per dataset: every member of
+    ESKDB_M and ESKDB_HDP (stored records' ``extra.k_star``, one value per member and split) and the
+    standalone SKDB (``extra.k``, one per split). Columns ``k=0`` .. ``k=5`` count the choices (k = 0:
+    no attribute selected), ``choices`` their total (claim ES22: "for [tic-tac-toe] SKDB chooses to use
+    k = 2"). Nothing is written when the records carry no choices."""
     recs = exp.records
-    if recs.empty or "extra.k_star" not in recs.columns:
+    if recs.empty or not ({"extra.k_star", "extra.k"} & set(recs.columns)):
         return []
     rows = []
-    for name in ("ESKDB_M", "ESKDB_HDP"):
+    for name, col in (("ESKDB_M", "extra.k_star"), ("ESKDB_HDP", "extra.k_star"), ("SKDB", "extra.k")):
+        if col not in recs.columns:
+            continue
         g = recs[(recs["algo"] == amap.get(name)) & (recs["status"] == "ok")]
         for ds, gg in g.groupby("dataset"):
-            ks = [int(k) for lst in gg["extra.k_star"] if isinstance(lst, (list, tuple, np.ndarray)) for k in lst]
+            ks = []
+            for v in gg[col]:
+                if isinstance(v, (list, tuple, np.ndarray)):
+                    ks += [int(k) for k in v]
+                elif v is not None and not (isinstance(v, float) and np.isnan(v)):
+                    ks.append(int(v))
             if not ks:
                 continue
             cnt = pd.Series(ks).value_counts().sort_index()
-            rows.append({"dataset": ds, "algorithm": name, "members x splits": len(ks),
-                         "most frequent k": int(cnt.idxmax()),
-                         "k counts": ", ".join(f"k={k}: {n}" for k, n in cnt.items())})
+            row = {"dataset": ds, "algorithm": name, "chooser": "members x splits" if col == "extra.k_star"
+                   else "splits", "choices": len(ks), "most frequent k": int(cnt.idxmax()),
+                   "k counts": ", ".join(f"k={k}: {n}" for k, n in cnt.items())}
+            row.update({f"k={k}": int(cnt.get(k, 0)) for k in range(0, 6)})
+            rows.append(row)
     if not rows:
         return []
     return write_table(pd.DataFrame(rows), out / "selected_k", index=False,
-                       caption="The k chosen by SKDB's leave-one-out selection in each member of the ensemble "
-                               "(every member of every split; stored records' extra.k_star)")
+                       caption="The k chosen by SKDB's leave-one-out selection: in each member of the ensembles "
+                               "(every member of every split; stored records' extra.k_star) and in the standalone "
+                               "SKDB (every split; extra.k); k = 0: no attribute selected")
 
 
 def _resolve(exp, candidates: dict[str, list[str]]) -> dict[str, str]:
