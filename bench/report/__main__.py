@@ -40,11 +40,11 @@ def main(argv=None) -> int:
     if args.from_evidence:
         return _from_evidence(args)
     if args.verdicts_only:
-        from .pages import write_verdict_stage
+        from .build import verdicts_only
         from .verdicts import EvaluatorError
 
         try:
-            written = write_verdict_stage(args.out)
+            written = verdicts_only(args.out)
         except EvaluatorError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1

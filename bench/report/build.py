@@ -29,7 +29,6 @@ every paper from what is stored, empty or not.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import os
 import pkgutil
@@ -54,6 +53,7 @@ from .labels import names_for
 from .labels import variant_labels as _variant_labels
 from .registry import PAPER_MODULES, PAPER_REPORTS
 from .pages import TITLES, experiment_paper_section, paper_experiments, shorten, uncut
+from .staging import StagedTree, build_lock
 from .tables import write_table
 
 __all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summarise", "generic_report"]
@@ -128,23 +128,23 @@ def _where(exc: BaseException) -> str:
 def _staging(final: Path, keep: bool = False) -> Path:
     """A fresh temporary folder beside ``final``; with ``keep`` it starts as a copy of ``final``
     (a folder this build already wrote, shared by a paper and its experiment of the same name)."""
-    tmp = final.with_name(f".{final.name}.building")
-    shutil.rmtree(tmp, ignore_errors=True)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.building-", dir=final.parent))
     if keep and final.is_dir():
+        tmp.rmdir()
         shutil.copytree(final, tmp)
-    else:
-        tmp.mkdir(parents=True)
     return tmp
 
 
 def _commit(tmp: Path, final: Path, files: list[Path]) -> list[Path]:
     """Replace ``final`` by the completed ``tmp`` folder; return ``files`` at their final place."""
-    old = final.with_name(f".{final.name}.old")
-    shutil.rmtree(old, ignore_errors=True)
     if final.exists():
-        os.replace(final, old)
-    os.replace(tmp, final)
-    shutil.rmtree(old, ignore_errors=True)
+        old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
+        os.replace(final, old / final.name)
+        os.replace(tmp, final)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(tmp, final)
     out = []
     for f in files:
         try:
@@ -369,32 +369,48 @@ def _kept(block: list[str], generated: str, why: str = NOTHING_STORED) -> list[s
 
 
 
-@contextlib.contextmanager
-def build_lock(out_root: Path):
-    """One build at a time per output folder: an exclusive lock on ``out_root/.build.lock``; a
-    second build says so and waits for the first to finish (its staging folders have fixed names)."""
-    import fcntl
-
-    out_root.mkdir(parents=True, exist_ok=True)
-    with open(out_root / ".build.lock", "a") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            print(f"another report build is writing {out_root}/; waiting for it to finish", file=sys.stderr, flush=True)
-            fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
-
 def build_reports(results_dir: str | None = None, out_dir: str = "reports", experiments: list[str] | None = None,
                   scale: str | None = None, papers: list[str] | None = None,
                   keep_earlier: bool = True, from_evidence: bool = False) -> list[Path]:
-    """Write every paper's report and a summary of every stored experiment (one build at a time per
-    ``out_dir``: :func:`build_lock`); see :func:`_build_reports`."""
-    with build_lock(Path(out_dir)):
-        return _build_reports(results_dir, out_dir, experiments, scale, papers, keep_earlier, from_evidence)
+    """Write every paper's report and a summary of every stored experiment; see :func:`_build_reports`.
+
+    One build at a time per ``out_dir`` (:func:`bench.report.staging.build_lock`), into a private
+    copy of it that is swapped in folder by folder once complete (:class:`bench.report.staging.StagedTree`):
+    a build that is killed or fails unexpectedly leaves ``out_dir`` as it was. The returned paths are
+    the files' places in ``out_dir``."""
+    out_root = Path(out_dir)
+    with build_lock(out_root):
+        tree = StagedTree(out_root)
+        try:
+            written = _build_reports(results_dir, str(tree.path), experiments, scale, papers, keep_earlier,
+                                     from_evidence)
+        except ReportBuildError as exc:   # what could be rebuilt was: publish it, the rest kept its files
+            tree.publish()
+            exc.written = [tree.final(p) for p in exc.written]
+            exc.failures = [f.replace(str(tree.path), str(out_root)) for f in exc.failures]
+            raise
+        except BaseException:
+            tree.discard()
+            raise
+        tree.publish()
+        return [tree.final(p) for p in written]
+
+
+def verdicts_only(out_dir: str | Path = "reports") -> list[Path]:
+    """The verdict stage alone (``--verdicts-only``), from the report files in ``out_dir``, under the
+    build lock and into a staged copy, as a full build (:func:`build_reports`)."""
+    from .pages import write_verdict_stage
+
+    out_root = Path(out_dir)
+    with build_lock(out_root):
+        tree = StagedTree(out_root)
+        try:
+            written = write_verdict_stage(tree.path)
+        except BaseException:
+            tree.discard()
+            raise
+        tree.publish()
+        return [tree.final(p) for p in written]
 
 
 def _build_reports(results_dir: str | None = None, out_dir: str = "reports", experiments: list[str] | None = None,
