@@ -172,3 +172,37 @@ def test_a_killed_build_leaves_every_folder_complete(tmp_path, seed):
     subprocess.run(_cmd(new_res, out), cwd=ROOT, env=ENV, check=True, capture_output=True, timeout=900)
     assert compare_trees(after, out) == []
     assert [p.name for p in out.iterdir() if p.name.startswith(".")] == [".build.lock"]
+
+
+def _stat_snapshot(out: Path) -> dict:
+    """Every file under ``out`` with its bytes, inode and modification time (a rewrite with the same
+    bytes changes the inode or the time)."""
+    return {p.relative_to(out).as_posix(): (p.read_bytes(), p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in sorted(out.rglob("*")) if p.is_file() and not p.name.startswith(".")}
+
+
+def test_a_user_experiment_build_touches_nothing_but_its_folder(tmp_path):
+    """`python -m bench.report --experiment my_logreg` (issue 28) writes reports/my_logreg/ and leaves
+    every other file, reports/index.md and index.html included, as it was; a paper's experiment is
+    refused with the --paper to use."""
+    res = _results(tmp_path / "res", datasets=("iris",))
+    out = tmp_path / "reports"
+    build.build_reports(str(res), str(out), scale="smoke")
+    for i, ds in enumerate(("sk_iris", "zoo")):
+        for j, algo in enumerate(("logreg", "nb_disc")):
+            write_fake_run(res, "my_logreg", ds, algo, n=40, protocol="cv2", quality=0.7 + 0.1 * j, rng_seed=i)
+    before = _stat_snapshot(out)
+    cmd = [sys.executable, "-m", "bench.report", "--results-dir", str(res), "--out", str(out), "--experiment",
+           "my_logreg"]
+    proc = subprocess.run(cmd, cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert f"{out}/my_logreg/" in proc.stdout and "nothing else" in proc.stdout
+    got = _stat_snapshot(out)
+    mine = {k for k in got if k.startswith("my_logreg/")}
+    assert {"my_logreg/summary_long.csv", "my_logreg/summary_error.md"} <= mine
+    assert {k: v for k, v in got.items() if k not in mine} == before      # bytes, inodes and times
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [".build.lock"]
+    # an experiment of a paper is rebuilt with its paper, never alone
+    proc = subprocess.run(cmd[:-1] + ["ande_sr"], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 2 and "belongs to paper ande_sr" in proc.stderr and "--paper ande_sr" in proc.stderr
+    assert _stat_snapshot(out) == got

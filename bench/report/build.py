@@ -381,19 +381,35 @@ def build_reports(results_dir: str | None = None, out_dir: str = "reports", expe
     out_root = Path(out_dir)
     with build_lock(out_root):
         tree = StagedTree(out_root)
+        only = set(experiments) if experiment_only(experiments, papers) else None
         try:
             written = _build_reports(results_dir, str(tree.path), experiments, scale, papers, keep_earlier,
                                      from_evidence)
         except ReportBuildError as exc:   # what could be rebuilt was: publish it, the rest kept its files
-            tree.publish()
+            tree.publish(only)
             exc.written = [tree.final(p) for p in exc.written]
             exc.failures = [f.replace(str(tree.path), str(out_root)) for f in exc.failures]
             raise
         except BaseException:
             tree.discard()
             raise
-        tree.publish()
+        tree.publish(only)
         return [tree.final(p) for p in written]
+
+
+def experiment_only(experiments: list[str] | None, papers: list[str] | None) -> bool:
+    """Whether a build is an experiment-only build: experiments named and no paper (``python -m
+    bench.report --experiment NAME``). It writes those experiments' summary folders and nothing else:
+    no paper, no index, no verdicts, no evidence (a user's experiment never touches the papers' reports)."""
+    return experiments is not None and papers is None
+
+
+def paper_of(experiment: str) -> str | None:
+    """The paper whose reports include ``experiment``'s folder (a paper's key, or an experiment whose
+    config names the paper), else None (a user's experiment)."""
+    if experiment in TITLES:
+        return experiment
+    return next((p for p in TITLES if experiment in paper_experiments(p)), None)
 
 
 def verdicts_only(out_dir: str | Path = "reports") -> list[Path]:
@@ -490,6 +506,8 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
            tables_done: Callable[[list[str]], list[Path]] | None = None) -> list[Path]:
     """The build proper, from ``ctx``; ``tables_done(failures)`` is called once the tables and
     figures are written, before the verdict stage, and returns the files it wrote."""
+    if experiment_only(experiments, papers):
+        return _experiments_only(ctx, out_root, experiments)
     old_papers, old_exps, old_generated = _index_blocks(out_root / "index.md") if keep_earlier else ({}, {}, "")
     errors = discover()
     prov = provenance()
@@ -616,6 +634,27 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
         failures.append(f"verdicts: {type(exc).__name__}: {exc} (at fault: {_where(exc)})")
         (out_root / "index.md").write_text("\n".join(index) + "\n")
         written.append(out_root / "index.md")
+    if failures:
+        raise ReportBuildError(failures, written)
+    return written
+
+
+def _experiments_only(ctx: ReportContext, out_root: Path, names: list[str]) -> list[Path]:
+    """The summary folders of ``names`` alone (see :func:`experiment_only`)."""
+    discover()
+    prov = provenance()
+    built = f"{time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} at commit {str(prov['git_commit'])[:12]}"
+    written: list[Path] = []
+    failures: list[str] = []
+    for name in names:
+        out = out_root / name
+        tmp = _staging(out, keep=name in PAPER_MODULES)
+        try:
+            _lines, files = _experiment_section(ctx, name, tmp, out_root, built)
+        except Exception as exc:
+            _build_failed(f"experiment {name}", exc, tmp, out, failures)
+            continue
+        written += _commit(tmp, out, files)
     if failures:
         raise ReportBuildError(failures, written)
     return written

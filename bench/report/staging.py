@@ -106,6 +106,18 @@ def _ignored(name: str) -> bool:
     return name.startswith(".") or name.startswith("scale-")
 
 
+def _identical(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are the same file, or folders of the same files, byte for byte."""
+    if a.is_symlink() or b.is_symlink():
+        return a.is_symlink() and b.is_symlink() and os.readlink(a) == os.readlink(b)
+    if a.is_file() and b.is_file():
+        return a.stat().st_size == b.stat().st_size and a.read_bytes() == b.read_bytes()
+    if not (a.is_dir() and b.is_dir()):
+        return False
+    names = sorted(p.name for p in a.iterdir())
+    return names == sorted(p.name for p in b.iterdir()) and all(_identical(a / n, b / n) for n in names)
+
+
 class StagedTree:
     """A private, complete copy of ``out_root`` for one build (see the module docstring)."""
 
@@ -131,9 +143,13 @@ class StagedTree:
         except ValueError:
             return Path(path)
 
-    def publish(self) -> None:
-        """Swap the completed copy in, folder by folder (see the module docstring)."""
-        after = {p.name for p in self.path.iterdir() if not _ignored(p.name)}
+    def publish(self, only: set[str] | None = None) -> None:
+        """Swap the completed copy in, folder by folder (see the module docstring). Entries the build
+        left byte for byte as they were are not touched; with ``only``, no entry but those named is
+        (an experiment-only build publishes its experiments' folders and nothing else)."""
+        after = {p.name for p in self.path.iterdir() if not _ignored(p.name)
+                 and (only is None or p.name in only) and not _identical(p, self.out / p.name)}
+        gone = self.before - {p.name for p in self.path.iterdir()}
         trash = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=self.out))
         # folders first (a page's links resolve once the top-level files point at them), files last
         names = sorted(after, key=lambda n: (not (self.path / n).is_dir(), n))
@@ -152,7 +168,7 @@ class StagedTree:
                 if old.is_dir() and not old.is_symlink():
                     os.replace(old, trash / name)
                 os.replace(new, old)
-        for name in sorted(self.before - after):   # removed by the build
+        for name in sorted(gone if only is None else gone & set(only)):   # removed by the build
             old = self.out / name
             if old.exists() or old.is_symlink():
                 os.replace(old, trash / name)
