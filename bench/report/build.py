@@ -1,9 +1,10 @@
 """Build reports/: the papers' tables and figures, a summary per stored experiment, and
 reports/index.md.
 
-* Paper modules (``bench/report/<paper>.py`` or a package ``bench/report/<paper>/``) register in
-  :data:`PAPER_MODULES` and run on every ``python -m bench.report``, whether or not their experiments
-  ran: they write what the stored records allow and list every missing cell with its reason.
+* The papers are one explicit list, :mod:`bench.report.papers`. A paper's ``build`` runs on every
+  ``python -m bench.report``, whether or not its experiments ran: it writes what the stored records
+  allow and lists every missing cell with its reason; a paper written per experiment
+  (``EXPERIMENT_REPORTS``) writes beside each stored experiment's summary.
 * Every stored experiment also gets the generic summary (mean and standard error over splits
   per dataset and algorithm) and a rank analysis (Friedman, Nemenyi CD, Wilcoxon); readers see the
   algorithms by the names of the experiment's paper (:data:`bench.report.labels.DISPLAY_NAMES`),
@@ -14,8 +15,9 @@ reports/index.md.
 Files a previous build left in a directory this build rewrites, and did not write again, are
 removed, so reports/ never shows a stale table.
 
-Each paper and each experiment summary is written into a temporary folder beside its own
-(``.<name>.building``) that replaces the folder only when everything in it was written: a module
+A build writes into a private copy of the output folder, swapped in folder by folder once complete
+(:mod:`bench.report.staging`). Within it, each paper and each experiment summary is written into a
+temporary folder beside its own (``.<name>.building-<random>``) that replaces the folder only when everything in it was written: a module
 that fails (a broken record, a bug) leaves the earlier files in place, its index section says so
 and names the file or record at fault, and :func:`build_reports` raises
 :class:`ReportBuildError` at the end (``python -m bench.report`` then exits 1).
@@ -29,9 +31,7 @@ every paper from what is stored, empty or not.
 
 from __future__ import annotations
 
-import importlib
 import os
-import pkgutil
 import shutil
 import sys
 import tempfile
@@ -51,24 +51,18 @@ from .evidence import EVIDENCE, Evidence, export_experiment, export_perf, write_
 from .ranking import friedman_report
 from .labels import names_for
 from .labels import variant_labels as _variant_labels
-from .registry import PAPER_MODULES, PAPER_REPORTS
+from .papers import BUILDS, EXPERIMENT_REPORTS
 from .pages import TITLES, experiment_paper_section, paper_experiments, shorten, uncut
 from .staging import StagedTree, build_lock
 from .tables import write_table
 
-__all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summarise", "generic_report"]
+__all__ = ["build_reports", "summarise", "generic_report"]
 
 #: failed / not-applicable (algorithm, dataset) pairs listed in the index per experiment
 MAX_LISTED = 12
 #: characters of a failed / not-applicable split's error message shown in the index (whole when it fits;
 #: else shortened at a sentence or clause end by :func:`bench.report.pages.shorten`)
 ERROR_WIDTH = 300
-#: modules of bench/report/ that are the framework, not paper reports
-FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "html", "labels", "pages", "perf", "ranking",
-             "registry", "synthetic", "tables", "verdicts"}
-
-_IMPORT_ERRORS: dict[str, str] = {}
-
 SCALES = ("smoke", "medium", "full")
 
 
@@ -170,25 +164,6 @@ def _failed_section(title: str, exc: BaseException, old_block: list[str] | None,
     else:
         lines.append("- no earlier build to keep")
     return lines + [""]
-
-
-def discover() -> dict[str, str]:
-    """Import every paper module of bench/report/ (they register themselves); return import errors."""
-    pkg = importlib.import_module(__package__)
-    for info in pkgutil.iter_modules(pkg.__path__):
-        if info.name in FRAMEWORK or info.name.startswith("_"):
-            continue
-        try:
-            importlib.import_module(f"{__package__}.{info.name}")
-        except Exception as exc:  # a broken paper module must not stop the other reports
-            _IMPORT_ERRORS[info.name] = f"{type(exc).__name__}: {exc}"
-    return dict(_IMPORT_ERRORS)
-
-
-def load_paper_reports() -> dict[str, Callable]:
-    """Import every paper module (see :func:`discover`) and return the experiment-keyed hooks."""
-    discover()
-    return PAPER_REPORTS
 
 
 def variant_labels(df: pd.DataFrame, names: dict[str, str] | None = None) -> pd.Series:
@@ -509,7 +484,6 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
     if experiment_only(experiments, papers):
         return _experiments_only(ctx, out_root, experiments)
     old_papers, old_exps, old_generated = _index_blocks(out_root / "index.md") if keep_earlier else ({}, {}, "")
-    errors = discover()
     prov = provenance()
     built = f"{time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} at commit {str(prov['git_commit'])[:12]}"
     written: list[Path] = []
@@ -528,7 +502,7 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
 
     # ---- papers
     index += ["## Papers", ""]
-    for paper in sorted(PAPER_MODULES):
+    for paper in sorted(BUILDS):
         title = TITLES.get(paper, paper)
         out = out_root / paper
         if keep_earlier and title in old_papers and out.exists():
@@ -545,7 +519,7 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
         tmp = _staging(out)
         try:
             n_rec = sum(ctx.experiment(e).n_records for e in paper_experiments(paper))
-            result = PAPER_MODULES[paper](ctx, tmp)
+            result = BUILDS[paper](ctx, tmp)
             result.files += _write_missing(result, tmp)
         except Exception as exc:
             _build_failed(f"paper {paper}", exc, tmp, out, failures)
@@ -571,10 +545,10 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
         else:
             index.append("- missing: nothing")
         index.append("")
-    # papers whose tables and figures are written per experiment (PAPER_REPORTS), not by a paper module;
+    # papers whose tables and figures are written per experiment (EXPERIMENT_REPORTS), not by a paper module;
     # listed whether or not this build selected them (a --paper build keeps the others' sections)
     for paper, title in TITLES.items():
-        if paper in PAPER_MODULES:
+        if paper in BUILDS:
             continue
         stored = any(_n_records(ctx, e) for e in paper_experiments(paper))
         if keep_earlier and title in old_papers and (not stored or (papers is not None and paper not in papers)):
@@ -582,8 +556,6 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
             continue
         exps = paper_experiments(paper)
         index += experiment_paper_section(paper, exps, [e for e in exps if _n_records(ctx, e)])
-    for mod, err in sorted(errors.items()):
-        index += [f"- report module `{mod}` could not be imported: {err}", ""]
 
     # ---- speed benchmarks (results/perf, written by `make bench-perf`)
     from .perf import perf_report
@@ -603,7 +575,7 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
     for name in names:
         out = out_root / name
         # a folder shared with the paper of the same name starts from the paper's files (fresh or kept)
-        tmp = _staging(out, keep=out in fresh or name in PAPER_MODULES)
+        tmp = _staging(out, keep=out in fresh or name in BUILDS)
         try:
             lines, files = _experiment_section(ctx, name, tmp, out_root, built)
         except Exception as exc:
@@ -641,14 +613,13 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
 
 def _experiments_only(ctx: ReportContext, out_root: Path, names: list[str]) -> list[Path]:
     """The summary folders of ``names`` alone (see :func:`experiment_only`)."""
-    discover()
     prov = provenance()
     built = f"{time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} at commit {str(prov['git_commit'])[:12]}"
     written: list[Path] = []
     failures: list[str] = []
     for name in names:
         out = out_root / name
-        tmp = _staging(out, keep=name in PAPER_MODULES)
+        tmp = _staging(out, keep=name in BUILDS)
         try:
             _lines, files = _experiment_section(ctx, name, tmp, out_root, built)
         except Exception as exc:
@@ -666,8 +637,8 @@ def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path
     view = ctx.experiment(name)
     df = view.all_records
     files, notes = generic_report(name, df, view.plan, out) if not df.empty else ([], [])
-    if name in PAPER_REPORTS and not df.empty:
-        files += PAPER_REPORTS[name](df, view.plan, out)
+    if name in EXPERIMENT_REPORTS and not df.empty:
+        files += EXPERIMENT_REPORTS[name](df, view.plan, out)
     counts = status_counts(df)
     n_ok, n_na, n_failed = counts["ok"], counts["not_applicable"], counts["failed"]
     hosts = ", ".join(sorted(df["host"].dropna().astype(str).unique())) if "host" in df else "-"
