@@ -4,6 +4,7 @@ previous build left it or as the new build makes it, complete, never a part of o
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -201,6 +202,14 @@ def test_a_user_experiment_build_touches_nothing_but_its_folder(tmp_path):
     mine = {k for k in got if k.startswith("my_logreg/")}
     assert {"my_logreg/summary_long.csv", "my_logreg/summary_error.md"} <= mine
     assert {k: v for k, v in got.items() if k not in mine} == before      # bytes, inodes and times
+    # the build manifests: facts of the records, the evidence only where it ships
+    full = json.loads((out / "smoke" / "manifest.json").read_text())
+    assert full["evidence"] == "evidence/smoke.records.parquet" and (out / full["evidence"]).exists()
+    assert full["records"] == {"total": 2, "ok": 2, "failed": 0, "not_applicable": 0}
+    assert "summary_long.csv" in full["files"] and full["protocol"] == "cv2"
+    mine_m = json.loads((out / "my_logreg" / "manifest.json").read_text())
+    assert mine_m["evidence"] is None and mine_m["records"]["total"] == 2 * 2 * 2
+    assert set(mine_m["files"]) == {k.removeprefix("my_logreg/") for k in mine} - {"manifest.json"}
     assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [".build.lock"]
     # an experiment of a paper is rebuilt with its paper, never alone
     proc = subprocess.run(cmd[:-1] + ["ande_sr"], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=900)

@@ -31,6 +31,7 @@ every paper from what is stored, empty or not.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -621,7 +622,7 @@ def _experiments_only(ctx: ReportContext, out_root: Path, names: list[str]) -> l
         out = out_root / name
         tmp = _staging(out, keep=name in BUILDS)
         try:
-            _lines, files = _experiment_section(ctx, name, tmp, out_root, built)
+            _lines, files = _experiment_section(ctx, name, tmp, out_root, built, evidence_shipped=False)
         except Exception as exc:
             _build_failed(f"experiment {name}", exc, tmp, out, failures)
             continue
@@ -631,7 +632,8 @@ def _experiments_only(ctx: ReportContext, out_root: Path, names: list[str]) -> l
     return written
 
 
-def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path, built: str):
+def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path, built: str,
+                        evidence_shipped: bool = True):
     """The generic summary of one stored experiment written into ``out``: (index lines, files).
     The lines leave out the "- files:" line (the caller adds it with the files' final places)."""
     view = ctx.experiment(name)
@@ -667,7 +669,39 @@ def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path
             index.append(f"- {label}: {len(groups) - MAX_LISTED} more (algorithm, dataset) pairs "
                          f"(summary_long.csv has them all)")
     index.append("")
+    shipped = evidence_shipped and ctx.evidence is not None and ctx.evidence.has(name)
+    files.append(write_experiment_manifest(name, df, plan, out, files, shipped))
     return index, files
+
+
+#: the build manifest of each experiment's summary folder
+MANIFEST_NAME = "manifest.json"
+
+
+def write_experiment_manifest(name: str, df: pd.DataFrame, plan: dict, out: Path, files: list[Path],
+                              evidence: bool) -> Path:
+    """``out/manifest.json``: what an experiment's summary was built from, as data (scale, protocol,
+    records by status, the commits and machines the records were made at, the evidence file when
+    ``evidence`` (the records ship in reports/evidence), the files written, the datasets and
+    algorithms missing from the run). Only facts of the records and
+    the plan, never of the build, so two builds of the same evidence write the same bytes."""
+    counts = status_counts(df)
+
+    def values(col: str) -> list[str]:
+        return sorted(df[col].dropna().astype(str).unique().tolist()) if col in df else []
+
+    manifest = {
+        "experiment": name, "scale": plan.get("scale"), "protocol": plan.get("protocol"),
+        "records": {"total": int(len(df)), "ok": int(counts["ok"]), "failed": int(counts["failed"]),
+                    "not_applicable": int(counts["not_applicable"])},
+        "record_commits": values("git_commit"), "hosts": values("host"),
+        "evidence": f"{EVIDENCE}/{name}.records.parquet" if evidence else None,
+        "files": sorted(Path(f).relative_to(out).as_posix() for f in files if Path(f).is_relative_to(out)),
+        "missing": {"datasets": plan.get("missing_datasets") or {}, "algorithms": plan.get("missing_algos") or {}},
+    }
+    path = out / MANIFEST_NAME
+    path.write_text(json.dumps(manifest, indent=1, sort_keys=True, default=str) + "\n")
+    return path
 
 
 def rebuild_from_evidence(src: str | Path = "reports", out: str | Path | None = None,
