@@ -4,7 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bench.report.build import PAPER_REPORTS, build_reports, load_paper_reports
+from bench.report.build import build_reports
+from bench.report.papers import EXPERIMENT_REPORTS
 from bench.report.mctree import _lead_table, published_static_levels
 from bench.runner import run_job
 from bench.store import load
@@ -38,8 +39,7 @@ def test_published_levels_come_from_the_copied_claims():
 
 
 def test_report_draws_every_figure_and_table(stored, tmp_path):
-    load_paper_reports()
-    assert "mctree_fig5" in PAPER_REPORTS and "mctree_fig4_alpha" in PAPER_REPORTS
+    assert "mctree_fig5" in EXPERIMENT_REPORTS and "mctree_fig4_alpha" in EXPERIMENT_REPORTS
     written = build_reports(str(stored), str(tmp_path / "reports"), ["mctree_fig5"])
     names = {p.name for p in written}
     for stem in ("mctree_fig5_sk_iris_budget", "mctree_fig5_sk_iris_time"):

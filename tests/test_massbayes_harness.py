@@ -84,9 +84,8 @@ def test_scaleup_driver_records_and_figure(conf, tmp_path):
 
 
 def test_paper_reports_are_registered():
-    from bench.report.build import load_paper_reports
+    from bench.report.papers import EXPERIMENT_REPORTS as reports
 
-    reports = load_paper_reports()
     for name in ("massbayes_table3", "massbayes_fig3", "massbayes_fig4_psi", "massbayes_fig4_t",
                  "massbayes_fig4_h"):
         assert name in reports
@@ -137,7 +136,7 @@ def test_tables_3_to_5_with_published_beside(tmp_path):
 
 
 def test_psi_claims_read_the_published_numbers(tmp_path, monkeypatch):
-    """MB01/MB02 and Table 3's CoverType cell come from bench/published/massbayes/, not from code:
+    """MB01/MB02 and Table 3's CoverType cell come from bench/published/, not from code:
     a changed published value changes the psi_claims table."""
     import bench.report.massbayes as M
 
@@ -147,9 +146,9 @@ def test_psi_claims_read_the_published_numbers(tmp_path, monkeypatch):
     shutil.copytree(M.PUBLISHED, pub)
     claims = (pub / "claims.csv").read_text().replace("MB02,accuracy,88.66", "MB02,accuracy,90.01")
     (pub / "claims.csv").write_text(claims)
-    t3 = (pub / "table3_accuracy.csv").read_text().replace("CoverType,MassBayes,78.21,%,\"psi=5000",
+    t3 = (pub / "massbayes_table3_accuracy.csv").read_text().replace("CoverType,MassBayes,78.21,%,\"psi=5000",
                                                          "CoverType,MassBayes,77.50,%,\"psi=4000")
-    (pub / "table3_accuracy.csv").write_text(t3)
+    (pub / "massbayes_table3_accuracy.csv").write_text(t3)
     monkeypatch.setattr(M, "PUBLISHED", pub)
     t = pd.DataFrame({"psi": ["4000", "20000", "50000"], "psi_used": [4000, 18000, 18000],
                       "accuracy": [80.0, 83.0, 83.0]})

@@ -77,7 +77,7 @@ def test_build_reports_writes_index_papers_and_experiments(tmp_path):
     written = build.build_reports(str(res), str(out), scale="smoke")
     index = (out / "index.md").read_text()
     assert not stale.exists()
-    assert set(build.PAPER_MODULES) >= {"ande_sr", "eskdb", "ecocnb"}
+    assert set(build.BUILDS) >= {"ande_sr", "eskdb", "ecocnb"}
     assert "### A2DE with subsumption resolution" in index
     assert "experiment `ande_sr`: scale smoke, protocol cv5x2, 60 stored records (0 failed), run on " \
            f"{FAKE_HOST}" in index
@@ -138,7 +138,7 @@ def test_a_failing_paper_module_does_not_stop_the_others(tmp_path, monkeypatch):
     def broken(ctx, out):
         raise RuntimeError("boom")
 
-    monkeypatch.setitem(build.PAPER_MODULES, "zz_broken", broken)
+    monkeypatch.setitem(build.BUILDS, "zz_broken", broken)
     with pytest.raises(build.ReportBuildError, match="paper zz_broken: RuntimeError: boom"):
         build.build_reports(str(tmp_path / "res"), str(tmp_path / "rep"), papers=["zz_broken", "ecocnb"])
     index = (tmp_path / "rep" / "index.md").read_text()

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from .build import ReportBuildError, build_reports, output_dir_for
+from .build import ReportBuildError, build_reports, experiment_only, output_dir_for, paper_of
 
 
 def main(argv=None) -> int:
@@ -16,7 +16,8 @@ def main(argv=None) -> int:
     ap.add_argument("--results-dir", default=None)
     ap.add_argument("--out", default="reports")
     ap.add_argument("--experiment", action="append", default=None,
-                    help="only these experiments' generic summaries (repeatable); default: every stored experiment")
+                    help="build only this experiment's summary, reports/NAME/ (repeatable): nothing else under --out is "
+                         "written (no paper, index or verdict); for a paper's experiments use --paper")
     ap.add_argument("--paper", action="append", default=None, help="only these papers (repeatable); default: all")
     ap.add_argument("--scale", default=os.environ.get("SCALE") or None, choices=("smoke", "medium", "full"),
                     help="the scale the reports describe for experiments that were not run yet")
@@ -40,17 +41,24 @@ def main(argv=None) -> int:
     if args.from_evidence:
         return _from_evidence(args)
     if args.verdicts_only:
-        from .pages import write_verdict_stage
+        from .build import verdicts_only
         from .verdicts import EvaluatorError
 
         try:
-            written = write_verdict_stage(args.out)
+            written = verdicts_only(args.out)
         except EvaluatorError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
         print(f"wrote {len(written)} files under {args.out}/ (verdicts: {args.out}/verdicts.md, "
               f"index: {args.out}/index.md, {args.out}/index.html)")
         return 0
+    if experiment_only(args.experiment, args.paper):
+        owned = {e: paper_of(e) for e in args.experiment if paper_of(e)}
+        if owned:
+            print("error: " + "; ".join(f"experiment {e} belongs to paper {p}" for e, p in owned.items())
+                  + ": --experiment rebuilds a user's experiment only (it never touches the papers' reports); "
+                  f"rebuild a paper with --paper {' --paper '.join(sorted(set(owned.values())))}", file=sys.stderr)
+            return 2
     out, note = output_dir_for(args.out, args.scale, args.force_scale)
     if note:
         print(note, flush=True)
@@ -63,7 +71,11 @@ def main(argv=None) -> int:
         for f in exc.failures:
             print(f"  - {f}", file=sys.stderr)
         return 1
-    print(f"wrote {len(written)} files under {out}/ (index: {out}/index.md)")
+    if experiment_only(args.experiment, args.paper):
+        print(f"wrote {len(written)} files under {', '.join(f'{out}/{e}/' for e in args.experiment)} "
+              f"(nothing else under {out}/ changed)")
+    else:
+        print(f"wrote {len(written)} files under {out}/ (index: {out}/index.md)")
     return 0
 
 

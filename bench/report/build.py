@@ -1,9 +1,10 @@
 """Build reports/: the papers' tables and figures, a summary per stored experiment, and
 reports/index.md.
 
-* Paper modules (``bench/report/<paper>.py`` or a package ``bench/report/<paper>/``) register in
-  :data:`PAPER_MODULES` and run on every ``python -m bench.report``, whether or not their experiments
-  ran: they write what the stored records allow and list every missing cell with its reason.
+* The papers are one explicit list, :mod:`bench.report.papers`. A paper's ``build`` runs on every
+  ``python -m bench.report``, whether or not its experiments ran: it writes what the stored records
+  allow and lists every missing cell with its reason; a paper written per experiment
+  (``EXPERIMENT_REPORTS``) writes beside each stored experiment's summary.
 * Every stored experiment also gets the generic summary (mean and standard error over splits
   per dataset and algorithm) and a rank analysis (Friedman, Nemenyi CD, Wilcoxon); readers see the
   algorithms by the names of the experiment's paper (:data:`bench.report.labels.DISPLAY_NAMES`),
@@ -14,8 +15,9 @@ reports/index.md.
 Files a previous build left in a directory this build rewrites, and did not write again, are
 removed, so reports/ never shows a stale table.
 
-Each paper and each experiment summary is written into a temporary folder beside its own
-(``.<name>.building``) that replaces the folder only when everything in it was written: a module
+A build writes into a private copy of the output folder, swapped in folder by folder once complete
+(:mod:`bench.report.staging`). Within it, each paper and each experiment summary is written into a
+temporary folder beside its own (``.<name>.building-<random>``) that replaces the folder only when everything in it was written: a module
 that fails (a broken record, a bug) leaves the earlier files in place, its index section says so
 and names the file or record at fault, and :func:`build_reports` raises
 :class:`ReportBuildError` at the end (``python -m bench.report`` then exits 1).
@@ -29,10 +31,8 @@ every paper from what is stored, empty or not.
 
 from __future__ import annotations
 
-import contextlib
-import importlib
+import json
 import os
-import pkgutil
 import shutil
 import sys
 import tempfile
@@ -52,23 +52,18 @@ from .evidence import EVIDENCE, Evidence, export_experiment, export_perf, write_
 from .ranking import friedman_report
 from .labels import names_for
 from .labels import variant_labels as _variant_labels
-from .registry import PAPER_MODULES, PAPER_REPORTS
+from .papers import BUILDS, EXPERIMENT_REPORTS
 from .pages import TITLES, experiment_paper_section, paper_experiments, shorten, uncut
+from .staging import StagedTree, build_lock
 from .tables import write_table
 
-__all__ = ["PAPER_MODULES", "PAPER_REPORTS", "build_reports", "discover", "summarise", "generic_report"]
+__all__ = ["build_reports", "summarise", "generic_report"]
 
 #: failed / not-applicable (algorithm, dataset) pairs listed in the index per experiment
 MAX_LISTED = 12
 #: characters of a failed / not-applicable split's error message shown in the index (whole when it fits;
 #: else shortened at a sentence or clause end by :func:`bench.report.pages.shorten`)
 ERROR_WIDTH = 300
-#: modules of bench/report/ that are the framework, not paper reports
-FRAMEWORK = {"__main__", "build", "compare", "context", "figures", "html", "labels", "pages", "perf", "ranking",
-             "registry", "synthetic", "tables", "verdicts"}
-
-_IMPORT_ERRORS: dict[str, str] = {}
-
 SCALES = ("smoke", "medium", "full")
 
 
@@ -128,23 +123,23 @@ def _where(exc: BaseException) -> str:
 def _staging(final: Path, keep: bool = False) -> Path:
     """A fresh temporary folder beside ``final``; with ``keep`` it starts as a copy of ``final``
     (a folder this build already wrote, shared by a paper and its experiment of the same name)."""
-    tmp = final.with_name(f".{final.name}.building")
-    shutil.rmtree(tmp, ignore_errors=True)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.building-", dir=final.parent))
     if keep and final.is_dir():
+        tmp.rmdir()
         shutil.copytree(final, tmp)
-    else:
-        tmp.mkdir(parents=True)
     return tmp
 
 
 def _commit(tmp: Path, final: Path, files: list[Path]) -> list[Path]:
     """Replace ``final`` by the completed ``tmp`` folder; return ``files`` at their final place."""
-    old = final.with_name(f".{final.name}.old")
-    shutil.rmtree(old, ignore_errors=True)
     if final.exists():
-        os.replace(final, old)
-    os.replace(tmp, final)
-    shutil.rmtree(old, ignore_errors=True)
+        old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
+        os.replace(final, old / final.name)
+        os.replace(tmp, final)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(tmp, final)
     out = []
     for f in files:
         try:
@@ -170,25 +165,6 @@ def _failed_section(title: str, exc: BaseException, old_block: list[str] | None,
     else:
         lines.append("- no earlier build to keep")
     return lines + [""]
-
-
-def discover() -> dict[str, str]:
-    """Import every paper module of bench/report/ (they register themselves); return import errors."""
-    pkg = importlib.import_module(__package__)
-    for info in pkgutil.iter_modules(pkg.__path__):
-        if info.name in FRAMEWORK or info.name.startswith("_"):
-            continue
-        try:
-            importlib.import_module(f"{__package__}.{info.name}")
-        except Exception as exc:  # a broken paper module must not stop the other reports
-            _IMPORT_ERRORS[info.name] = f"{type(exc).__name__}: {exc}"
-    return dict(_IMPORT_ERRORS)
-
-
-def load_paper_reports() -> dict[str, Callable]:
-    """Import every paper module (see :func:`discover`) and return the experiment-keyed hooks."""
-    discover()
-    return PAPER_REPORTS
 
 
 def variant_labels(df: pd.DataFrame, names: dict[str, str] | None = None) -> pd.Series:
@@ -369,32 +345,64 @@ def _kept(block: list[str], generated: str, why: str = NOTHING_STORED) -> list[s
 
 
 
-@contextlib.contextmanager
-def build_lock(out_root: Path):
-    """One build at a time per output folder: an exclusive lock on ``out_root/.build.lock``; a
-    second build says so and waits for the first to finish (its staging folders have fixed names)."""
-    import fcntl
-
-    out_root.mkdir(parents=True, exist_ok=True)
-    with open(out_root / ".build.lock", "a") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            print(f"another report build is writing {out_root}/; waiting for it to finish", file=sys.stderr, flush=True)
-            fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
-
 def build_reports(results_dir: str | None = None, out_dir: str = "reports", experiments: list[str] | None = None,
                   scale: str | None = None, papers: list[str] | None = None,
                   keep_earlier: bool = True, from_evidence: bool = False) -> list[Path]:
-    """Write every paper's report and a summary of every stored experiment (one build at a time per
-    ``out_dir``: :func:`build_lock`); see :func:`_build_reports`."""
-    with build_lock(Path(out_dir)):
-        return _build_reports(results_dir, out_dir, experiments, scale, papers, keep_earlier, from_evidence)
+    """Write every paper's report and a summary of every stored experiment; see :func:`_build_reports`.
+
+    One build at a time per ``out_dir`` (:func:`bench.report.staging.build_lock`), into a private
+    copy of it that is swapped in folder by folder once complete (:class:`bench.report.staging.StagedTree`):
+    a build that is killed or fails unexpectedly leaves ``out_dir`` as it was. The returned paths are
+    the files' places in ``out_dir``."""
+    out_root = Path(out_dir)
+    with build_lock(out_root):
+        tree = StagedTree(out_root)
+        only = set(experiments) if experiment_only(experiments, papers) else None
+        try:
+            written = _build_reports(results_dir, str(tree.path), experiments, scale, papers, keep_earlier,
+                                     from_evidence)
+        except ReportBuildError as exc:   # what could be rebuilt was: publish it, the rest kept its files
+            tree.publish(only)
+            exc.written = [tree.final(p) for p in exc.written]
+            exc.failures = [f.replace(str(tree.path), str(out_root)) for f in exc.failures]
+            raise
+        except BaseException:
+            tree.discard()
+            raise
+        tree.publish(only)
+        return [tree.final(p) for p in written]
+
+
+def experiment_only(experiments: list[str] | None, papers: list[str] | None) -> bool:
+    """Whether a build is an experiment-only build: experiments named and no paper (``python -m
+    bench.report --experiment NAME``). It writes those experiments' summary folders and nothing else:
+    no paper, no index, no verdicts, no evidence (a user's experiment never touches the papers' reports)."""
+    return experiments is not None and papers is None
+
+
+def paper_of(experiment: str) -> str | None:
+    """The paper whose reports include ``experiment``'s folder (a paper's key, or an experiment whose
+    config names the paper), else None (a user's experiment)."""
+    if experiment in TITLES:
+        return experiment
+    return next((p for p in TITLES if experiment in paper_experiments(p)), None)
+
+
+def verdicts_only(out_dir: str | Path = "reports") -> list[Path]:
+    """The verdict stage alone (``--verdicts-only``), from the report files in ``out_dir``, under the
+    build lock and into a staged copy, as a full build (:func:`build_reports`)."""
+    from .pages import write_verdict_stage
+
+    out_root = Path(out_dir)
+    with build_lock(out_root):
+        tree = StagedTree(out_root)
+        try:
+            written = write_verdict_stage(tree.path)
+        except BaseException:
+            tree.discard()
+            raise
+        tree.publish()
+        return [tree.final(p) for p in written]
 
 
 def _build_reports(results_dir: str | None = None, out_dir: str = "reports", experiments: list[str] | None = None,
@@ -474,8 +482,9 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
            tables_done: Callable[[list[str]], list[Path]] | None = None) -> list[Path]:
     """The build proper, from ``ctx``; ``tables_done(failures)`` is called once the tables and
     figures are written, before the verdict stage, and returns the files it wrote."""
+    if experiment_only(experiments, papers):
+        return _experiments_only(ctx, out_root, experiments)
     old_papers, old_exps, old_generated = _index_blocks(out_root / "index.md") if keep_earlier else ({}, {}, "")
-    errors = discover()
     prov = provenance()
     built = f"{time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} at commit {str(prov['git_commit'])[:12]}"
     written: list[Path] = []
@@ -494,7 +503,7 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
 
     # ---- papers
     index += ["## Papers", ""]
-    for paper in sorted(PAPER_MODULES):
+    for paper in sorted(BUILDS):
         title = TITLES.get(paper, paper)
         out = out_root / paper
         if keep_earlier and title in old_papers and out.exists():
@@ -511,7 +520,7 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
         tmp = _staging(out)
         try:
             n_rec = sum(ctx.experiment(e).n_records for e in paper_experiments(paper))
-            result = PAPER_MODULES[paper](ctx, tmp)
+            result = BUILDS[paper](ctx, tmp)
             result.files += _write_missing(result, tmp)
         except Exception as exc:
             _build_failed(f"paper {paper}", exc, tmp, out, failures)
@@ -537,10 +546,10 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
         else:
             index.append("- missing: nothing")
         index.append("")
-    # papers whose tables and figures are written per experiment (PAPER_REPORTS), not by a paper module;
+    # papers whose tables and figures are written per experiment (EXPERIMENT_REPORTS), not by a paper module;
     # listed whether or not this build selected them (a --paper build keeps the others' sections)
     for paper, title in TITLES.items():
-        if paper in PAPER_MODULES:
+        if paper in BUILDS:
             continue
         stored = any(_n_records(ctx, e) for e in paper_experiments(paper))
         if keep_earlier and title in old_papers and (not stored or (papers is not None and paper not in papers)):
@@ -548,8 +557,6 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
             continue
         exps = paper_experiments(paper)
         index += experiment_paper_section(paper, exps, [e for e in exps if _n_records(ctx, e)])
-    for mod, err in sorted(errors.items()):
-        index += [f"- report module `{mod}` could not be imported: {err}", ""]
 
     # ---- speed benchmarks (results/perf, written by `make bench-perf`)
     from .perf import perf_report
@@ -569,7 +576,7 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
     for name in names:
         out = out_root / name
         # a folder shared with the paper of the same name starts from the paper's files (fresh or kept)
-        tmp = _staging(out, keep=out in fresh or name in PAPER_MODULES)
+        tmp = _staging(out, keep=out in fresh or name in BUILDS)
         try:
             lines, files = _experiment_section(ctx, name, tmp, out_root, built)
         except Exception as exc:
@@ -605,14 +612,35 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
     return written
 
 
-def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path, built: str):
+def _experiments_only(ctx: ReportContext, out_root: Path, names: list[str]) -> list[Path]:
+    """The summary folders of ``names`` alone (see :func:`experiment_only`)."""
+    prov = provenance()
+    built = f"{time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} at commit {str(prov['git_commit'])[:12]}"
+    written: list[Path] = []
+    failures: list[str] = []
+    for name in names:
+        out = out_root / name
+        tmp = _staging(out, keep=name in BUILDS)
+        try:
+            _lines, files = _experiment_section(ctx, name, tmp, out_root, built, evidence_shipped=False)
+        except Exception as exc:
+            _build_failed(f"experiment {name}", exc, tmp, out, failures)
+            continue
+        written += _commit(tmp, out, files)
+    if failures:
+        raise ReportBuildError(failures, written)
+    return written
+
+
+def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path, built: str,
+                        evidence_shipped: bool = True):
     """The generic summary of one stored experiment written into ``out``: (index lines, files).
     The lines leave out the "- files:" line (the caller adds it with the files' final places)."""
     view = ctx.experiment(name)
     df = view.all_records
     files, notes = generic_report(name, df, view.plan, out) if not df.empty else ([], [])
-    if name in PAPER_REPORTS and not df.empty:
-        files += PAPER_REPORTS[name](df, view.plan, out)
+    if name in EXPERIMENT_REPORTS and not df.empty:
+        files += EXPERIMENT_REPORTS[name](df, view.plan, out)
     counts = status_counts(df)
     n_ok, n_na, n_failed = counts["ok"], counts["not_applicable"], counts["failed"]
     hosts = ", ".join(sorted(df["host"].dropna().astype(str).unique())) if "host" in df else "-"
@@ -641,7 +669,39 @@ def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path
             index.append(f"- {label}: {len(groups) - MAX_LISTED} more (algorithm, dataset) pairs "
                          f"(summary_long.csv has them all)")
     index.append("")
+    shipped = evidence_shipped and ctx.evidence is not None and ctx.evidence.has(name)
+    files.append(write_experiment_manifest(name, df, plan, out, files, shipped))
     return index, files
+
+
+#: the build manifest of each experiment's summary folder
+MANIFEST_NAME = "manifest.json"
+
+
+def write_experiment_manifest(name: str, df: pd.DataFrame, plan: dict, out: Path, files: list[Path],
+                              evidence: bool) -> Path:
+    """``out/manifest.json``: what an experiment's summary was built from, as data (scale, protocol,
+    records by status, the commits and machines the records were made at, the evidence file when
+    ``evidence`` (the records ship in reports/evidence), the files written, the datasets and
+    algorithms missing from the run). Only facts of the records and
+    the plan, never of the build, so two builds of the same evidence write the same bytes."""
+    counts = status_counts(df)
+
+    def values(col: str) -> list[str]:
+        return sorted(df[col].dropna().astype(str).unique().tolist()) if col in df else []
+
+    manifest = {
+        "experiment": name, "scale": plan.get("scale"), "protocol": plan.get("protocol"),
+        "records": {"total": int(len(df)), "ok": int(counts["ok"]), "failed": int(counts["failed"]),
+                    "not_applicable": int(counts["not_applicable"])},
+        "record_commits": values("git_commit"), "hosts": values("host"),
+        "evidence": f"{EVIDENCE}/{name}.records.parquet" if evidence else None,
+        "files": sorted(Path(f).relative_to(out).as_posix() for f in files if Path(f).is_relative_to(out)),
+        "missing": {"datasets": plan.get("missing_datasets") or {}, "algorithms": plan.get("missing_algos") or {}},
+    }
+    path = out / MANIFEST_NAME
+    path.write_text(json.dumps(manifest, indent=1, sort_keys=True, default=str) + "\n")
+    return path
 
 
 def rebuild_from_evidence(src: str | Path = "reports", out: str | Path | None = None,

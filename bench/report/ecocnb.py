@@ -44,7 +44,6 @@ from ..stats.collect import base_algo, variant_params
 from .compare import fmt
 from .context import PaperResult, ReportContext
 from .labels import DISPLAY_NAMES
-from .registry import PAPER_MODULES
 from .tables import write_table
 
 PAPER = "ecocnb"
@@ -428,5 +427,3 @@ def published_cells(missing: pd.DataFrame | None = None) -> int:
         n += int(((pub["algorithm"] != "NB") & pub["value_num"].notna()).sum())
     return n
 
-
-PAPER_MODULES[PAPER] = build

@@ -49,7 +49,6 @@ from .context import PaperResult, ReportContext, dataset_algo_cells
 from .figures import Caption, lines, plt, save, scatter_vs
 from .eskdb_generators import ablation_generators
 from .labels import DISPLAY_NAMES
-from .registry import PAPER_MODULES
 from .tables import write_table
 
 PAPER = "eskdb"
@@ -612,5 +611,3 @@ def published_cells(missing: pd.DataFrame | None = None) -> int:
     missing (:func:`.context.dataset_algo_cells`)."""
     return dataset_algo_cells(len(published.datasets(PAPER)), len(ALGOS), missing)
 
-
-PAPER_MODULES[PAPER] = build

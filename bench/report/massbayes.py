@@ -1,9 +1,11 @@
 """MassBayes paper (Aryal and Ting 2013): Tables 3-5 and Figs. 3-4 from stored runs, published numbers beside ours.
 
-Registered in :data:`bench.report.build.PAPER_REPORTS` for the experiments
+Its tables and figures are written with each experiment's summary (:data:`EXPERIMENT_REPORTS`, listed in
+:mod:`bench.report.papers`):
 ``massbayes_table3`` (Tables 3, 4 and 5 come from the same 10-fold CV runs),
 ``massbayes_fig3`` (scale-up, written by :mod:`bench.scaleup`) and ``massbayes_fig4_{psi,t,h}``.
-The published numbers are in ``bench/published/massbayes/`` (copied from the paper extraction).
+The published numbers are ``bench/published/massbayes_table*.csv`` and the paper's rows of
+``bench/published/claims.csv`` (copied from the paper extraction).
 
 Self-contained on purpose (the two-standard-error test is a few lines here), so that it can later
 move onto the shared statistics library.
@@ -19,12 +21,13 @@ import pandas as pd
 
 from ..stats.pairwise import two_se_outcome
 from ..stats.spread import standard_error
-from .build import PAPER_REPORTS
 from .figures import Caption, save
 from .labels import DISPLAY_NAMES, display_name
 from .tables import write_table
 
-PUBLISHED = Path(__file__).resolve().parents[1] / "published" / "massbayes"
+PAPER = "massbayes"
+#: the published numbers, stored once for every paper (bench/published/massbayes_table*.csv, claims.csv)
+PUBLISHED = Path(__file__).resolve().parents[1] / "published"
 
 #: paper name -> our algorithm config name
 ALGOS = {"MassBayes'": "massbayes_prime", "MassBayes": "massbayes", "A3DE": "a3de", "A2DE": "a2de",
@@ -46,7 +49,7 @@ NOTES = {
 
 
 def published(table: str) -> pd.DataFrame:
-    return pd.read_csv(PUBLISHED / f"{table}.csv", dtype={"value": str})
+    return pd.read_csv(PUBLISHED / f"{PAPER}_{table}.csv", dtype={"value": str})
 
 
 def paper_cells(choice: dict[str, str | None], table: str):
@@ -376,7 +379,7 @@ def _psi_of(text: str) -> int:
 def published_psi_accuracies() -> list[tuple[int, float, str]]:
     """(psi, accuracy %, source) of the paper's MassBayes on CoverType: Table 3's cell (its psi in the
     cell's notes) and the running text's claims MB01, MB02 (their psi in the claim's conditions), read
-    from bench/published/massbayes/, in increasing psi."""
+    from bench/published/ (massbayes_table3_accuracy.csv, claims.csv), in increasing psi."""
     t3 = published("table3_accuracy")
     cell = t3[(t3["dataset"] == "CoverType") & (t3["algorithm"] == "MassBayes")].iloc[0]
     out = [(_psi_of(cell["notes"]), float(cell["value"]), "Table 3")]
@@ -401,8 +404,23 @@ def psi_claims(t: pd.DataFrame, ds: str, out: Path) -> list[Path]:
                                f"CoverType figures. {NOTES[ds] + '.' if ds in NOTES else ''}")
 
 
-PAPER_REPORTS["massbayes_table3"] = report_table3
-PAPER_REPORTS["massbayes_fig3"] = report_fig3
-PAPER_REPORTS["massbayes_fig4_psi"] = report_fig4("psi", 500)
-PAPER_REPORTS["massbayes_fig4_t"] = report_fig4("t", 10)
-PAPER_REPORTS["massbayes_fig4_h"] = report_fig4("h", 1)
+
+def missing_cells(root: Path) -> tuple[str, str, set[str]]:
+    """For the index head (:func:`bench.report.pages.index_head`): (display of the printed cells of
+    Tables 3 and 5 missing here, display of those filled, paper data sets absent here), from the
+    tables :func:`report_table3` wrote under ``root/massbayes_table3``."""
+    n, filled, absent = 0, 0, set()
+    for name, col in (("table3_accuracy_long.csv", "ours"), ("table5_runtime_long.csv", "ours_s")):
+        p = Path(root) / "massbayes_table3" / name
+        if p.exists():
+            df = pd.read_csv(p)
+            pubcol = "published" if "published" in df else "published_s"
+            n += int((df[pubcol].notna() & df[col].isna()).sum())
+            filled += int((df[pubcol].notna() & df[col].notna()).sum())
+            absent |= set(df.loc[df["ours_dataset"].astype(str) == "not available", "dataset"])
+    return f"{n} of {n + filled} printed in Tables 3, 5", f"{filled} of {n + filled}", absent
+
+#: experiment -> its tables and figures, written beside the experiment's summary
+EXPERIMENT_REPORTS = {"massbayes_table3": report_table3, "massbayes_fig3": report_fig3,
+                      "massbayes_fig4_psi": report_fig4("psi", 500), "massbayes_fig4_t": report_fig4("t", 10),
+                      "massbayes_fig4_h": report_fig4("h", 1)}

@@ -262,7 +262,7 @@ def paper_experiments(paper: str) -> list[str]:
 
 def experiment_paper_section(paper: str, exps: list[str], stored: list[str]) -> list[str]:
     """The index section of a paper whose tables and figures are written with each experiment's summary
-    (``PAPER_REPORTS`` hooks): its page, the experiments that hold its tables, those not stored."""
+    (the paper's ``EXPERIMENT_REPORTS``, :mod:`bench.report.papers`): its page, the experiments that hold its tables, those not stored."""
     return [f"### {TITLES.get(paper, paper)}", "", page_line(paper),
             "- tables and figures: written with each experiment's summary under Stored experiments below"
             + (f": {', '.join(f'`{e}`' for e in stored)}" if stored else ""),
@@ -339,12 +339,9 @@ def complete_papers(text: str, root: Path | None = None) -> str:
 def _published_cells(paper: str, missing: pd.DataFrame) -> int | None:
     """The published cells the paper module fills or lists as missing (its ``published_cells()``, told
     the report's missing list), or None when the module has no such count."""
-    import importlib
+    from .papers import published_cells
 
-    try:
-        return int(importlib.import_module(f"{__package__}.{paper}").published_cells(missing))
-    except (ImportError, AttributeError):
-        return None
+    return published_cells(paper, missing)
 
 
 def _missing_cells(root: Path, paper: str) -> tuple[str, str, set[str]]:
@@ -358,17 +355,11 @@ def _missing_cells(root: Path, paper: str) -> tuple[str, str, set[str]]:
         n_cells = int((df["dataset"] != "").sum())
         filled = f"{total - n_cells} of {total}" if total else "-"
         return f"[{len(df)}]({paper}/missing.md)", filled, absent
-    if paper == "massbayes":
-        n, filled, absent = 0, 0, set()
-        for name, col in (("table3_accuracy_long.csv", "ours"), ("table5_runtime_long.csv", "ours_s")):
-            p = root / "massbayes_table3" / name
-            if p.exists():
-                df = pd.read_csv(p)
-                pubcol = "published" if "published" in df else "published_s"
-                n += int((df[pubcol].notna() & df[col].isna()).sum())
-                filled += int((df[pubcol].notna() & df[col].notna()).sum())
-                absent |= set(df.loc[df["ours_dataset"].astype(str) == "not available", "dataset"])
-        return f"{n} of {n + filled} printed in Tables 3, 5", f"{filled} of {n + filled}", absent
+    from .papers import PAPERS
+
+    own = getattr(PAPERS.get(paper), "missing_cells", None)   # a paper written per experiment counts its own
+    if own is not None:
+        return own(root)
     return "none printed (claims only)", "none printed (claims only)", set()
 
 

@@ -38,7 +38,6 @@ from ... import published
 from ..context import PaperResult, ReportContext, dataset_algo_cells
 from ..labels import DISPLAY_NAMES
 from ..ranking import friedman_report
-from ..registry import PAPER_MODULES
 from . import claims, data, figures, tables
 from .spec import (ALGOS, ALPHA, BASELINE, EXPERIMENT, PAIRED, PAPER, SKLEARN_FILE, SUBSETS, TABLES,  # noqa: F401
                    TEST, TITLE)
@@ -94,5 +93,3 @@ def published_cells(missing: pd.DataFrame | None = None) -> int:
     missing (:func:`.context.dataset_algo_cells`)."""
     return dataset_algo_cells(len(published.datasets(PAPER)), len(ALGOS), missing)
 
-
-PAPER_MODULES[PAPER] = build
