@@ -46,6 +46,8 @@ EXPECT: dict[str, tuple[str, ...]] = {
 }
 
 SKIP: dict[str, str] = {
+    "python -m bench.report --experiment NAME": "a placeholder (your own experiment's name); "
+                                                 "tests/test_report_safety.py builds a user's experiment (my_logreg) with it",
     "bench data add ~/data/trial.csv --target response": "a placeholder (your own file); tests/test_data_add.py and "
                                                           "tests/test_compare_e2e.py run `bench data add` on files",
     "bench compare --algos logreg,nb,a1de,rf10 --datasets trial,iris,zoo,wine --protocol cv5x2":
