@@ -31,7 +31,7 @@ def test_one_verdict_per_claim_on_the_committed_reports(paper):
         if v.verdict == "not checkable":
             assert v.reason.startswith(("dataset absent", "quantity not measurable", "protocol not run at this scale"))
         assert v.claim == claims.set_index("claim_id").loc[v.claim_id, "quote"]
-        for ev in (v.evidence.split(", ") if v.evidence else []):   # every file the numbers come from
+        for ev in (v.evidence.split(";") if v.evidence else []):   # every file the numbers come from
             if not ev.startswith(".."):
                 assert (REPORTS / ev).exists(), ev
         if v.verdict != "not checkable":   # a checked claim names the test or rule it was checked with

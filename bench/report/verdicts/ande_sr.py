@@ -223,7 +223,7 @@ def _fig_parts(data: _Data, cid: str, rf: str):
         mean = Check(s <= GREATLY * a, f"mean over datasets of time / NB: A2DE-S {s:.2f} vs A2DE {a:.2f}; greatly = "
                                        f"at most {GREATLY} x A2DE's")
         med = _an12_median(data)
-        ev = FIG_FILES["Learning time"] + (", summary_long.csv" if med.ok is not None else "")
+        ev = FIG_FILES["Learning time"] + (";summary_long.csv" if med.ok is not None else "")
         return [("mean of the ratios to NB (Fig. 4)", [mean]),
                 ("per-dataset median of A2DE-S / A2DE", [med])], \
             f"classification time / NB: A2DE-S {s:.2f}, A2DE {a:.2f}; {med.text}", ev
@@ -288,7 +288,7 @@ def _one(data: _Data, row: dict, rf: str) -> tuple:
         parts, shown, files = _wdl_checks(data, WDL_SPECS[cid], rf, "ours")
         pparts, pshown, _ = _wdl_checks(data, WDL_SPECS[cid], RF, "published")
         # every file a number of the verdict comes from (AN10 reads the 0-1 loss and the RMSE tables)
-        ev = ", ".join(dict.fromkeys(files)) if files else TABLE_FILES[WDL_SPECS[cid][0][1][0][2]]
+        ev = ";".join(dict.fromkeys(files)) if files else TABLE_FILES[WDL_SPECS[cid][0][1][0][2]]
         return parts, "; ".join(shown), "; ".join(pshown), ev, test_text(TEST, ALPHA), pparts
     if cid in COUNT_SPECS:
         parts, ours, ev = _count(data, row, COUNT_SPECS[cid], rf)
@@ -330,7 +330,7 @@ def evaluate_dir(paper_dir: Path, claims: pd.DataFrame, prefix: str = PAPER) -> 
             else:
                 extra["rf10_sklearn"] = "not in this build"
         out.append(verdict(row, PAPER, parts, ours=ours, published=pub, test=test,
-                           evidence=", ".join(f"{prefix}/{e}" for e in ev.split(", ")),
+                           evidence=";".join(f"{prefix}/{e}" for e in ev.split(";")),
                            scale=data.scale, extra=extra, note=note))
     return check_one(out, claims)
 

@@ -195,7 +195,7 @@ def evaluate_dir(paper_dir: Path, claims: pd.DataFrame, prefix: str = PAPER) -> 
         if cid == "EC01":
             parts, ours, pub = _ec01(d)
             out.append(verdict(row, PAPER, parts, ours=ours, published=pub,
-                               evidence=f"{prefix}/table2_traintime_ratio.csv, {prefix}/{INSTANCES}", **kw))
+                               evidence=f"{prefix}/table2_traintime_ratio.csv;{prefix}/{INSTANCES}", **kw))
         elif cid == "EC02":
             out.append(fixed(row, PAPER, NOT_CHECKABLE, "dataset absent: the paper does not name which of the two "
                              "excluded 19MclassTextWc datasets gave < 1 % accuracy", published="< 1 %", **kw))
