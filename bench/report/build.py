@@ -522,6 +522,8 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
             n_rec = sum(ctx.experiment(e).n_records for e in paper_experiments(paper))
             result = BUILDS[paper](ctx, tmp)
             result.files += _write_missing(result, tmp)
+            if result.facts:
+                result.files.append(result.facts.write(tmp))
         except Exception as exc:
             _build_failed(f"paper {paper}", exc, tmp, out, failures)
             index += _failed_section(title, exc, old_papers.get(title), old_generated)

@@ -59,6 +59,14 @@ class PaperResult:
     missing: list = field(default_factory=list)
     notes: list = field(default_factory=list)          #: Markdown lines for the index
     experiments: list = field(default_factory=list)    #: experiment names the module read
+    #: the numbers behind the tables, as data (:mod:`bench.report.facts`); written to facts.json
+    facts: "Facts | None" = None
+
+    def __post_init__(self):
+        if self.facts is None:
+            from .facts import Facts
+
+            self.facts = Facts(self.paper)
 
     def add_missing(self, item: str, dataset: str, algorithm: str, reason: str) -> None:
         self.missing.append(Missing(self.paper, item, dataset, algorithm, reason))
