@@ -302,7 +302,9 @@ def _check_results_dir(argv: list[str]) -> None:
     import os
     import tempfile
 
-    root = os.environ.get("BENCH_RESULTS_DIR") or "results"
+    from .store import results_root
+
+    root = str(results_root())
     for a in argv:
         if a.startswith(("results_dir=", "+results_dir=", "++results_dir=")):
             root = a.split("=", 1)[1]

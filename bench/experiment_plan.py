@@ -11,7 +11,6 @@ the config format.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -21,7 +20,8 @@ from .data.registry import conf_dir, dataset_config, source_available, unavailab
 from .fileio import atomic_write_bytes
 from .provenance import provenance
 
-SCALES = ("smoke", "medium", "full")
+from .store import SCALES, results_root  # noqa: F401  (defined once, in the store)
+
 DEFAULT_SCALE = "medium"
 
 
@@ -127,10 +127,6 @@ def command(p: dict, jobs: int | None, results_dir: str | None = None, extra: li
     if results_dir:
         cmd.append(f"results_dir={results_dir}")
     return cmd + list(extra or [])
-
-
-def results_root(results_dir: str | None) -> Path:
-    return Path(results_dir or os.environ.get("BENCH_RESULTS_DIR", "results"))
 
 
 def write_plan(root: Path, p: dict, seconds: float, rc: int) -> None:

@@ -483,7 +483,9 @@ def render(p: dict, cells: list[CellEstimate], models: dict[str, AlgoModel], sou
 def default_sources(results_dir: str | None) -> tuple[list[Path], Path | None]:
     from .data.registry import conf_dir
 
-    roots = [Path(results_dir or os.environ.get("BENCH_RESULTS_DIR", "results"))]
+    from .store import results_root
+
+    roots = [results_root(results_dir)]
     extra = os.environ.get("BENCH_PLAN_RESULTS")  # more result trees, colon-separated
     if extra:
         roots += [Path(r) for r in extra.split(":") if r]
@@ -558,7 +560,9 @@ def submit(p: dict, cells: list[CellEstimate], max_job_hours: float, partition: 
         for c in cmds:
             print(" ".join(c))
         return 0
-    log_dir = Path(results_dir or os.environ.get("BENCH_RESULTS_DIR", "results")) / p["experiment"] / ".slurm"
+    from .store import results_root
+
+    log_dir = results_root(results_dir) / p["experiment"] / ".slurm"
     log_dir.mkdir(parents=True, exist_ok=True)
     procs = []
     for i, c in enumerate(cmds):

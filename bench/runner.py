@@ -640,54 +640,11 @@ def _legacy_data_ok(data_cfg, ds: Dataset) -> bool:
     return strip(_data_cfg_dict(data_cfg)) == strip(registered)
 
 
-def _migrate_legacy(store: Store, legacy: Store, split, context: dict) -> dict | None:
-    """Move a record of the earlier layout into this job's folder when it provably belongs to
-    this job: same data (sha256, shape, registered config), same protocol identity, sound
-    predictions. Returns the migrated record, or None."""
-    import os
-    import shutil
-
-    old = legacy.get(split.repeat, split.fold)
-    if old is None or not context.get("_legacy_ok"):
-        return None
-    pc = old.get("protocol_config")
-    if (old.get("dataset_sha256") != context["dataset_sha256"]
-            or not isinstance(pc, dict) or protocol_identity(pc) != context["protocol_identity"]
-            or any(old.get(k) != context[k] for k in ("n_instances", "n_features", "n_classes"))
-            or old.get("seed") != context["seed"] or old.get("algo_hash") != context["algo_hash"]):
-        return None
-    problem = predictions_problem(old)
-    if problem:
-        log.warning("%s; the split will be recomputed", problem)
-        return None
-    rec = {k: v for k, v in old.items() if k != "path"}
-    rec.update({k: context[k] for k in ("data_key", "data_identity", "protocol_key", "protocol_identity")})
-    rec["migrated_from"] = str(old["path"])
-    old_npz = legacy.predictions_path(split.repeat, split.fold)
-    if old_npz.exists():
-        store.dir.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(old_npz, store.predictions_path(split.repeat, split.fold))
-        from .fileio import sha256_file
-
-        rec["predictions_sha256"] = sha256_file(store.predictions_path(split.repeat, split.fold))
-    else:
-        rec["predictions_sha256"] = None
-    from .fileio import atomic_write_bytes
-    from .store import encode_record
-
-    atomic_write_bytes(store.record_path(split.repeat, split.fold), encode_record(rec))
-    for p in (legacy.record_path(split.repeat, split.fold), old_npz):
-        try:
-            os.unlink(p)
-        except FileNotFoundError:
-            pass
-    return store.get(split.repeat, split.fold)
-
-
 def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_failed, result, legacy=None):
     rec = _reusable(store.get(split.repeat, split.fold), context, rerun, retry_failed)
     if rec is None and legacy is not None and not rerun:
-        rec = _reusable(_migrate_legacy(store, legacy, split, context), context, rerun, retry_failed)
+        adopted = store.adopt(legacy, split.repeat, split.fold, context) if context.get("_legacy_ok") else None
+        rec = _reusable(adopted, context, rerun, retry_failed)
     if rec is not None:
         result.reused += 1
         return rec

@@ -49,6 +49,7 @@ from . import metrics as M
 from .data import Dataset, load
 from .data.registry import dataset_config
 from .experiment_plan import algo_config, at_scale, experiment_config, plan, results_root, write_plan
+from .store import SCALES
 from .provenance import provenance
 from .resources import Timing, limit_threads, peak_rss_mb, reset_peak_rss, rss_mb, timed, timed_without_jit
 from .runner import algo_identity, build_estimator, estimator_seed, fit_steps
@@ -318,7 +319,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.scaleup", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("name", help="a conf/experiment/<name>.yaml with driver: scaleup")
-    ap.add_argument("--scale", default="medium", choices=("smoke", "medium", "full"))
+    ap.add_argument("--scale", default="medium", choices=SCALES)
     ap.add_argument("--results-dir", default=None)
     ap.add_argument("--rerun", action="store_true", help="recompute stored records")
     ap.add_argument("--threads", type=int, default=1)

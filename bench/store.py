@@ -69,6 +69,15 @@ PROTOCOL_DESCRIPTIVE_KEYS = ("name", "description", "notes", "per_dataset", "ove
 #: splitting code can be marked by bumping it
 SPLITTER = "stratified-v1"
 
+#: the sizes an experiment runs at (conf/experiment/*.yaml ``scales:``), smallest first; defined here once
+SCALES = ("smoke", "medium", "full")
+
+
+def results_root(results_dir: str | os.PathLike | None = None) -> Path:
+    """The results root: ``results_dir`` if given, else ``$BENCH_RESULTS_DIR``, else ``results``
+    (relative to the working directory). Every command finds the store through this one rule."""
+    return Path(results_dir or os.environ.get("BENCH_RESULTS_DIR") or "results")
+
 
 class RecordError(RuntimeError):
     """A stored record or its predictions file is unreadable or does not match its checksum."""
@@ -198,6 +207,44 @@ class Store:
             except FileNotFoundError:
                 pass
         atomic_write_bytes(self.record_path(r, f), encode_record(record))
+
+    def adopt(self, legacy: "Store", repeat: int, fold: int, identity: dict) -> dict | None:
+        """Move a record of the earlier layout (``legacy``, a folder without the data/protocol
+        setup) into this store, when it provably is this job's: the same data sha256 and shape, the
+        same protocol identity, seed and algorithm hash as ``identity`` (the job's context), and
+        sound predictions. The record gains the job's data and protocol keys and
+        ``migrated_from``; the legacy files are removed. Returns the adopted record, or None."""
+        old = legacy.get(repeat, fold)
+        if old is None:
+            return None
+        pc = old.get("protocol_config")
+        if (old.get("dataset_sha256") != identity["dataset_sha256"]
+                or not isinstance(pc, dict) or protocol_identity(pc) != identity["protocol_identity"]
+                or any(old.get(k) != identity[k] for k in ("n_instances", "n_features", "n_classes"))
+                or old.get("seed") != identity["seed"] or old.get("algo_hash") != identity["algo_hash"]):
+            return None
+        problem = predictions_problem(old)
+        if problem:
+            log.warning("%s; the split will be recomputed", problem)
+            return None
+        rec = {k: v for k, v in old.items() if k != "path"}
+        rec.update({k: identity[k] for k in ("data_key", "data_identity", "protocol_key", "protocol_identity")})
+        rec["migrated_from"] = str(old["path"])
+        old_npz = legacy.predictions_path(repeat, fold)
+        if old_npz.exists():
+            self.dir.mkdir(parents=True, exist_ok=True)
+            data = old_npz.read_bytes()
+            atomic_write_bytes(self.predictions_path(repeat, fold), data)
+            rec["predictions_sha256"] = hashlib.sha256(data).hexdigest()
+        else:
+            rec["predictions_sha256"] = None
+        atomic_write_bytes(self.record_path(repeat, fold), encode_record(rec))
+        for p in (legacy.record_path(repeat, fold), old_npz):
+            try:
+                os.unlink(p)
+            except FileNotFoundError:
+                pass
+        return self.get(repeat, fold)
 
     @contextmanager
     def claim(self, repeat: int, fold: int, wait: bool) -> Iterator[bool]:

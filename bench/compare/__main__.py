@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+
+from ..store import SCALES
 from pathlib import Path
 
 
@@ -21,7 +23,7 @@ def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="bench compare", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--experiment", default=None, help="compare the algorithms and datasets of conf/experiment/NAME.yaml")
-    ap.add_argument("--scale", default="medium", choices=("smoke", "medium", "full"),
+    ap.add_argument("--scale", default="medium", choices=SCALES,
                     help="with --experiment: the scale whose datasets, protocol and seeds are run (default medium)")
     ap.add_argument("--algos", default=None, help="comma-separated algorithm configs (conf/algo/<name>.yaml)")
     ap.add_argument("--datasets", default=None, help="comma-separated datasets (conf/data/<name>.yaml; "

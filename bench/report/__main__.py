@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from ..store import SCALES
 from .build import ReportBuildError, build_reports, experiment_only, output_dir_for, paper_of
 
 
@@ -19,7 +20,7 @@ def main(argv=None) -> int:
                     help="build only this experiment's summary, reports/NAME/ (repeatable): nothing else under --out is "
                          "written (no paper, index or verdict); for a paper's experiments use --paper")
     ap.add_argument("--paper", action="append", default=None, help="only these papers (repeatable); default: all")
-    ap.add_argument("--scale", default=os.environ.get("SCALE") or None, choices=("smoke", "medium", "full"),
+    ap.add_argument("--scale", default=os.environ.get("SCALE") or None, choices=SCALES,
                     help="the scale the reports describe for experiments that were not run yet")
     ap.add_argument("--fresh", action="store_true",
                     help="rebuild every paper from what is stored, even with nothing stored (default: keep the "

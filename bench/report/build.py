@@ -52,6 +52,7 @@ from .evidence import EVIDENCE, Evidence, export_experiment, export_perf, write_
 from .ranking import friedman_report
 from .labels import names_for
 from .labels import variant_labels as _variant_labels
+from ..store import SCALES, results_root  # noqa: F401  (defined once, in the store)
 from .papers import BUILDS, EXPERIMENT_REPORTS
 from .pages import TITLES, experiment_paper_section, paper_experiments, shorten, uncut
 from .staging import StagedTree, build_lock
@@ -64,7 +65,6 @@ MAX_LISTED = 12
 #: characters of a failed / not-applicable split's error message shown in the index (whole when it fits;
 #: else shortened at a sentence or clause end by :func:`bench.report.pages.shorten`)
 ERROR_WIDTH = 300
-SCALES = ("smoke", "medium", "full")
 
 
 class ReportBuildError(RuntimeError):
@@ -418,7 +418,7 @@ def _build_reports(results_dir: str | None = None, out_dir: str = "reports", exp
     With ``keep_earlier`` (the default), sections that no evidence can remake are kept from
     the earlier ``index.md`` (see the module docstring); ``papers`` limits the rebuilt papers, and
     the others keep their earlier sections too."""
-    root = Path(results_dir or os.environ.get("BENCH_RESULTS_DIR", "results"))
+    root = results_root(results_dir)
     out_root = Path(out_dir)
     out_root.mkdir(parents=True, exist_ok=True)
     committed_ev = out_root / EVIDENCE

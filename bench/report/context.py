@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -211,7 +210,9 @@ class ReportContext:
         """Read the stored records under ``results_root``, or, with ``evidence`` (a
         :class:`bench.report.evidence.Evidence`), the shipped evidence alone (the records are then
         never read)."""
-        self.root = Path(results_root or os.environ.get("BENCH_RESULTS_DIR", "results"))
+        from ..store import results_root as _root
+
+        self.root = _root(results_root)
         self.scale = scale
         self.evidence = evidence
         #: experiments whose stored records could not be exported (name -> the error): reading one raises it

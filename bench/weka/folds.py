@@ -62,11 +62,11 @@ def weka_on_folds(dataset: str, classifier: str, options: list[str], protocol: s
 
 
 def _stored(dataset: str, algo: str, protocol: str, seed: int, experiment: str | None) -> dict:
-    import os
-
     from ..store import load, load_predictions
 
-    df = load(os.environ.get("BENCH_RESULTS_DIR", "results"), experiment=experiment, dataset=dataset, algo=algo)
+    from ..store import results_root
+
+    df = load(results_root(), experiment=experiment, dataset=dataset, algo=algo)
     if df.empty:
         return {}
     df = df[(df["algo"] == algo) & (df["protocol"] == protocol) & (df["seed"] == seed) & (df["status"] == "ok")]
