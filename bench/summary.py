@@ -6,25 +6,18 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from .measures import MEASURES
 from .stats.spread import mean_se
 
-JOB_ROWS = [
-    ("error rate", "metrics", "error", "{:.4f}"),
-    ("RMSE", "metrics", "rmse", "{:.4f}"),
-    ("log-loss", "metrics", "log_loss", "{:.4f}"),
-    ("train CPU s", "times", "train_cpu_s", "{:.3f}"),
-    ("  preprocess s", "times", "preprocess_fit_cpu_s", "{:.3f}"),
-    ("test CPU s", "times", "test_cpu_s", "{:.3f}"),
-    ("model size MB", None, "model_bytes", "{:.3f}"),
-    ("peak memory MB", "memory", "peak_rss_mb", "{:.1f}"),
-]
+#: the rows of a job's console summary: (row name, record group, field, format), from the registry
+JOB_ROWS = [(m.console, m.group, m.key, m.fmt) for m in MEASURES.values() if m.console]
+_DIVISOR = {(m.group, m.key): m.divisor for m in MEASURES.values()}
 
 
 def _value(rec: dict, group: str | None, key: str):
-    if group is None:
-        v = rec.get(key)
-        return v / 2**20 if (v is not None and key == "model_bytes") else v
-    return (rec.get(group) or {}).get(key)
+    v = rec.get(key) if group is None else (rec.get(group) or {}).get(key)
+    d = _DIVISOR.get((group, key), 1.0)
+    return v / d if (v is not None and d != 1.0) else v
 
 
 def format_table(header: Sequence[str], rows: Iterable[Sequence], align: str | None = None) -> str:

@@ -26,9 +26,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-#: measures of accuracy compared: name -> (label, record column); lower is better for all three
-MEASURES = {"error": "error rate", "rmse": "RMSE", "log_loss": "log-loss"}
-TIMES = {"train_s": "training time (CPU s)", "test_s": "test time (CPU s)"}
+from ..measures import ACCURACY, MEASURES as _REGISTRY, TIMES as _TIMES
+
+#: measures of accuracy compared: name -> label (from the registry; lower is better for all three)
+MEASURES = {m: _REGISTRY[m].label for m in ACCURACY}
+TIMES = {m: _REGISTRY[m].label for m in _TIMES}
 ALPHA = 0.05
 
 

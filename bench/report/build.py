@@ -52,6 +52,7 @@ from .evidence import EVIDENCE, Evidence, export_experiment, export_perf, write_
 from .ranking import friedman_report
 from .labels import names_for
 from .labels import variant_labels as _variant_labels
+from ..measures import ACCURACY, MEASURES, TIMES
 from ..store import SCALES, results_root  # noqa: F401  (defined once, in the store)
 from .papers import BUILDS, EXPERIMENT_REPORTS
 from .pages import TITLES, experiment_paper_section, paper_experiments, shorten, uncut
@@ -185,13 +186,13 @@ def summarise(df: pd.DataFrame, names: dict[str, str] | None = None) -> pd.DataF
     rows = []
     for (ds, algo, prot), g in ok.groupby(["dataset", "algo", "protocol"], sort=True):
         row = {"dataset": ds, "algo": algo, "learner": g["learner"].iloc[0], "protocol": prot, "splits": len(g)}
-        for col, label in (("metrics.error", "error"), ("metrics.rmse", "rmse"),
-                           ("metrics.log_loss", "log_loss"), ("times.train_cpu_s", "train_s"),
-                           ("times.test_cpu_s", "test_s")):
+        for m in (*ACCURACY, *TIMES):
+            col = MEASURES[m].column
             v = g[col].astype(float).to_numpy() if col in g else np.array([np.nan])
-            row[label] = v.mean()
-            row[f"{label}_se"] = standard_error(v, single=0.0)
-        row["model_mb"] = g["model_bytes"].astype(float).mean() / 2**20 if "model_bytes" in g else np.nan
+            row[m] = v.mean()
+            row[f"{m}_se"] = standard_error(v, single=0.0)
+        size = MEASURES["model_bytes"]
+        row["model_mb"] = g[size.column].astype(float).mean() / size.divisor if size.column in g else np.nan
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -12,19 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-#: measure name -> record column
-MEASURES = {
-    "error": "metrics.error",
-    "accuracy": "metrics.accuracy",
-    "rmse": "metrics.rmse",
-    "log_loss": "metrics.log_loss",
-    "train_s": "times.train_cpu_s",
-    "test_s": "times.test_cpu_s",
-    "fit_s": "times.fit_cpu_s",
-    "predict_s": "times.predict_cpu_s",
-    "preprocess_s": "times.preprocess_fit_cpu_s",
-    "model_bytes": "model_bytes",
-}
+from ..measures import MEASURES as _REGISTRY
+
+#: measure name -> record column (from the registry, :mod:`bench.measures`)
+MEASURES = {m.name: m.column for m in _REGISTRY.values()}
 
 SPLIT_KEYS = ["seed", "repeat", "fold"]
 

@@ -23,13 +23,16 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binomtest
 
+from ..measures import MEASURES as _REGISTRY
 from .spread import pooled_standard_error, standard_error
 
 TESTS = ("raw", "sign1", "sign2", "two_se")
 
-#: measures where a lower value is better (everything else: higher is better)
-LOWER_IS_BETTER = {"error": True, "0-1 loss": True, "rmse": True, "RMSE": True, "bias": True, "variance": True,
-                   "log_loss": True, "train_s": True, "test_s": True, "training time": True,
+#: measures where a lower value is better (everything else: higher is better): the registry's
+#: (:mod:`bench.measures`, by name and by label) and the papers' names for their measures
+LOWER_IS_BETTER = {**{m.name: m.lower_is_better for m in _REGISTRY.values()},
+                   **{m.label: m.lower_is_better for m in _REGISTRY.values()},
+                   "0-1 loss": True, "RMSE": True, "bias": True, "variance": True, "training time": True,
                    "error rate": True, "accuracy": False, "auc": False}
 
 #: relative tolerance under which two means count as equal (a draw): float noise only
