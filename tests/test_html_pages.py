@@ -133,7 +133,7 @@ def test_a_generic_cd_diagram_is_not_shown_twice(tmp_path):
 
 # ------------------------------------------------------------------ the key figure
 def _paper_tables(root: Path) -> None:
-    d = root / "massbayes_table3"
+    d = root / "massbayes"
     d.mkdir(parents=True)
     pd.DataFrame({"dataset": ["a", "b", "c"], "algorithm": ["M", "M", "M"], "ours": [80.0, 90.5, None],
                   "published": [81.0, 88.0, 70.0]}).to_csv(d / "table3_accuracy_long.csv", index=False)
@@ -152,7 +152,7 @@ def test_key_figure_cells_come_from_the_tables(tmp_path):
     assert list(wdl["published"]) == [0.8] and list(wdl["ours"]) == [1.0]
     assert keyfig._number("0.2252 ± 0.016") == 0.2252 and np.isnan(keyfig._number("-"))
     assert keyfig._log_axes(np.array([0.01, 2.0, 900.0])) and not keyfig._log_axes(np.array([70.0, 90.0]))
-    bad = tmp_path / "massbayes_table3" / "table5_runtime_long.csv"
+    bad = tmp_path / "massbayes" / "table5_runtime_long.csv"
     bad.write_text("dataset,seconds\na,1\n")
     with pytest.raises(ValueError, match="published_s"):
         keyfig.cells(tmp_path, "massbayes")

@@ -94,10 +94,12 @@ def test_a_missing_module_says_so(monkeypatch, tmp_path):
     assert all(v.verdict == V.NOT_CHECKABLE and "evaluator missing" in v.reason for v in vs)
 
 
-# ---------------------------------------------------------------- MassBayes on small synthetic CSVs
+# ---------------------------------------------------------------- MassBayes on small synthetic facts
 def _mb_tables(root: Path, bayesnet_onebig: float, mb_time_growth: float, t_slope_runtime):
-    t3 = root / "massbayes_table3"
-    t3.mkdir(parents=True)
+    """The facts a MassBayes build records (reports/massbayes/facts.json), small and synthetic."""
+    from bench.report.facts import Facts
+
+    facts = Facts("massbayes")
     rows = []
     algos = ["MassBayes'", "MassBayes", "A3DE", "A2DE", "A1DE", "BayesNet", "NB-KDE", "NB-Disc", "J48"]
     base = {"MassBayes'": 50.0, "MassBayes": 3.0, "A3DE": 2.0, "A2DE": 1.5, "A1DE": 0.2, "BayesNet": 1.0,
@@ -109,38 +111,45 @@ def _mb_tables(root: Path, bayesnet_onebig: float, mb_time_growth: float, t_slop
                 t = bayesnet_onebig
             rows.append(dict(dataset=ds, ours_dataset=ours_ds, algorithm=a, folds=10, ours_s=t, discretisation_s=0.0,
                              published_s=base[a] * 2, **{"published/ours": 1.0}))
-    pd.DataFrame(rows).to_csv(t3 / "table5_runtime_long.csv", index=False)
+    facts.add_table("table5_runtime_long", pd.DataFrame(rows), "massbayes/table5_runtime_long.csv")
     acc = [dict(dataset=r["dataset"], ours_dataset=r["ours_dataset"], algorithm=r["algorithm"], folds=10,
                 ours=(80.0 if r["ours_dataset"] != "not available" else float("nan")), ours_se=0.3, published=80.0,
                 diff=0.0) for r in rows]
-    pd.DataFrame(acc).to_csv(t3 / "table3_accuracy_long.csv", index=False)
-    pd.DataFrame([{"row": "MassBayes", "contender": "A2DE", "ours W:L:D": "2:1:0", "datasets": 3,
-                   "published W:L:D": "6:3:1"}]).to_csv(t3 / "table4_wdl.csv", index=False)
-    f3 = root / "massbayes_fig3"
-    f3.mkdir()
+    facts.add_table("table3_accuracy_long", pd.DataFrame(acc), "massbayes/table3_accuracy_long.csv")
+    facts.add_table("table4_wdl", pd.DataFrame([{"row": "MassBayes", "contender": "A2DE", "wins": 2, "losses": 1,
+                                                 "draws": 0, "datasets": 3, "published_wins": 6,
+                                                 "published_losses": 3, "published_draws": 1}]),
+                    "massbayes/table4_wdl.csv")
     ns = [7000, 70000, 700000]
     r3 = []
     for i, n in enumerate(ns):
         r3.append(dict(algo="massbayes", N=n, size_ratio=n / 7000, train_cpu_s=1.0 * mb_time_growth ** i,
                        time_ratio=1.0, model_bytes=1000, memory_ratio=1.0, preprocess_cpu_s=0.0, error=0.1))
-    pd.DataFrame(r3).to_csv(f3 / "fig3_scaleup.csv", index=False)
-    ft = root / "massbayes_fig4_t"
-    ft.mkdir()
+    facts.add_table("fig3_scaleup", pd.DataFrame(r3), "massbayes/fig3_scaleup.csv")
     ts = [10, 100, 1000]
-    pd.DataFrame(dict(dataset="d", t=ts, folds=10, accuracy=[70.0, 80.0, 80.1], accuracy_se=0.3,
-                      runtime_s=[t_slope_runtime(t) for t in ts], runtime_ratio=1.0)).to_csv(
-        ft / "fig4_t_d.csv", index=False)
-    fp = root / "massbayes_fig4_psi"
-    fp.mkdir()
+    facts.add_table("fig4_t_d", pd.DataFrame(dict(dataset="d", t=ts, folds=10, accuracy=[70.0, 80.0, 80.1],
+                                                  accuracy_se=0.3, runtime_s=[t_slope_runtime(t) for t in ts],
+                                                  runtime_ratio=1.0)), "massbayes/fig4_t_d.csv")
     psis = [100, 1000, 10000]
-    pd.DataFrame(dict(dataset="d", psi=psis, folds=10, accuracy=[70.0, 80.0, 80.2], accuracy_se=0.3,
-                      runtime_s=[0.01 * p ** 0.5 for p in psis], psi_used=psis, runtime_ratio=1.0)).to_csv(
-        fp / "fig4_psi_d.csv", index=False)
+    facts.add_table("fig4_psi_d", pd.DataFrame(dict(dataset="d", psi=psis, folds=10, accuracy=[70.0, 80.0, 80.2],
+                                                    accuracy_se=0.3, runtime_s=[0.01 * p ** 0.5 for p in psis],
+                                                    psi_used=psis, runtime_ratio=1.0)), "massbayes/fig4_psi_d.csv")
+    facts.add_value("experiment_of", {"table3_accuracy_long": "massbayes_table3", "table4_wdl": "massbayes_table3",
+                                      "table5_runtime_long": "massbayes_table3", "fig3_scaleup": "massbayes_fig3",
+                                      "fig4_t_d": "massbayes_fig4_t", "fig4_psi_d": "massbayes_fig4_psi"},
+                    "massbayes/facts.json")
+    (root / "massbayes").mkdir(parents=True)
+    facts.write(root / "massbayes")
+    return facts
 
 
 def _mb(tmp_path, **kw) -> dict[str, V.Verdict]:
-    _mb_tables(tmp_path, **kw)
-    return {v.claim_id: v for v in V.evaluate_paper("massbayes", tmp_path)}
+    facts = _mb_tables(tmp_path, **kw)
+    vs = {v.claim_id: v for v in V.evaluate_paper("massbayes", tmp_path)}
+    sources = {t["source"] for t in facts.tables.values()}
+    for v in vs.values():   # the evidence names the report files of the facts read, and only those
+        assert set(filter(None, v.evidence.split(";"))) <= sources, (v.claim_id, v.evidence)
+    return vs
 
 
 def test_massbayes_verdict_kinds_on_synthetic_tables(tmp_path):
@@ -157,9 +166,10 @@ def test_massbayes_verdict_kinds_on_synthetic_tables(tmp_path):
     assert vs["MB13"].verdict == V.REPRODUCED
     # MB03: an absolute time on another machine
     assert vs["MB03"].verdict == V.NOT_CHECKABLE and vs["MB03"].reason.startswith(V.NOT_MEASURABLE)
-    for v in vs.values():
-        assert v.evidence == "" or all((tmp_path / e).exists() for e in v.evidence.split(";")) or \
-            v.verdict == V.NOT_CHECKABLE
+    assert vs["MB06b"].evidence == "massbayes/table5_runtime_long.csv" and vs["MB09"].evidence == \
+        "massbayes/table4_wdl.csv"
+    assert vs["MB12"].evidence == "massbayes/fig4_psi_d.csv;massbayes/fig4_t_d.csv"
+    assert "2:1:0" in vs["MB09"].ours and "1/1 pairs" in vs["MB09"].published
 
 
 def test_massbayes_failing_parts(tmp_path):

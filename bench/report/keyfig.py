@@ -62,12 +62,10 @@ WIN_SHARE = "win share"
 #: paper -> the tables whose published cells have our number beside them
 CELLS: dict[str, tuple[Cells, ...]] = {
     "massbayes": (
-        Cells("table3_accuracy_long.csv", "published", "ours", "Table 3", kind="accuracy (%)",
-              folder="massbayes_table3"),
-        Cells("table5_runtime_long.csv", "published_s", "ours_s", "Table 5", kind="runtime (s)",
-              folder="massbayes_table3"),
-        Cells("table4_wdl.csv", "published W:L:D", "ours W:L:D", "Table 4", kind=WIN_SHARE,
-              folder="massbayes_table3", parse="W:L:D"),
+        Cells("table3_accuracy_long.csv", "published", "ours", "Table 3", kind="accuracy (%)", folder=""),
+        Cells("table5_runtime_long.csv", "published_s", "ours_s", "Table 5", kind="runtime (s)", folder=""),
+        Cells("table4_wdl.csv", "published W:L:D", "ours W:L:D", "Table 4", kind=WIN_SHARE, folder="",
+              parse="W:L:D"),
     ),
     "ecocnb": (
         Cells("table1_datasets_diversity.csv", "diversity (paper)", "diversity (ours)", "Table 1",

@@ -1,9 +1,12 @@
 """Verdicts on the MassBayes claims (MB01..MB14; Aryal and Ting, 2013).
 
-Reads the committed report tables of the experiments ``massbayes_table3`` (Tables 3-5:
-``table3_accuracy_long.csv``, ``table4_wdl.csv``, ``table5_runtime_long.csv``), ``massbayes_fig3``
-(``fig3_scaleup.csv``) and ``massbayes_fig4_{psi,t,h}`` (``fig4_<p>_<dataset>.csv``,
-``psi_claims_<dataset>.csv``). The thresholds are the shared ones of :mod:`bench.report.verdicts`
+Reads only the paper's facts (``reports/massbayes/facts.json``, :mod:`bench.report.facts`, written by
+:func:`bench.report.massbayes.build`): the tables ``table3_accuracy_long``, ``table4_wdl`` (W/L/D counts
+as integers), ``table5_runtime_long`` (from experiment ``massbayes_table3``), ``fig3_scaleup``
+(``massbayes_fig3``), ``fig4_<p>_<dataset>`` and ``psi_claims_<dataset>`` (``massbayes_fig4_{psi,t,h}``),
+and the plans shipped with the evidence (``reports/evidence/<experiment>.plan.json``, for the scale
+column). A verdict's evidence is the report files those facts are shown in (:meth:`Facts.sources`).
+The thresholds are the shared ones of :mod:`bench.report.verdicts`
 (order of magnitude, constant, linear, flat); how each claim's words map onto them:
 
 * MB07's "same order of magnitude" is two-sided (ratio within 10^+-0.5); MB08's exceptions to
@@ -31,24 +34,30 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..facts import FILE, Facts
 from . import (ABSENT, CONSTANT_FACTOR, LINEAR_SLOPE, NOT_AT_SCALE, NOT_CHECKABLE, NOT_MEASURABLE,
                NOT_REPRODUCED, ORDER, PARTLY, REPRODUCED, Verdict, claim_text, published_text)
 
+P = "massbayes"
+#: the experiment of Tables 3-5: the scale of a verdict without evidence
 T3 = "massbayes_table3"
+#: the fact tables of Tables 3-5 and Fig. 3
+ACC, WDL, RUNTIME, FIG3 = "table3_accuracy_long", "table4_wdl", "table5_runtime_long", "fig3_scaleup"
 COVTYPE_HEAD = "covtype_head20k_numeric"
 HEAD_NOTE = "only the first 20000 of CoverType's 581012 rows are here"
 SAME_ORDER_COMPETITORS = ("A3DE", "A2DE", "BayesNet", "NB-KDE", "J48")
 WDL_TEST = "two-standard-error test on paired fold accuracies (the paper's)"
 
 
-def _read(root: Path, rel: str) -> pd.DataFrame | None:
-    p = root / rel
-    return pd.read_csv(p) if p.exists() else None
+def _first(facts: Facts, prefix: str) -> str | None:
+    """The first (by name) fact table whose name starts with ``prefix`` (one per data set), else None."""
+    hits = sorted(n for n in facts.tables if n.startswith(prefix))
+    return hits[0] if hits else None
 
 
-def _find(root: Path, folder: str, pattern: str) -> str | None:
-    hits = sorted((root / folder).glob(pattern)) if (root / folder).is_dir() else []
-    return hits[0].relative_to(root).as_posix() if hits else None
+def _source(facts: Facts, name: str) -> str:
+    """The report file fact ``name`` is shown in ('' when the build did not record it)."""
+    return facts.sources(name) if facts.table(name) is not None else ""
 
 
 def _slope(x, y) -> float:
@@ -59,31 +68,21 @@ def _slope(x, y) -> float:
     return float(np.polyfit(x[ok], y[ok], 1)[0])
 
 
-def _scale_of(root: Path, folder: str) -> str:
-    """The scale and protocol of an experiment: from the plan shipped with its evidence
-    (reports/evidence/<folder>.plan.json), else the scale line of its index section (reports built
-    before evidence was shipped; '' if unknown)."""
-    plan = root / "evidence" / f"{folder}.plan.json"
+def _scale_of(root: Path, experiment: str) -> str:
+    """The scale and protocol of an experiment, from the plan shipped with its evidence
+    (reports/evidence/<experiment>.plan.json); '' when none is shipped."""
+    plan = root / "evidence" / f"{experiment}.plan.json"
     if plan.exists():
         import json
 
         p = json.loads(plan.read_text())
         return f"scale {p.get('scale', 'ad hoc')}, protocol {p.get('protocol', '-')}"
-    idx = root / "index.md"
-    if idx.exists():
-        lines = idx.read_text().splitlines()
-        for i, line in enumerate(lines):
-            if line.strip() == f"### {folder}":
-                for ln in lines[i + 1:i + 8]:
-                    if ln.startswith("- scale:"):
-                        bits = [b.strip() for b in ln[len("- scale:"):].split(";")]
-                        return f"scale {bits[0]}, {bits[1]}" if len(bits) > 1 else f"scale {bits[0]}"
     return ""
 
 
 # ---------------------------------------------------------------- Table 5 time ratios
-def _runtime(root: Path):
-    df = _read(root, f"{T3}/table5_runtime_long.csv")
+def _runtime(facts: Facts):
+    df = facts.table(RUNTIME)
     if df is None:
         return None, None
     ours = df.pivot_table(index="dataset", columns="algorithm", values="ours_s", aggfunc="first")
@@ -100,9 +99,9 @@ def _ratio(tab: pd.DataFrame, ds: str, a: str, b: str) -> float:
     return x / y if y > 0 and np.isfinite(x) and np.isfinite(y) else float("nan")
 
 
-def _dataset_status(root: Path) -> dict[str, str]:
-    """Paper data set -> our data set ('' when not run here), from table3_accuracy_long.csv."""
-    df = _read(root, f"{T3}/table3_accuracy_long.csv")
+def _dataset_status(facts: Facts) -> dict[str, str]:
+    """Paper data set -> our data set ('' when not run here), from the fact table of Table 3's cells."""
+    df = facts.table(ACC)
     if df is None:
         return {}
     out = {}
@@ -122,7 +121,7 @@ def _part_unchecked(ds: str, status: dict[str, str]) -> str | None:
     return None
 
 
-def _mb06(claim, root, status, ours_t, pub_t, ev) -> Verdict:
+def _mb06(claim, status, ours_t, pub_t, ev) -> Verdict:
     cond = claim["conditions"]
     competitor = cond.split(" vs ")[0].strip()
     datasets = [d.strip() for d in cond.split("datasets=")[1].split(",")]
@@ -241,51 +240,55 @@ def _compound(claim, held, failed, ours, pub, ev, test, skipped=()) -> Verdict:
 # ---------------------------------------------------------------- the claims
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list[Verdict]:
     root = Path(reports_dir)
-    status = _dataset_status(root)
-    ours_t, pub_t = _runtime(root)
+    facts = Facts.of_paper(root, P)
+    status = _dataset_status(facts)
+    ours_t, pub_t = _runtime(facts)
     scale3 = _scale_of(root, T3)
-    acc = _read(root, f"{T3}/table3_accuracy_long.csv")
+    # the report file of each fact table -> the experiment it comes from (the build records it)
+    experiment_of = {facts.source(n): e for n, e in (facts.value("experiment_of") or {}).items()
+                     if n in facts.tables}
     out = []
     for _, c in claims.iterrows():
         cid = c["claim_id"]
-        v = _one(cid, c, root, status, ours_t, pub_t, acc)
+        v = _one(cid, c, facts, status, ours_t, pub_t)
         if not v.scale:
-            folder = v.evidence.split("/")[0] if v.evidence else T3
-            v.scale = _scale_of(root, folder) or scale3
+            first = v.evidence.split(";")[0] if v.evidence else ""
+            v.scale = _scale_of(root, experiment_of.get(first, T3)) or scale3
         out.append(v)
     return out
 
 
-def _missing_table(cid, c, rel) -> Verdict:
-    return Verdict(cid, "massbayes", NOT_CHECKABLE, published=published_text(c), evidence="",
-                   reason=f"{NOT_AT_SCALE}: {rel} is not in reports/ (experiment not built)", claim=claim_text(c))
+def _missing_table(cid, c, what) -> Verdict:
+    return Verdict(cid, P, NOT_CHECKABLE, published=published_text(c), evidence="",
+                   reason=f"{NOT_AT_SCALE}: {what} is not in reports/{P}/{FILE} (experiment not built)",
+                   claim=claim_text(c))
 
 
-def _one(cid, c, root, status, ours_t, pub_t, acc) -> Verdict:
-    P = "massbayes"
+def _one(cid, c, facts: Facts, status, ours_t, pub_t) -> Verdict:
     pub = published_text(c)
     if cid in ("MB01", "MB02"):
-        rel = _find(root, "massbayes_fig4_psi", "psi_claims_*.csv")
-        if rel is None:
-            return _missing_table(cid, c, "massbayes_fig4_psi/psi_claims_*.csv")
-        df = pd.read_csv(root / rel)
+        name = _first(facts, "psi_claims_")
+        if name is None:
+            return _missing_table(cid, c, "the fact table psi_claims_<dataset>")
+        rel = facts.sources(name)
+        df = facts.table(name)
         row = df[df["source"] == cid]
         if row.empty:
-            return _missing_table(cid, c, f"the {cid} row of {rel}")
+            return _missing_table(cid, c, f"the {cid} row of {name}")
         row = row.iloc[0]
         if pd.isna(row["psi_used"]) or pd.isna(row["ours"]):  # no psi near the claim's was run (a smaller sweep)
-            return _missing_table(cid, c, f"a value of the {cid} row of {rel} (no psi near {int(row['psi'])} run)")
+            return _missing_table(cid, c, f"a value of the {cid} row of {name} (no psi near {int(row['psi'])} run)")
         ours = f"{row['ours']:.2f} % at psi = {int(row['psi_used'])} (= N) on {COVTYPE_HEAD}"
         return Verdict(cid, P, NOT_CHECKABLE, ours=ours, published=pub, evidence=rel,
                        reason=f"{ABSENT} at the paper's size: {HEAD_NOTE}, so psi = {int(row['psi'])} cannot be "
                               f"drawn (18000 training rows per fold)", claim=claim_text(c))
     if cid == "MB03":
-        return Verdict(cid, P, NOT_CHECKABLE, published=pub, evidence=f"{T3}/table5_runtime_long.csv",
+        return Verdict(cid, P, NOT_CHECKABLE, published=pub, evidence=_source(facts, RUNTIME),
                        reason=f"{NOT_MEASURABLE}: an absolute time on the paper's machine (and {HEAD_NOTE})",
                        claim=claim_text(c))
     if cid == "MB04":
         ours = ""
-        df = _read(root, f"{T3}/table5_runtime_long.csv")
+        df = facts.table(RUNTIME)
         if df is not None:
             g = df[(df["dataset"] == "CoverType")]
             disc = g["discretisation_s"].max()
@@ -293,73 +296,71 @@ def _one(cid, c, root, status, ours_t, pub_t, acc) -> Verdict:
             if len(mb):
                 ours = f"on the 20000-row head: discretisation {disc:.2f} s vs MassBayes {float(mb.iloc[0]):.2f} s"
         return Verdict(cid, P, NOT_CHECKABLE, ours=ours, published=pub, test="time ratio on one machine",
-                       evidence=f"{T3}/table5_runtime_long.csv",
+                       evidence=_source(facts, RUNTIME),
                        reason=f"{ABSENT} at the paper's size: {HEAD_NOTE}; discretisation grows with N, "
                               f"MassBayes' training does not", claim=claim_text(c))
     if cid == "MB05":
         ours = ""
+        acc = facts.table(ACC)
         if acc is not None:
             g = acc[acc["dataset"] == "CoverType"].set_index("algorithm")["ours"]
             ours = ", ".join(f"{a} {g[a]:.2f}" for a in ("MassBayes", "A2DE", "A3DE", "BayesNet", "J48") if a in g)
             ours += " (20000-row head)"
-        return Verdict(cid, P, NOT_CHECKABLE, ours=ours, published=pub, evidence=f"{T3}/table3_accuracy_long.csv",
+        return Verdict(cid, P, NOT_CHECKABLE, ours=ours, published=pub, evidence=_source(facts, ACC),
                        reason=f"{ABSENT} at the paper's size: {HEAD_NOTE} (on the head MassBayes is above all four)",
                        claim=claim_text(c))
-    ev5 = f"{T3}/table5_runtime_long.csv"
     if cid.startswith(("MB06", "MB07", "MB08")) and ours_t is None:
-        return _missing_table(cid, c, ev5)
+        return _missing_table(cid, c, f"the fact table {RUNTIME}")
+    ev5 = _source(facts, RUNTIME)
     if cid.startswith("MB06"):
-        return _mb06(c, root, status, ours_t, pub_t, ev5)
+        return _mb06(c, status, ours_t, pub_t, ev5)
     if cid == "MB07":
         return _mb07(c, ours_t, pub_t, ev5)
     if cid == "MB08":
         return _mb08(c, status, ours_t, pub_t, ev5)
     if cid == "MB09":
-        return _mb09(c, root)
+        return _mb09(c, facts)
     if cid in ("MB10", "MB11"):
-        return _fig3(cid, c, root)
+        return _fig3(cid, c, facts)
     if cid in ("MB12", "MB13", "MB14"):
-        return _fig4(cid, c, root)
+        return _fig4(cid, c, facts)
     return Verdict(cid, P, NOT_CHECKABLE, published=pub, reason=f"{NOT_MEASURABLE}: no rule for this claim",
                    claim=claim_text(c))
 
 
-def _wdl(s: str) -> tuple[int, int, int]:
-    w, l, d = (int(x) for x in str(s).split(":"))
-    return w, l, d
+def _wdl_text(w, l, d) -> str:
+    return f"{int(w)}:{int(l)}:{int(d)}"
 
 
-def _mb09(c, root) -> Verdict:
-    rel = f"{T3}/table4_wdl.csv"
-    df = _read(root, rel)
+def _mb09(c, facts: Facts) -> Verdict:
+    df = facts.table(WDL)
     if df is None:
-        return _missing_table(c["claim_id"], c, rel)
-    bad, pub_bad = [], []
-    for _, r in df.iterrows():
-        w, l, _d = _wdl(r["ours W:L:D"])
-        if not w > l:
-            bad.append(f"{r['row']} vs {r['contender']} {r['ours W:L:D']}")
-        pw, pl, _pd = _wdl(r["published W:L:D"])
-        if not pw > pl:
+        return _missing_table(c["claim_id"], c, f"the fact table {WDL}")
+    bad, pub_bad, pairs = [], [], []
+    for r in df.to_dict("records"):
+        ours = _wdl_text(r["wins"], r["losses"], r["draws"]) if r["datasets"] else "-"
+        pairs.append(f"{r['row']} vs {r['contender']} {ours}")
+        if not (r["datasets"] and r["wins"] > r["losses"]):
+            bad.append(f"{r['row']} vs {r['contender']} {ours}")
+        pw, pl = r["published_wins"], r["published_losses"]
+        if pd.isna(pw) or pd.isna(pl) or not pw > pl:
             pub_bad.append(f"{r['row']} vs {r['contender']}")
-    ours = "; ".join(f"{r['row']} vs {r['contender']} {r['ours W:L:D']}" for _, r in df.iterrows())
     pub = f"wins > losses in {len(df) - len(pub_bad)}/{len(df)} pairs (W:L:D, 10 data sets)"
-    n_ds = int(df["datasets"].max()) if "datasets" in df else 0
-    base = dict(claim_id=c["claim_id"], paper="massbayes", ours=f"wins > losses in {len(df) - len(bad)}/{len(df)} "
-                f"pairs over {n_ds} data sets ({ours})", published=pub,
-                test=f"{WDL_TEST}; holds when every pair has more wins than losses", evidence=rel,
+    n_ds = int(df["datasets"].max()) if len(df) else 0
+    base = dict(claim_id=c["claim_id"], paper=P, ours=f"wins > losses in {len(df) - len(bad)}/{len(df)} "
+                f"pairs over {n_ds} data sets ({'; '.join(pairs)})", published=pub,
+                test=f"{WDL_TEST}; holds when every pair has more wins than losses", evidence=facts.sources(WDL),
                 claim=claim_text(c))
     if not bad:
         return Verdict(verdict=REPRODUCED, reason="", **base)
     return Verdict(verdict=NOT_REPRODUCED, reason=f"wins do not exceed losses: {'; '.join(bad)}", **base)
 
 
-def _fig3(cid, c, root) -> Verdict:
-    rel = "massbayes_fig3/fig3_scaleup.csv"
-    df = _read(root, rel)
+def _fig3(cid, c, facts: Facts) -> Verdict:
+    df = facts.table(FIG3)
     if df is None:
-        return _missing_table(cid, c, rel)
-    P = "massbayes"
+        return _missing_table(cid, c, f"the fact table {FIG3}")
+    rel = facts.sources(FIG3)
     if cid == "MB10":
         g = df[df["algo"] == "massbayes"].sort_values("N")
         trees = df[df["algo"] == "massbayes (trees only)"].sort_values("N")
@@ -394,9 +395,10 @@ def _fig3(cid, c, root) -> Verdict:
                           "applies it to the rest, so its preprocessing time is not a discretisation of all N rows")
 
 
-def _fig4_table(root, param):
-    rel = _find(root, f"massbayes_fig4_{param}", f"fig4_{param}_*.csv")
-    return (rel, pd.read_csv(root / rel)) if rel else (None, None)
+def _fig4_table(facts: Facts, param):
+    """(fact name, table) of Fig. 4's data as ``param`` varies (the first data set's), or (None, None)."""
+    name = _first(facts, f"fig4_{param}_")
+    return (name, facts.table(name)) if name else (None, None)
 
 
 def _flat_end(df: pd.DataFrame, param: str) -> tuple[bool, str]:
@@ -414,10 +416,9 @@ def _flat_end(df: pd.DataFrame, param: str) -> tuple[bool, str]:
     return bool(rise > lim and flat), txt
 
 
-def _fig4(cid, c, root) -> Verdict:
-    P = "massbayes"
-    tabs = {p: _fig4_table(root, p) for p in ("psi", "t", "h")}
-    evid = ";".join(rel for rel, _ in tabs.values() if rel)
+def _fig4(cid, c, facts: Facts) -> Verdict:
+    tabs = {p: _fig4_table(facts, p) for p in ("psi", "t", "h")}
+    evid = facts.sources(*(name for name, _ in tabs.values() if name))
     if cid == "MB12":
         held, failed, parts = [], [], []
         for p, (rel, df) in tabs.items():
@@ -450,9 +451,10 @@ def _fig4(cid, c, root) -> Verdict:
         return _compound(c, held, failed, "; ".join(parts), "linear in t, sub-linear in psi (Fig. 4)", evid,
                          f"least-squares log-log slope of runtime: linear in [{lo}, {hi}], sub-linear < {lo}")
     # MB14: runtime vs h flat beyond the point where the trees stop growing
-    rel, dh = tabs["h"]
+    name_h, dh = tabs["h"]
     if dh is None:
-        return _missing_table(cid, c, "massbayes_fig4_h/fig4_h_*.csv")
+        return _missing_table(cid, c, "the fact table fig4_h_<dataset>")
+    rel = facts.sources(name_h)
     d = dh.sort_values("h").reset_index(drop=True)
     acc, se = d["accuracy"].to_numpy(float), d["accuracy_se"].to_numpy(float)
     # h* = the smallest h from which accuracy no longer changes by 2 se (the trees stop growing)
