@@ -86,11 +86,13 @@ def write_arff(path: Path, X: np.ndarray, y: np.ndarray, categorical, n_categori
 
 
 def run_reference(classpath: str, train: Path, test: Path, seed: int, n_estimators: int, backoff: int,
-                  diag: bool) -> tuple[np.ndarray, list[str]]:
+                  diag: bool, driver_io: bool = False) -> tuple[np.ndarray, list[str]]:
     """The authors' averaged class distributions (n_test, C) and, with ``diag``, the harness's
-    per-member lines (CUT / MI / ORDER / SEL / PAR)."""
+    per-member lines (CUT / MI / CMI / ORDER / SEL / PAR). ``driver_io``: the training rows go through the
+    ArffSaver / ArffReader round trip of the authors' driver first (numeric values written with 6 decimals)."""
     out = subprocess.run(["java", "-cp", classpath, HARNESS, str(train), str(test), str(seed), str(n_estimators),
-                          str(backoff), "1" if diag else "0"], capture_output=True, text=True, check=True)
+                          str(backoff), "1" if diag else "0", "1" if driver_io else "0"],
+                         capture_output=True, text=True, check=True)
     rows = [line.split("\t") for line in out.stdout.splitlines() if line]
     proba = np.array([[float.fromhex(v) for v in r[1].split(",")] for r in rows])
     return proba, out.stderr.splitlines()
@@ -135,7 +137,8 @@ def stage_comparison(est, lines: list[str], numeric: np.ndarray) -> dict[str, tu
     return {k: (v[0], v[1]) for k, v in res.items()}
 
 
-def compare(name: str, n_splits: int, classpath: str, backoff: int, stages: bool, workdir: Path) -> dict | None:
+def compare(name: str, n_splits: int, classpath: str, backoff: int, stages: bool, workdir: Path,
+            driver_io: bool = False) -> dict | None:
     from bench.data import load
     from bench.experiment_plan import algo_config
     from bench.metrics import error_rate, predict_from_proba, rmse
@@ -169,7 +172,7 @@ def compare(name: str, n_splits: int, classpath: str, backoff: int, stages: bool
         tr, te = workdir / f"{name}_{f}_train.arff", workdir / f"{name}_{f}_test.arff"
         write_arff(tr, ds.X[split.train], ds.y[split.train], ds.categorical, ds.n_categories, C)
         write_arff(te, ds.X[split.test], ds.y[split.test], ds.categorical, ds.n_categories, C)
-        p_auth, lines = run_reference(classpath, tr, te, seed, E, backoff, stages)
+        p_auth, lines = run_reference(classpath, tr, te, seed, E, backoff, stages, driver_io)
         if p_auth.shape != p_bench.shape:
             raise RuntimeError(f"{name} split {f}: the harness returned {p_auth.shape}, bench {p_bench.shape}")
         ys.append(ds.y[split.test])
@@ -196,6 +199,9 @@ def main(argv=None) -> int:
                     help="class directory of the compiled reference code and harness")
     ap.add_argument("--backoff", type=int, choices=(0, 1), default=1,
                     help="the authors' -B flag (back-off to the parent's estimate in an empty node)")
+    ap.add_argument("--driver-io", action="store_true",
+                    help="pass the training rows through the authors' driver's ArffSaver / ArffReader round trip "
+                         "(MDL_R/TwoFoldCV.createTrainTmpFile: numeric values rounded to 6 decimals) before training")
     ap.add_argument("--stages", action="store_true",
                     help="also compare cut points, orders, n*, k* and parents member by member")
     args = ap.parse_args(argv)
@@ -204,7 +210,8 @@ def main(argv=None) -> int:
     classpath = reference_classpath(args.classes)
     if classpath is None:
         return 0
-    print(f"bench {CONFIG} against the authors' ESKDB_M ({args.classes}, -B {args.backoff}); first {args.splits} "
+    print(f"bench {CONFIG} against the authors' ESKDB_M ({args.classes}, -B {args.backoff}"
+          f"{', driver ARFF round trip' if args.driver_io else ''}); first {args.splits} "
           f"split(s) of cv5x2_eskdb, seed 0; java_seed = {AUTHORS_SEED} + split * n_estimators")
     head = (f"{'dataset':11s} {'n_test':>6s} {'same pred':>9s} {'max|dp|':>9s} {'mean|dp|':>9s} | "
             f"{'err bench':>9s} {'authors':>8s} | {'rmse bench':>10s} {'authors':>8s}")
@@ -212,7 +219,7 @@ def main(argv=None) -> int:
     print("-" * len(head))
     with tempfile.TemporaryDirectory(prefix="eskdb_authors_") as tmp:
         for name in args.datasets:
-            r = compare(name, args.splits, classpath, args.backoff, args.stages, Path(tmp))
+            r = compare(name, args.splits, classpath, args.backoff, args.stages, Path(tmp), args.driver_io)
             if r is None:
                 continue
             print(f"{name:11s} {r['n_test']:6d} {r['same_pred']:9.4f} {r['max_diff']:9.2e} {r['mean_diff']:9.2e} | "
