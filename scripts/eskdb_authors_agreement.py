@@ -39,7 +39,11 @@ What is left to differ on complete data (found with this script and two instrume
 * ``--driver-io``: the authors' driver writes the training rows to a temporary ARFF (numeric values with
   6 decimals) and trains on that copy, testing on the unrounded rows; on data with more decimals
   (segment) the rounding merges distinct values and, through the seed that carries over between
-  attributes, changes the cut points of many attributes.
+  attributes, changes the cut points of many attributes. Training bench on the rows rounded as Weka 3.6's
+  ``Utils.doubleToString(v, 6)`` rounds them removes that difference;
+* n* can differ (with no effect on the probabilities) where a one-bin attribute has zero MI: the reference
+  code drops it from the order, ``eskdb_m_authors_rng`` keeps ``zero_mi="append"`` and its SKDB may select
+  it on a last-bit LOO difference; its estimates are exactly 1.
 """
 from __future__ import annotations
 
