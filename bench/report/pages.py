@@ -183,8 +183,8 @@ def paper_page(root: Path, paper: str, verdicts: list) -> str:
         if desc:
             lines += [desc, ""]
         notes = [p for p in mds if p.stem.endswith("_notes")]
-        if notes:
-            lines += [f"Notes: [{notes[0].name}]({rel}{notes[0].name})", ""]
+        if notes:   # one per experiment in a paper folder holding several experiments' files (mctree)
+            lines += ["Notes: " + ", ".join(f"[{p.name}]({rel}{p.name})" for p in notes), ""]
         generic = [p for p in mds if p.stem in GENERIC_SUMMARIES]
         own = [p for p in mds if p not in notes and p not in generic]
         if own or generic:

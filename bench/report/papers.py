@@ -5,9 +5,9 @@ its display names (:data:`bench.report.labels.DISPLAY_NAMES`) and its published 
 its claims are the paper's rows of ``bench/published/claims.csv``, judged by
 ``bench/report/verdicts/<paper>.py``. A paper writes its tables and figures in one of two ways:
 
-* ``build(ctx, out) -> PaperResult`` (eskdb, ecocnb, ande_sr): everything in ``reports/<paper>/``,
+* ``build(ctx, out) -> PaperResult`` (eskdb, ecocnb, ande_sr, mctree): everything in ``reports/<paper>/``,
   run on every build whether or not its experiments ran, listing every missing cell;
-* ``EXPERIMENT_REPORTS = {experiment: fn(records, plan, out) -> [paths]}`` (massbayes, mctree):
+* ``EXPERIMENT_REPORTS = {experiment: fn(records, plan, out) -> [paths]}`` (massbayes):
   the paper's tables and figures written beside each stored experiment's summary, in
   ``reports/<experiment>/``.
 
