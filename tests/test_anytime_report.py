@@ -4,9 +4,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bench.report import keyfig
 from bench.report.build import build_reports
-from bench.report.papers import EXPERIMENT_REPORTS
+from bench.report.facts import Facts
 from bench.report.mctree import _lead_table, published_static_levels
+from bench.report.papers import BUILDS
 from bench.runner import run_job
 from bench.store import load
 
@@ -39,22 +41,43 @@ def test_published_levels_come_from_the_copied_claims():
 
 
 def test_report_draws_every_figure_and_table(stored, tmp_path):
-    assert "mctree_fig5" in EXPERIMENT_REPORTS and "mctree_fig4_alpha" in EXPERIMENT_REPORTS
-    written = build_reports(str(stored), str(tmp_path / "reports"), ["mctree_fig5"])
-    names = {p.name for p in written}
+    assert "mctree" in BUILDS
+    reports = tmp_path / "reports"
+    written = build_reports(str(stored), str(reports), papers=["mctree"])
+    mine = reports / "mctree"
+    names = {p.name for p in written if p.parent == mine}
     for stem in ("mctree_fig5_sk_iris_budget", "mctree_fig5_sk_iris_time"):
         assert f"{stem}.png" in names and f"{stem}.pdf" in names and f"{stem}.caption.md" in names
-    cap = (tmp_path / "reports" / "mctree_fig5" / "mctree_fig5_sk_iris_budget.caption.md").read_text()
+    # the experiment folder keeps its generic summary only
+    assert not any(p.name.startswith("mctree_fig5_") for p in (reports / "mctree_fig5").iterdir())
+    # the experiments not stored are listed as missing, by figure
+    missing = pd.read_csv(mine / "missing.csv")
+    assert "Fig. 6" in set(missing["item"]) and "Fig. 5" not in set(missing["item"])
+    assert missing["reason"].str.startswith("not run yet").all()
+    # facts: every table's numbers, with the file that shows them; the key figure's cells are the facts'
+    facts = Facts.of_paper(reports, "mctree")
+    static = pd.read_csv(mine / "mctree_fig5_static.csv")
+    got = facts.table("mctree_fig5_static")
+    assert got["ours_accuracy"].tolist() == static["ours_accuracy"].tolist()
+    assert facts.source("mctree_fig5_static") == "mctree/mctree_fig5_static.csv"
+    lead = facts.table("mctree_fig5_lead")
+    assert set(lead["axis"]) == {"gaussians", "time"} and facts.source("mctree_fig5_lead_max").endswith(
+        "mctree_fig5_lead_summary.csv")
+    run = facts.value("mctree_fig5_run")     # the plan's scale and protocol, as the notes show them
+    assert f"Scale {run['scale']}, protocol {run['protocol']}," in (reports / facts.source("mctree_fig5_run")).read_text()
+    cells, key = keyfig.cells(reports, "mctree"), facts.table("key_cells")
+    assert len(cells) == len(key) == 0 and list(key.columns) == list(cells.columns)   # no printed level for iris
+    cap = (mine / "mctree_fig5_sk_iris_budget.caption.md").read_text()
     assert "protocol: cv2" in cap and "stored records" in cap and "stars" not in cap   # no marks on the budget axis
     for table in ("accuracy_at_budgets", "static", "mctree_vs_bayestree", "lead_summary"):
         assert f"mctree_fig5_{table}.md" in names
-    acc = pd.read_csv(tmp_path / "reports" / "mctree_fig5" / "mctree_fig5_accuracy_at_budgets.csv")
+    acc = pd.read_csv(mine / "mctree_fig5_accuracy_at_budgets.csv")
     assert {"mctree_inf", "bayestree", "anytime_nn"} <= set(acc.columns)          # the CSV keeps config names
     # readers see the paper's names (config mctree_inf is MC-Tree with delta = inf)
-    md = (tmp_path / "reports" / "mctree_fig5" / "mctree_fig5_accuracy_at_budgets.md").read_text()
+    md = (mine / "mctree_fig5_accuracy_at_budgets.md").read_text()
     assert all(n in md for n in ("MC-Tree (delta=inf)", "Bayes tree", "anytime NN"))
     assert not any(n in md for n in ("mctree_inf", "bayestree", "anytime_nn"))
-    static = (tmp_path / "reports" / "mctree_fig5" / "mctree_fig5_static.md").read_text()
+    static = (mine / "mctree_fig5_static.md").read_text()
     # scikit-learn's SVC is an extra, never the paper's SVM (Weka's SMO, smo_numeric)
     assert "| SVC (scikit-learn, extra)" in static and "| svm" not in static
 
@@ -81,12 +104,16 @@ def test_sweep_without_static_classifiers(tmp_path):
     for alpha in (0.0, 1.0):
         algo = _algo("mctree", "algorithms.anytime.MCTree", TREES, fanout=3, delta=1, alpha=alpha)
         assert not run_job(algo, "sk_iris", CV2, 0, "mctree_fig4_alpha", str(root), progress=False).failed
-    written = build_reports(str(root), str(tmp_path / "reports"), ["mctree_fig4_alpha"])
-    acc = pd.read_csv(tmp_path / "reports" / "mctree_fig4_alpha" / "mctree_fig4_alpha_accuracy_at_budgets.csv")
+    written = build_reports(str(root), str(tmp_path / "reports"), papers=["mctree"])
+    acc = pd.read_csv(tmp_path / "reports" / "mctree" / "mctree_fig4_alpha_accuracy_at_budgets.csv")
     assert {"mctree (alpha=0.0)", "mctree (alpha=1.0)"} <= set(acc.columns)     # the CSV keeps config names
-    md = (tmp_path / "reports" / "mctree_fig4_alpha" / "mctree_fig4_alpha_accuracy_at_budgets.md").read_text()
+    md = (tmp_path / "reports" / "mctree" / "mctree_fig4_alpha_accuracy_at_budgets.md").read_text()
     assert "MC-Tree (alpha=0.0)" in md and "mctree (alpha" not in md              # readers see the paper's
     assert any(p.name == "mctree_fig4_alpha_sk_iris_budget.pdf" for p in written)
+    # the facts name each variant's alpha (the claim check MC14 reads them, not the labels)
+    t = Facts.of_paper(tmp_path / "reports", "mctree").table("mctree_fig4_alpha_accuracy_at_budgets")
+    assert dict(zip(t["variant"], t["alpha"])) == {"mctree (alpha=0.0)": 0.0, "mctree (alpha=1.0)": 1.0}
+    assert t.loc[t["budget"].isna(), "accuracy"].notna().all()      # the full model's row: budget None
 
 
 def _hand_curves():

@@ -181,26 +181,44 @@ def test_massbayes_failing_parts(tmp_path):
     assert vs["MB13"].verdict == V.PARTLY and "linear in t" in vs["MB13"].reason
 
 
-# ---------------------------------------------------------------- MC-Tree on small synthetic CSVs
+# ---------------------------------------------------------------- MC-Tree on small synthetic facts
 def _mc_tables(root: Path, pendigits_leads, letter_svm: float):
-    d = root / "mctree_fig5"
-    d.mkdir(parents=True)
-    lead = lambda ds, ls: dict(dataset=ds, mctree="mctree_inf", **{f"lead@{b}": f"{x:+.2f}" for b, x in  # noqa: E731
-                                                                     zip((50, 100, 200, 500), ls)},
-                                max_lead_both_answer=f"{max(ls):+.2f} @ 500", first_budget_both_answer=30,
-                                verdict_gaussians="", **{f"lead@t{b}": f"{x:+.2f} (1us)" for b, x in
-                                                         zip((50, 100, 200, 500), ls)}, verdict_time="",
-                                paper_claim="")
-    pd.DataFrame([lead("pendigits", pendigits_leads), lead("letter", [10.0, 12.0, 14.0, 13.0])]).to_csv(
-        d / "mctree_fig5_lead_summary.csv", index=False)
-    pd.DataFrame([dict(dataset="pendigits", classifier="smo_numeric", ours_accuracy=97.8, ours_se=0.1, paper_accuracy=97.9),
-                  dict(dataset="pendigits", classifier="j48", ours_accuracy=96.0, ours_se=0.2, paper_accuracy=96.3),
-                  dict(dataset="letter", classifier="j48", ours_accuracy=86.7, ours_se=0.3, paper_accuracy=86.8),
-                  dict(dataset="letter", classifier="smo_numeric", ours_accuracy=letter_svm, ours_se=0.3,
-                       paper_accuracy=81.8),
-                  # scikit-learn's SVC, an extra: never the paper's SVM (MC07) nor a level MC-Tree must beat (MC17)
-                  dict(dataset="letter", classifier="svm", ours_accuracy=99.0, ours_se=0.1,
-                       paper_accuracy=None)]).to_csv(d / "mctree_fig5_static.csv", index=False)
+    """The facts the MC-Tree build records for mctree_fig5 (reports/mctree/facts.json), no report file."""
+    from bench.report.facts import Facts
+
+    f = Facts("mctree")
+    src = "mctree/mctree_fig5_lead_summary.csv"
+    budgets = (50, 100, 200, 500)
+    leads = {"pendigits": pendigits_leads, "letter": [10.0, 12.0, 14.0, 13.0]}
+    f.add_table("mctree_fig5_lead", pd.DataFrame(
+        [dict(dataset=ds, mctree="mctree_inf", axis=axis, ref_budget=b, lead_points=x,
+              microseconds=1.0 if axis == "time" else None)
+         for ds, ls in leads.items() for axis in ("gaussians", "time") for b, x in zip(budgets, ls)]), src)
+    f.add_table("mctree_fig5_lead_max", pd.DataFrame(
+        [dict(dataset=ds, mctree="mctree_inf", max_lead_points=max(x for x in ls if x is not None), max_lead_budget=500,
+              first_budget_both_answer=30) for ds, ls in leads.items()]), src)
+    f.add_table("mctree_fig5_static", pd.DataFrame(
+        [dict(dataset="pendigits", classifier="smo_numeric", ours_accuracy=97.8, ours_se=0.1, paper_accuracy=97.9),
+         dict(dataset="pendigits", classifier="j48", ours_accuracy=96.0, ours_se=0.2, paper_accuracy=96.3),
+         dict(dataset="letter", classifier="j48", ours_accuracy=86.7, ours_se=0.3, paper_accuracy=86.8),
+         dict(dataset="letter", classifier="smo_numeric", ours_accuracy=letter_svm, ours_se=0.3, paper_accuracy=81.8),
+         # scikit-learn's SVC, an extra: never the paper's SVM (MC07) nor a level MC-Tree must beat (MC17)
+         dict(dataset="letter", classifier="svm", ours_accuracy=99.0, ours_se=0.1, paper_accuracy=None)]),
+        "mctree/mctree_fig5_static.csv")
+    f.add_table("mctree_fig5_accuracy_at_budgets", pd.DataFrame(
+        [dict(dataset="letter", budget=float(b), variant="mctree_inf", alpha=None, accuracy=acc)
+         for b, acc in ((100, 80.0), (500, 88.0), (1000, 90.0), (5000, 91.0), (10000, 92.0))]
+        # pendigits: the Bayes tree answers from 30, ahead of anytime NN by 10 points at first, behind from 500
+        + [dict(dataset="pendigits", budget=float(b), variant=v, alpha=None, accuracy=acc)
+           for b, bt, nn in ((10, 10.0, 50.0), (50, 90.0, 80.0), (100, 91.0, 89.0), (500, 92.0, 93.0))
+           for v, acc in (("bayestree", bt), ("anytime_nn", nn))]),
+        "mctree/mctree_fig5_accuracy_at_budgets.csv")
+    f.add_table("mctree_fig5_first_answer", pd.DataFrame(
+        [dict(dataset="pendigits", variant="bayestree", first_answer_units=29.2, first_answer_budget=30.0,
+              first_answer_accuracy=90.0, prior_only_accuracy=10.4)]), "mctree/mctree_fig5_first_answer.csv")
+    f.add_value("mctree_fig5_run", {"scale": "medium", "protocol": "cv4"}, "mctree/mctree_fig5_notes.md")
+    (root / "mctree").mkdir(parents=True)
+    f.write(root / "mctree")
 
 
 def test_mctree_verdict_kinds_on_synthetic_tables(tmp_path):
@@ -210,20 +228,66 @@ def test_mctree_verdict_kinds_on_synthetic_tables(tmp_path):
     assert vs["MC08"].verdict == V.REPRODUCED  # largest lead 14 >= 0.8 * 15
     assert vs["MC07"].verdict == V.REPRODUCED and "SVM (Weka SMO)" in vs["MC07"].ours
     assert "99.0" not in vs["MC17"].test                   # the extra SVC is not the level to beat
+    # above max(SVM 81.5, C4.5 86.7) from budget 500 <= 10000 / 10, and stays above
+    assert vs["MC17"].verdict == V.REPRODUCED and "from 500 Gaussians" in vs["MC17"].ours
     assert vs["MC01"].verdict == V.NOT_CHECKABLE and vs["MC01"].reason.startswith(V.ABSENT)
-    # tables not built: not checkable with the reason
+    # facts not recorded (experiment not built): not checkable with the reason
     assert vs["MC14"].verdict == V.NOT_CHECKABLE and vs["MC14"].reason.startswith(V.NOT_AT_SCALE)
     # MC13 (compound): constantly ahead holds; largest lead 14 against "up to 15" holds
     assert vs["MC13"].verdict == V.REPRODUCED
+    # the evidence names the report files the facts are shown in; the scale comes from the facts
+    assert vs["MC05a"].evidence == "mctree/mctree_fig5_lead_summary.csv"
+    assert vs["MC17"].evidence == "mctree/mctree_fig5_accuracy_at_budgets.csv;mctree/mctree_fig5_static.csv"
+    assert vs["MC03"].scale == "scale medium, protocol cv4"
+    # the lead text quotes the numbers as the lead summary shows them ("+3.50 @ 500")
+    assert "largest +3.50 @ 500" in vs["MC05a"].ours and "(1us)" in vs["MC05a"].ours
+    # the experiments the numbers come from, for the scale gate (not every mctree experiment)
+    assert vs["MC03"].extra["experiments"] == ["mctree_fig5"]
+    assert V._verdict_experiments(vs["MC03"]) == ["mctree_fig5"]
 
 
 def test_mctree_not_reproduced_and_partly(tmp_path):
     _mc_tables(tmp_path, pendigits_leads=[-1.0, -0.5, 0.1, 0.2], letter_svm=85.0)
     vs = {v.claim_id: v for v in V.evaluate_paper("mctree", tmp_path)}
     assert vs["MC05a"].verdict == V.NOT_REPRODUCED and "+0.20" in vs["MC05a"].reason
-    assert vs["MC07"].verdict == V.NOT_REPRODUCED
+    assert vs["MC07"].verdict == V.NOT_REPRODUCED and "beyond" in vs["MC07"].reason
     # behind on pendigits, but the largest lead (letter, 14) reaches "up to 15": partly
     assert vs["MC13"].verdict == V.PARTLY and "pendigits" in vs["MC13"].reason
+    # MC16: ahead at first by 10 points (not "slightly"), behind from 500: partly; the budget before the Bayes
+    # tree's first answer (10) is left out, and the evidence names the first-answer table it reads
+    assert vs["MC16"].verdict == V.PARTLY and "up to +10.00 points, more than 3 (not slightly)" in vs["MC16"].reason
+    assert "10: " not in vs["MC16"].ours and "mctree/mctree_fig5_first_answer.csv" in vs["MC16"].evidence
+    # the lead summary's numbers as they have always been quoted: a column of numbers reads back as floats
+    assert vs["MC05a"].ours.startswith("lead at 50: -1.0, 100: -0.5, 200: 0.1, 500: 0.2 Gaussians; largest +0.20 @ 500")
+
+
+def test_mctree_lead_with_a_blank_cell(tmp_path):
+    """A budget where not both trees answer shows '-', and the other numbers of its column keep their sign."""
+    _mc_tables(tmp_path, pendigits_leads=[None, 3.2, 2.0, 1.0], letter_svm=81.5)
+    vs = {v.claim_id: v for v in V.evaluate_paper("mctree", tmp_path)}
+    assert vs["MC05a"].ours.startswith("lead at 50: -, 100: 3.2, 200: 2.0, 500: 1.0 Gaussians")
+    assert "lead at 50: +10.00, 100: 12.0" in vs["MC08"].ours and "at equal time (Bayes tree's 50/100/200/500-" \
+        "Gaussian times) 50: +10.00 (1us)" in vs["MC08"].ours
+    assert vs["MC05a"].verdict == V.REPRODUCED         # the largest lead, 3.2, is within 20 % of 3
+
+
+def test_mctree_reads_no_report_file(tmp_path):
+    """The facts alone decide: report CSVs that contradict them are never read."""
+    _mc_tables(tmp_path, pendigits_leads=[3.5, 3.2, 2.0, 1.0], letter_svm=81.5)
+    d = tmp_path / "mctree"
+    pd.DataFrame([dict(dataset="letter", classifier="smo_numeric", ours_accuracy=10.0, ours_se=0.1,
+                       paper_accuracy=81.8)]).to_csv(d / "mctree_fig5_static.csv", index=False)
+    vs = {v.claim_id: v for v in V.evaluate_paper("mctree", tmp_path)}
+    assert vs["MC07"].verdict == V.REPRODUCED and vs["MC07"].ours.startswith("81.50")
+
+
+def test_scale_gate_holds_an_mctree_verdict_to_its_own_experiment(tmp_path):
+    """Evidence in the paper folder stands for all of the paper's experiments, unless the evaluator
+    names the experiments its numbers come from."""
+    v = V.Verdict("MC03", "mctree", V.REPRODUCED, evidence="mctree/mctree_fig5_static.csv")
+    assert "mctree_fig6" in V._verdict_experiments(v)
+    v.extra = {"experiments": ["mctree_fig5"]}
+    assert V._verdict_experiments(v) == ["mctree_fig5"]
 
 
 # ---------------------------------------------------------------- the stage on the committed reports

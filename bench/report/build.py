@@ -3,8 +3,7 @@ reports/index.md.
 
 * The papers are one explicit list, :mod:`bench.report.papers`. A paper's ``build`` runs on every
   ``python -m bench.report``, whether or not its experiments ran: it writes what the stored records
-  allow and lists every missing cell with its reason; a paper written per experiment
-  (``EXPERIMENT_REPORTS``) writes beside each stored experiment's summary.
+  allow and lists every missing cell with its reason, and records its numbers as facts.
 * Every stored experiment also gets the generic summary (mean and standard error over splits
   per dataset and algorithm) and a rank analysis (Friedman, Nemenyi CD, Wilcoxon); readers see the
   algorithms by the names of the experiment's paper (:data:`bench.report.labels.DISPLAY_NAMES`),
@@ -54,8 +53,8 @@ from .labels import names_for
 from .labels import variant_labels as _variant_labels
 from ..measures import ACCURACY, MEASURES, TIMES
 from ..store import SCALES, results_root  # noqa: F401  (defined once, in the store)
-from .papers import BUILDS, EXPERIMENT_REPORTS
-from .pages import TITLES, experiment_paper_section, paper_experiments, shorten, uncut
+from .papers import BUILDS
+from .pages import TITLES, paper_experiments, shorten, uncut
 from .staging import StagedTree, build_lock
 from .tables import write_table
 
@@ -549,17 +548,6 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
         else:
             index.append("- missing: nothing")
         index.append("")
-    # papers whose tables and figures are written per experiment (EXPERIMENT_REPORTS), not by a paper module;
-    # listed whether or not this build selected them (a --paper build keeps the others' sections)
-    for paper, title in TITLES.items():
-        if paper in BUILDS:
-            continue
-        stored = any(_n_records(ctx, e) for e in paper_experiments(paper))
-        if keep_earlier and title in old_papers and (not stored or (papers is not None and paper not in papers)):
-            index += _kept(old_papers[title], old_generated, NOT_SELECTED if stored else NOTHING_STORED)
-            continue
-        exps = paper_experiments(paper)
-        index += experiment_paper_section(paper, exps, [e for e in exps if _n_records(ctx, e)])
 
     # ---- speed benchmarks (results/perf, written by `make bench-perf`)
     from .perf import perf_report
@@ -642,8 +630,6 @@ def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path
     view = ctx.experiment(name)
     df = view.all_records
     files, notes = generic_report(name, df, view.plan, out) if not df.empty else ([], [])
-    if name in EXPERIMENT_REPORTS and not df.empty:
-        files += EXPERIMENT_REPORTS[name](df, view.plan, out)
     counts = status_counts(df)
     n_ok, n_na, n_failed = counts["ok"], counts["not_applicable"], counts["failed"]
     hosts = ", ".join(sorted(df["host"].dropna().astype(str).unique())) if "host" in df else "-"

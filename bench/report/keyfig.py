@@ -86,7 +86,7 @@ CELLS: dict[str, tuple[Cells, ...]] = {
               kind=WIN_SHARE)
         for t, m in ((2, "bias"), (3, "variance"), (4, "01loss"), (5, "rmse"))),
     "mctree": tuple(
-        Cells(f"{exp}_static.csv", "paper_accuracy", "ours_accuracy", label, kind="accuracy (%)", folder=exp)
+        Cells(f"{exp}_static.csv", "paper_accuracy", "ours_accuracy", label, kind="accuracy (%)")
         for exp, label in (("mctree_fig5", "Fig. 5"), ("mctree_fig6", "Fig. 6"), ("mctree_vowel", "vowel"))),
 }
 

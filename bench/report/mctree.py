@@ -1,6 +1,8 @@
 """Reports of the MC-Tree paper (Kranen et al. 2010): anytime accuracy curves (Figs. 4-6) from stored runs.
 
-Every experiment ``mctree_*`` gets, per dataset:
+:func:`build` writes everything into ``reports/mctree/`` (the experiment folders keep only their
+generic summaries); each file is named after its experiment. Every stored experiment ``mctree_*``
+(:data:`EXPERIMENTS`) gets, per dataset:
 
 - ``<experiment>_<dataset>_budget.{png,pdf}``: accuracy against the budget (Gaussians evaluated
   for the trees, instances compared for anytime NN; log axis), mean over folds with a
@@ -13,6 +15,8 @@ Every experiment ``mctree_*`` gets, per dataset:
 and the tables ``<experiment>_accuracy_at_budgets``, ``<experiment>_static`` (ours beside the
 paper) and, where both ran, ``<experiment>_mctree_vs_bayestree`` (accuracy points by which
 MC-Tree leads the Bayes tree at each budget, fold-paired) with the paper's claimed gains beside.
+The numbers of these tables are recorded as facts (``reports/mctree/facts.json``, :func:`_record_facts`),
+which the claim checks read; an experiment not stored is listed in ``missing.csv``.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ import numpy as np
 import pandas as pd
 
 from ..stats.spread import standard_error
+from .context import PaperResult, ReportContext
+from .facts import Facts
 from .figures import Caption, save
 from .labels import DISPLAY_NAMES, unique_display, variant_labels
 from .tables import write_table
@@ -417,42 +423,61 @@ def _lead_pairs(variants: set) -> list[tuple[str, str]]:
     return pairs
 
 
-def _lead_summary(lead: pd.DataFrame, tlead: pd.DataFrame) -> pd.DataFrame:
-    """One row per dataset: the lead at LEAD_BUDGETS Gaussians and at LEAD_TIMES_US, the largest
-    lead, all only where both classifiers answer from their trees, the paper's claim and the
-    verdicts."""
+def _lead_numbers(lead: pd.DataFrame, tlead: pd.DataFrame) -> list[dict]:
+    """Per (dataset, MC-Tree variant): the numbers of the lead summary. ``at`` / ``t_at``: the lead
+    (points) at LEAD_BUDGETS Gaussians / at the Bayes tree's times for them, NaN where not both
+    answer from their trees; ``t_seconds`` those times; the largest lead where both answer and its
+    budget; the first budget where both answer (None where none)."""
     rows = []
     for (ds, mc), g in lead.groupby(["dataset", "mctree"]):
         both = g[g["both_answer"]]
-        row = {"dataset": ds, "mctree": mc}
         at = []
         for b in LEAD_BUDGETS:
             r = both[both["budget"] == b]
-            v = float(r["lead_points"].iloc[0]) if len(r) else float("nan")
-            at.append(v)
-            row[f"lead@{b}"] = f"{v:+.2f}" if not np.isnan(v) else "-"
+            at.append(float(r["lead_points"].iloc[0]) if len(r) else float("nan"))
         best = both.loc[both["lead_points"].idxmax()] if len(both) else None
-        row["max_lead_both_answer"] = f"{float(best['lead_points']):+.2f} @ {int(best['budget'])}" \
-            if best is not None else "-"
-        row["first_budget_both_answer"] = int(both["budget"].min()) if len(both) else "-"
-        row["verdict_gaussians"] = _verdict(ds, at, float(best["lead_points"]) if best is not None else np.nan)
         tg = tlead[(tlead["dataset"] == ds) & (tlead["mctree"] == mc) & tlead["both_answer"]] \
             if not tlead.empty else tlead
-        tvals = []
+        t_at, t_seconds = [], []
         for b in LEAD_BUDGETS:
             r = tg[tg["ref_budget"] == b] if len(tg) else tg
-            v = float(r["lead_points"].iloc[0]) if len(r) else float("nan")
-            tvals.append(v)
-            row[f"lead@t{b}"] = (f"{v:+.2f} ({float(r['seconds'].iloc[0]) * 1e6:.3g}us)" if not np.isnan(v)
-                                 else "-")
-        tmax = max([v for v in tvals if not np.isnan(v)], default=float("nan"))
-        row["verdict_time"] = _verdict(ds, tvals, tmax)
+            t_at.append(float(r["lead_points"].iloc[0]) if len(r) else float("nan"))
+            t_seconds.append(float(r["seconds"].iloc[0]) if len(r) else float("nan"))
+        rows.append({"dataset": ds, "mctree": mc, "at": at,
+                     "max_lead": float(best["lead_points"]) if best is not None else float("nan"),
+                     "max_lead_budget": int(best["budget"]) if best is not None else None,
+                     "first_budget": int(both["budget"].min()) if len(both) else None,
+                     "t_at": t_at, "t_seconds": t_seconds})
+    return rows
+
+
+def _lead_summary(lead: pd.DataFrame, tlead: pd.DataFrame) -> pd.DataFrame:
+    """One row per dataset: the lead at LEAD_BUDGETS Gaussians and at LEAD_TIMES_US, the largest
+    lead, all only where both classifiers answer from their trees, the paper's claim and the
+    verdicts (the numbers: :func:`_lead_numbers`)."""
+    rows = []
+    for n in _lead_numbers(lead, tlead):
+        ds = n["dataset"]
+        row = {"dataset": ds, "mctree": n["mctree"]}
+        for b, v in zip(LEAD_BUDGETS, n["at"]):
+            row[f"lead@{b}"] = f"{v:+.2f}" if not np.isnan(v) else "-"
+        row["max_lead_both_answer"] = f"{n['max_lead']:+.2f} @ {n['max_lead_budget']}" \
+            if n["max_lead_budget"] is not None else "-"
+        row["first_budget_both_answer"] = n["first_budget"] if n["first_budget"] is not None else "-"
+        row["verdict_gaussians"] = _verdict(ds, n["at"], n["max_lead"])
+        for b, v, sec in zip(LEAD_BUDGETS, n["t_at"], n["t_seconds"]):
+            row[f"lead@t{b}"] = f"{v:+.2f} ({sec * 1e6:.3g}us)" if not np.isnan(v) else "-"
+        tmax = max([v for v in n["t_at"] if not np.isnan(v)], default=float("nan"))
+        row["verdict_time"] = _verdict(ds, n["t_at"], tmax)
         row["paper_claim"] = LEAD_CLAIMS.get(ds, "")
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
+def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list[Path]:
+    """The tables, figures and notes of one experiment, written into ``out`` (the paper's folder),
+    each file named after the experiment; the numbers behind the tables recorded in ``facts``
+    (:func:`_record_facts`)."""
     name = plan.get("experiment") or (df["experiment"].iloc[0] if len(df) else "mctree")
     ok = df[df["status"] == "ok"].copy()
     if ok.empty:
@@ -496,14 +521,15 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                          "ours_se": round(r.accuracy_se, 2), "paper_accuracy": pub if pub is not None else "",
                          "paper_classifier": f"Weka {pname}" if pub is not None else "",
                          "seconds_per_query": f"{r.seconds_per_query:.2e}"})
-        written += write_table(pd.DataFrame(rows).set_index(["dataset", "classifier"]), out / f"{name}_static",
+        static_rows = pd.DataFrame(rows)
+        written += write_table(static_rows.set_index(["dataset", "classifier"]), out / f"{name}_static",
                                labels=show,
                                caption=f"{name}: static classifiers (horizontal lines), ours beside the paper's Weka "
                                        f"levels where printed; the tree is {', '.join(sorted(set(static['algo']) & set(STATIC_TREES))) or '-'}")
 
     variants = set(curves["variant"]) if not curves.empty else set()
     pairs = _lead_pairs(variants)
-    lead = summary = pd.DataFrame()
+    lead = tlead = summary = pd.DataFrame()
     if pairs:
         leads, tleads = [], []
         for ours, other in pairs:
@@ -552,6 +578,10 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
                                                f"accuracy is that of the last budget state whose mean time per "
                                                f"query is at most the given time)")
 
+    _record_facts(facts, name, plan, ok, piv if not summ.empty else None,
+                  static_rows if not static.empty else None,
+                  lead if pairs and not lead.empty else None, tlead,
+                  _first_answer(curves) if not curves.empty else None)
     notes = [f"# {name}", "", f"Scale {plan.get('scale', 'ad hoc')}, protocol {plan.get('protocol', '?')}, "
              f"seeds {plan.get('seeds', '?')}; run on {plan.get('host', '?')} ({plan.get('cpu', '?')}).", ""]
     if name in NOT_HERE:
@@ -627,5 +657,132 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path) -> list[Path]:
     return written
 
 
-#: experiment -> its tables and figures, written beside the experiment's summary
-EXPERIMENT_REPORTS = {name: mctree_report for name in EXPERIMENTS}
+def _shown_float(v, digits: int) -> float | None:
+    """A number as its table shows it (``digits`` decimals), None for NaN: the facts hold what a
+    reader of the table sees."""
+    return None if v is None or not np.isfinite(v) else float(f"{v:.{digits}f}")
+
+
+def _setting(ok: pd.DataFrame, variant: str, key: str):
+    """The estimator setting ``key`` of a variant's first record (None when its config has none)."""
+    conf = ok.loc[ok["variant"] == variant, "algo_config"].iloc[0] if "algo_config" in ok else None
+    if isinstance(conf, str):
+        import json
+
+        conf = json.loads(conf)
+    est = (conf or {}).get("estimator") if isinstance(conf, dict) else None
+    return est.get(key) if isinstance(est, dict) else None
+
+
+def _record_facts(facts: Facts, name: str, plan: dict, ok: pd.DataFrame, piv: pd.DataFrame | None,
+                  static_rows: pd.DataFrame | None, lead: pd.DataFrame | None, tlead: pd.DataFrame,
+                  first: pd.DataFrame | None) -> None:
+    """The numbers of experiment ``name``'s tables as facts (:mod:`bench.report.facts`), each with the
+    table that shows it (``mctree/<name>_<table>.csv``), at the precision it shows them: what the
+    claim checks (:mod:`bench.report.verdicts.mctree`) and the key figure read."""
+    src = lambda table: f"{PAPER}/{name}_{table}.csv"  # noqa: E731
+    facts.add_value(f"{name}_run", {"scale": plan.get("scale", "ad hoc"), "protocol": plan.get("protocol", "?")},
+                    f"{PAPER}/{name}_notes.md", about=f"the scale and protocol {name} ran at")
+    if piv is not None:
+        rows = []
+        for (ds, budget), r in piv.iterrows():
+            for var, acc in r.items():
+                alpha = _setting(ok, var, "alpha")
+                rows.append({"dataset": ds, "budget": None if budget == "full model" else float(budget),
+                             "variant": var, "alpha": alpha if isinstance(alpha, (int, float)) else None,
+                             "accuracy": _shown_float(acc, 2)})
+        facts.add_table(f"{name}_accuracy_at_budgets", pd.DataFrame(rows), src("accuracy_at_budgets"),
+                        about="accuracy (%) after each budget (None: the full model), mean over folds, per "
+                              "variant (config label; alpha: its estimator's alpha)")
+    if static_rows is not None:
+        t = pd.DataFrame({"dataset": static_rows["dataset"], "classifier": static_rows["classifier"],
+                          "ours_accuracy": static_rows["ours_accuracy"], "ours_se": static_rows["ours_se"],
+                          "paper_accuracy": [None if v == "" else float(v) for v in static_rows["paper_accuracy"]],
+                          "seconds_per_query": [float(v) for v in static_rows["seconds_per_query"]]})
+        facts.add_table(f"{name}_static", t, src("static"),
+                        about="static classifiers: our accuracy (%) and its standard error over folds, the "
+                              "paper's printed Weka level where it gives one")
+    if first is not None:
+        t = first.apply(lambda col: col.map(lambda v: None if isinstance(v, str) and v == "" else v))
+        facts.add_table(f"{name}_first_answer", t, src("first_answer"),
+                        about="the first answer from the tree: its budget units and accuracy, the prior-only "
+                              "accuracy before it")
+    if lead is not None:
+        nums = _lead_numbers(lead, tlead)
+        rows = []
+        for n in nums:
+            for axis, vals, secs in (("gaussians", n["at"], [None] * len(LEAD_BUDGETS)),
+                                     ("time", n["t_at"], n["t_seconds"])):
+                for b, v, sec in zip(LEAD_BUDGETS, vals, secs):
+                    us = None if sec is None or np.isnan(v) else float(f"{sec * 1e6:.3g}")
+                    rows.append({"dataset": n["dataset"], "mctree": n["mctree"], "axis": axis, "ref_budget": b,
+                                 "lead_points": _shown_float(v, 2), "microseconds": us})
+        facts.add_table(f"{name}_lead", pd.DataFrame(rows), src("lead_summary"),
+                        about="MC-Tree's fold-paired lead over the Bayes tree (accuracy points) where both answer "
+                              "from their trees (None: not both), at ref_budget Gaussians (axis gaussians) or at "
+                              "the Bayes tree's mean time for them (axis time; microseconds per query)")
+        facts.add_table(f"{name}_lead_max", pd.DataFrame([
+            {"dataset": n["dataset"], "mctree": n["mctree"], "max_lead_points": _shown_float(n["max_lead"], 2),
+             "max_lead_budget": n["max_lead_budget"], "first_budget_both_answer": n["first_budget"]}
+            for n in nums]), src("lead_summary"),
+            about="the largest lead where both answer from their trees and its budget; the first budget where "
+                  "both answer")
+
+
+#: what each experiment's tables and figures stand for (the missing list's item when it is not stored)
+ITEMS = {"mctree_fig4_alpha": "Fig. 4 (left)", "mctree_fig4_delta": "Fig. 4 (right)", "mctree_fig5": "Fig. 5",
+         "mctree_fig5_pages32": "Fig. 5 (32 entries per page)", "mctree_fig6": "Fig. 6",
+         "mctree_vowel": "vowel (extra)", "mctree_hypotheses": "hypotheses (issue 16)",
+         "mctree_k": "k of k-class (issue 16)", "mctree_cost": "cost of a mixed entry (issue 16)"}
+#: the static tables whose published cells the key figure draws: experiment -> its label there
+KEY_TABLES = (("mctree_fig5", "Fig. 5"), ("mctree_fig6", "Fig. 6"), ("mctree_vowel", "vowel"))
+
+
+def _key_cells(facts: Facts) -> tuple[pd.DataFrame, str]:
+    """The key figure's cells: the static accuracies with a printed paper level, ours beside them
+    (columns kind, table, published, ours), and the tables they come from (';'-joined; with no
+    cell, the tables read)."""
+    frames, sources, read = [], [], []
+    for exp, label in KEY_TABLES:
+        t = facts.table(f"{exp}_static")
+        if t is None:
+            continue
+        read.append(facts.source(f"{exp}_static"))
+        t = t[t["paper_accuracy"].notna()]
+        if len(t):
+            sources.append(read[-1])
+        frames.append(pd.DataFrame({"kind": "accuracy (%)", "table": label,
+                                    "published": t["paper_accuracy"].astype(float),
+                                    "ours": t["ours_accuracy"].astype(float)}))
+    cells = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["kind", "table", "published", "ours"])
+    return cells, ";".join(sources or read)
+
+
+def _not_stored(view) -> str:
+    """Why an experiment has no tables: never run, not defined, or no split ran."""
+    if not view.defined:
+        return f"experiment not defined yet: no conf/experiment/{view.name}.yaml"
+    if view.all_records.empty:
+        return f"not run yet: no stored runs of experiment {view.name}"
+    return f"run failed: no split of experiment {view.name} ran ({len(view.all_records)} stored, none ok)"
+
+
+def build(ctx: ReportContext, out: Path) -> PaperResult:
+    """The paper's tables, figures and notes in ``reports/mctree/``: those of every stored experiment of
+    :data:`EXPERIMENTS` (:func:`mctree_report`, files named after the experiment), each experiment not
+    stored listed as missing; the facts behind them, and the key figure's cells (``key_cells``)."""
+    res = PaperResult(PAPER, experiments=list(EXPERIMENTS))
+    for name in EXPERIMENTS:
+        view = ctx.experiment(name)
+        df = view.all_records
+        if df.empty or not (df["status"] == "ok").any():
+            res.add_missing(ITEMS.get(name, name), "", "", _not_stored(view))
+            continue
+        res.files += mctree_report(df, view.plan, out, res.facts)
+    cells, sources = _key_cells(res.facts)
+    if sources:
+        res.facts.add_table("key_cells", cells, sources,
+                            about="the key figure's cells: each static accuracy (%) with a level printed in the "
+                                  "paper, ours beside it")
+    return res

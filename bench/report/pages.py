@@ -183,8 +183,8 @@ def paper_page(root: Path, paper: str, verdicts: list) -> str:
         if desc:
             lines += [desc, ""]
         notes = [p for p in mds if p.stem.endswith("_notes")]
-        if notes:
-            lines += [f"Notes: [{notes[0].name}]({rel}{notes[0].name})", ""]
+        if notes:   # one per experiment in a paper folder holding several experiments' files (mctree)
+            lines += ["Notes: " + ", ".join(f"[{p.name}]({rel}{p.name})" for p in notes), ""]
         generic = [p for p in mds if p.stem in GENERIC_SUMMARIES]
         own = [p for p in mds if p not in notes and p not in generic]
         if own or generic:
@@ -260,17 +260,6 @@ def paper_experiments(paper: str) -> list[str]:
     return [n for n in experiment_names() if experiment_config(n).get("paper") == paper]
 
 
-def experiment_paper_section(paper: str, exps: list[str], stored: list[str]) -> list[str]:
-    """The index section of a paper whose tables and figures are written with each experiment's summary
-    (the paper's ``EXPERIMENT_REPORTS``, :mod:`bench.report.papers`): its page, the experiments that hold its tables, those not stored."""
-    return [f"### {TITLES.get(paper, paper)}", "", page_line(paper),
-            "- tables and figures: written with each experiment's summary under Stored experiments below"
-            + (f": {', '.join(f'`{e}`' for e in stored)}" if stored else ""),
-            f"- experiments defined: {', '.join(f'`{e}`' for e in exps) or 'none'}"
-            + (f"; not stored here: {', '.join(f'`{e}`' for e in exps if e not in stored)}"
-               if len(stored) < len(exps) else ""), ""]
-
-
 def _own_tables(root: Path | None, paper: str) -> bool:
     """Whether reports/<paper>/ holds tables or figures of its own (a paper module's), not only its page."""
     d = Path(root) / paper if root is not None else None
@@ -288,7 +277,6 @@ def complete_papers(text: str, root: Path | None = None) -> str:
     except StopIteration:
         return text
     end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    stored_sections = {ln[4:].strip() for ln in lines[end:] if ln.startswith("### ")}
     body = lines[start + 1:end]
     heads = [i for i, ln in enumerate(body) if ln.startswith("### ")]
     for paper in V.PAPERS:   # a section under an earlier title of the paper (its page line names it): retitled
@@ -321,13 +309,13 @@ def complete_papers(text: str, root: Path | None = None) -> str:
             continue
         while body and not body[-1].strip():
             body.pop()
-        if _own_tables(root, paper):   # a paper module's folder that the build writing this index did not build
+        if _own_tables(root, paper):   # a paper's folder that the build writing this index did not build
             body += ["", f"### {TITLES[paper]}", "", page_line(paper),
                      "- not rebuilt by the build that wrote this index: its tables and figures, from an earlier "
                      "build, are listed on its page", ""]
-            continue
-        exps = paper_experiments(paper)
-        body += [""] + experiment_paper_section(paper, exps, [e for e in exps if e in stored_sections])
+        else:
+            body += ["", f"### {TITLES[paper]}", "", page_line(paper), "- not built yet: no build has written "
+                     f"reports/{paper}/ (python -m bench.report --paper {paper})", ""]
     if not body or body[0].strip():
         body = [""] + body
     if body[-1].strip():

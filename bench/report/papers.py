@@ -3,13 +3,10 @@
 Each paper is one module (or package) of ``bench/report/`` naming its key in ``PAPER`` and declaring
 its display names (:data:`bench.report.labels.DISPLAY_NAMES`) and its published numbers' readers;
 its claims are the paper's rows of ``bench/published/claims.csv``, judged by
-``bench/report/verdicts/<paper>.py``. A paper writes its tables and figures in one of two ways:
-
-* ``build(ctx, out) -> PaperResult`` (eskdb, ecocnb, ande_sr, massbayes): everything in ``reports/<paper>/``,
-  run on every build whether or not its experiments ran, listing every missing cell;
-* ``EXPERIMENT_REPORTS = {experiment: fn(records, plan, out) -> [paths]}`` (mctree):
-  the paper's tables and figures written beside each stored experiment's summary, in
-  ``reports/<experiment>/``.
+``bench/report/verdicts/<paper>.py``. Every paper writes its tables and figures one way:
+``build(ctx, out) -> PaperResult``, everything in ``reports/<paper>/``, run on every build whether
+or not its experiments ran, listing every missing cell and recording its numbers as facts
+(:mod:`bench.report.facts`).
 
 Adding a paper: its module, one line in :data:`PAPERS`, its experiment YAMLs (``paper: <key>``),
 its published tables and claims in ``bench/published/``, its verdict module.
@@ -25,12 +22,8 @@ from . import ande_sr, ecocnb, eskdb, massbayes, mctree
 #: paper key -> its module, in the order of bench/published (seed numbers 000-004)
 PAPERS: dict[str, ModuleType] = {m.PAPER: m for m in (massbayes, ecocnb, eskdb, ande_sr, mctree)}
 
-#: paper key -> build(ctx, out) -> PaperResult, for the papers that write their own folder
-BUILDS: dict[str, Callable] = {k: m.build for k, m in PAPERS.items() if hasattr(m, "build")}
-
-#: experiment -> fn(records, plan, out) -> [paths], for the papers written per experiment
-EXPERIMENT_REPORTS: dict[str, Callable] = {e: fn for m in PAPERS.values()
-                                           for e, fn in getattr(m, "EXPERIMENT_REPORTS", {}).items()}
+#: paper key -> build(ctx, out) -> PaperResult
+BUILDS: dict[str, Callable] = {k: m.build for k, m in PAPERS.items()}
 
 
 def published_cells(paper: str, missing) -> int | None:

@@ -294,8 +294,13 @@ def experiment_scales(reports_dir: Path | str) -> dict[str, dict]:
 
 
 def _verdict_experiments(v: Verdict) -> list[str]:
+    """The experiments a verdict's numbers come from: those its evaluator names
+    (``extra["experiments"]``), else the folder of each evidence file (a paper's folder: all of
+    that paper's experiments)."""
     from ...experiment_plan import experiment_config, experiment_names
 
+    if (v.extra or {}).get("experiments") is not None:
+        return sorted(set(v.extra["experiments"]))
     names = set(experiment_names())
     out = []
     for e in str(v.evidence or "").split(";"):
