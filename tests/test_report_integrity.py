@@ -44,8 +44,10 @@ def test_a_corrupt_predictions_file_keeps_the_earlier_paper_and_exits_1(tmp_path
 def test_a_smaller_scale_build_writes_beside_larger_scale_reports(tmp_path):
     out = tmp_path / "reports"
     out.mkdir()
-    (out / "index.md").write_text("# bench reports\n\nGenerated 2026-01-01 on vm (x, 2 CPUs), bench 0.1.0 at "
-                                  "commit abc, requested scale medium.\n")
+    from bench.report.sections import IndexSections
+
+    IndexSections(generated="Generated 2026-01-01 on vm (x, 2 CPUs), bench 0.1.0 at commit abc, requested scale "
+                  "medium.", scale="medium").write(out)
     assert build.committed_scale(out) == "medium"
     where, note = build.output_dir_for(out, "smoke")
     assert where == out / "scale-smoke" and "--force-scale" in note
@@ -61,6 +63,9 @@ def test_report_cli_smoke_over_medium_leaves_the_medium_files(tmp_path, scale):
     (out / "eskdb").mkdir(parents=True)
     (out / "eskdb" / "table.md").write_text("medium numbers")
     (out / "index.md").write_text("# bench reports\n\nGenerated 2026-01-01 on vm, requested scale medium.\n")
+    from bench.report.sections import IndexSections   # what the build reads: the sections as data
+
+    IndexSections(generated="Generated 2026-01-01 on vm, requested scale medium.", scale="medium").write(out)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run([sys.executable, "-m", "bench.report", "--results-dir", str(tmp_path / "empty"),
                            "--out", str(out), "--scale", scale, "--paper", "eskdb"], cwd=ROOT, env=env,

@@ -12,7 +12,7 @@ import pytest
 
 from bench import published
 from bench.report import verdicts as V
-from bench.report.pages import TITLES, index_head, split_index, uncut, write_verdict_stage
+from bench.report.pages import TITLES, index_head, write_verdict_stage
 
 REPO = Path(__file__).resolve().parents[1]
 REPORTS = REPO / "reports"
@@ -342,45 +342,42 @@ def test_stage_writes_all_claims_and_index_begins_with_the_verdict_table(reports
 
 def test_complete_papers_restores_dropped_papers_and_page_links(tmp_path):
     from bench.report.pages import TITLES, complete_papers
+    from bench.report.sections import IndexSections
 
-    text = ("Generated x.\n\n## Papers\n\n### " + TITLES["eskdb"] + "\n\n- built: y\n- experiments read:\n"
-            "  - experiment `eskdb_main`: scale full\n- tables: [t](eskdb/t.md)\n\n## Stored experiments\n\n"
-            "### massbayes_table3\n\n- built: z\n")
-    out = complete_papers(text, tmp_path)
-    papers = out.split("## Papers")[1].split("## Stored experiments")[0]
-    lines = papers.splitlines()
+    sec = IndexSections(generated="Generated x.", papers={"eskdb": [
+        f"### {TITLES['eskdb']}", "", "- built: y", "- experiments read:",
+        "  - experiment `eskdb_main`: scale full", "- tables: [t](eskdb/t.md)", ""]},
+        experiments={"massbayes_table3": ["### massbayes_table3", "", "- built: z", ""]})
+    (tmp_path / "ecocnb").mkdir()
+    (tmp_path / "ecocnb" / "table2.md").write_text("| a |\n")      # a folder an earlier build wrote
+    out = complete_papers(sec, tmp_path)
+    lines = out.papers["eskdb"]
     page = "- page (verdicts, tables, figures): [eskdb/README.md](eskdb/README.md)"
     assert lines.index(page) == lines.index("- tables: [t](eskdb/t.md)") - 1
     for paper in ("massbayes", "mctree", "ecocnb", "ande_sr"):
-        assert f"### {TITLES[paper]}" in papers
-        assert f"[{paper}/README.md]({paper}/README.md)" in papers
-    mb = papers.split(f"### {TITLES['massbayes']}")[1].split("\n### ")[0]
-    assert "Stored experiments below: `massbayes_table3`" in mb
-    assert complete_papers(out, tmp_path) == out          # idempotent
-    assert out.endswith("### massbayes_table3\n\n- built: z\n")
+        block = out.papers[paper]
+        assert block[0] == f"### {TITLES[paper]}" and f"[{paper}/README.md]({paper}/README.md)" in "\n".join(block)
+    assert "not rebuilt by the build that wrote this index" in "\n".join(out.papers["ecocnb"])
+    assert "not built yet" in "\n".join(out.papers["mctree"])
+    again = complete_papers(IndexSections(**{k: v for k, v in vars(out).items()}), tmp_path)
+    assert again.lines() == out.lines()                        # idempotent
+    text = "\n".join(out.lines())
+    assert text.index("## Papers") < text.index("## Stored experiments") < text.index("### massbayes_table3")
 
 
-def test_complete_papers_retitles_a_section_instead_of_adding_a_second(tmp_path):
-    """A paper whose title changed (its section names its page): one section, under the new title."""
-    from bench.report.pages import TITLES, complete_papers, page_line
+def test_index_sections_round_trip_and_committed_scale(tmp_path):
+    from bench.report import build
+    from bench.report.sections import IndexSections
 
-    text = ("Generated x.\n\n## Papers\n\n### ESKDB (an older title)\n\n- built: y\n" + page_line("eskdb")
-            + "\n- tables: [t](eskdb/t.md)\n\n## Stored experiments\n")
-    out = complete_papers(text, tmp_path)
-    assert "older title" not in out and out.count(f"### {TITLES['eskdb']}") == 1
-    assert out.count("[eskdb/README.md]") == 1 and "- tables: [t](eskdb/t.md)" in out
-
-
-def test_split_index_and_uncut():
-    old = "# bench reports\n\nGenerated 2026 on vm.\n\n## Papers\n"
-    assert split_index(old).startswith("Generated 2026")
-    new = "# bench reports\n\n| paper |\n\n## Provenance\n\nGenerated x.\n"
-    assert split_index(new) == "Generated x.\n" or split_index(new).startswith("Generated x.")
-    msg = ("word " * 40)[:160]
-    line = f"- not applicable: a on d, 10 splits: {msg}"
-    fixed = uncut(line)
-    assert fixed.endswith(" …") and not fixed[:-2].endswith(" wor")
-    assert uncut("- tables: x") == "- tables: x"
+    assert IndexSections.read(tmp_path) is None and build.committed_scale(tmp_path) is None
+    sec = IndexSections(generated="Generated g.", scale="medium", intro=["i", ""], papers={"b": ["### B", ""]},
+                        perf=["### perf", ""], experiments={"z": ["### z", ""], "a": ["### a", ""]})
+    sec.write(tmp_path)
+    back = IndexSections.read(tmp_path)
+    assert back == IndexSections(**{**vars(sec), "experiments": {"a": ["### a", ""], "z": ["### z", ""]}})
+    assert back.lines() == ["Generated g.", "", "i", "", "## Papers", "", "### B", "", "## Speed (make bench-perf)",
+                            "", "### perf", "", "## Stored experiments", "", "### a", "", "### z", ""]
+    assert build.committed_scale(tmp_path) == "medium"
 
 
 def test_index_head_lists_the_reason_of_each_failed_claim(tmp_path):
@@ -427,18 +424,6 @@ def test_shorten_keeps_numbers_with_their_units_and_prefers_clauses():
     text = "The floor is the product of Eqs. 1-2 over every attribute and class of the data. Then more words follow here."
     assert shorten(text, 90) == "The floor is the product of Eqs. 1-2 over every attribute and class of the data."
     assert shorten("x" * 50 + " tail", 20) == "x" * 50 + " …"
-
-
-def test_uncut_recuts_old_index_lines_once():
-    old = ("- failed: a3de on onebig, 10 splits: CountTableTooLarge: A3DE count tables (all subsets of size <= 4 of "
-           "20 attributes, 10 classes) need 115.9 GB (124,411,065,480 bytes), more than the allowed 11.8 …")
-    new = uncut(old)
-    assert new.endswith("need 115.9 GB (124,411,065,480 bytes) …")
-    assert uncut(new) == new
-    inside = "- not applicable: e on la1, 10 splits: Infeasible: at most 31 columns exist (every column needs a …"
-    assert uncut(inside) == "- not applicable: e on la1, 10 splits: Infeasible: at most 31 columns exist …"
-    kept = "- not applicable: e on la1, 10 splits: Infeasible: at most 31 distinct columns exist …"
-    assert uncut(kept) == kept
 
 
 def test_verdicts_only_cli_needs_no_stored_runs(reports_copy, monkeypatch, tmp_path, capsys):

@@ -54,7 +54,8 @@ from .labels import variant_labels as _variant_labels
 from ..measures import ACCURACY, MEASURES, TIMES
 from ..store import SCALES, results_root  # noqa: F401  (defined once, in the store)
 from .papers import BUILDS
-from .pages import TITLES, paper_experiments, shorten, uncut
+from .sections import IndexSections
+from .pages import TITLES, paper_experiments, shorten
 from .staging import StagedTree, build_lock
 from .tables import write_table
 
@@ -77,14 +78,9 @@ class ReportBuildError(RuntimeError):
 
 
 def committed_scale(out_dir: str | Path) -> str | None:
-    """The scale the reports in ``out_dir`` were built at (from its index.md), or None."""
-    index = Path(out_dir) / "index.md"
-    if not index.exists():
-        return None
-    for line in index.read_text().splitlines():
-        if line.startswith("Generated ") and "requested scale " in line:
-            return line.rsplit("requested scale ", 1)[1].strip().rstrip(".").split()[0]
-    return None
+    """The scale the reports in ``out_dir`` were built at (from its ``index.json``), or None."""
+    sections = IndexSections.read(Path(out_dir))
+    return sections.scale if sections is not None else None
 
 
 def output_dir_for(out_dir: str | Path, scale: str | None, force: bool = False) -> tuple[Path, str | None]:
@@ -297,36 +293,6 @@ def _clean_stale(written: list[Path], dirs: set[Path]) -> list[Path]:
     return removed
 
 
-def _index_blocks(path: Path) -> tuple[dict[str, list[str]], dict[str, list[str]], str]:
-    """The paper and stored-experiment sections of an earlier ``index.md`` (heading -> lines) and
-    the earlier build's "Generated ..." line."""
-    if not path.exists():
-        return {}, {}, ""
-    papers: dict[str, list[str]] = {}
-    exps: dict[str, list[str]] = {}
-    generated, part, key = "", None, None
-    for line in path.read_text().splitlines():
-        if line.startswith("Generated "):
-            generated = line
-        if line.startswith("## "):
-            part = papers if line.strip() == "## Papers" else \
-                exps if line.strip() in ("## Stored experiments", "## Speed (make bench-perf)") else None
-            key = None
-            continue
-        if part is None:
-            continue
-        if line.startswith("### "):
-            key = line[4:].strip()
-            part[key] = [line]
-        elif key is not None:
-            part[key].append(line)
-    for blocks in (papers, exps):
-        for k, lines in blocks.items():
-            while lines and not lines[-1].strip():
-                lines.pop()
-    return papers, exps, generated
-
-
 KEPT_NOTE = "- kept from an earlier build: "
 #: why an earlier index section is kept: nothing to remake it from, or a build restricted to others
 NOTHING_STORED = "nothing of it is stored in this results directory"
@@ -337,6 +303,8 @@ def _kept(block: list[str], generated: str, why: str = NOTHING_STORED) -> list[s
     """An earlier index section, marked as kept, saying ``why`` (with the earlier build's date and
     commit when the section does not carry its own; an earlier build's reason is replaced)."""
     out = [line for line in block if not line.startswith(KEPT_NOTE)]
+    while out and not out[-1].strip():   # a recorded section ends with a blank line; the note follows its text
+        out.pop()
     if not any(line.startswith("- built:") for line in out):
         when = generated.removeprefix("Generated ").rstrip(".") if generated else "an earlier build"
         out.insert(2 if len(out) > 1 and not out[1].strip() else 1, f"- built: {when}")
@@ -484,36 +452,39 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
     figures are written, before the verdict stage, and returns the files it wrote."""
     if experiment_only(experiments, papers):
         return _experiments_only(ctx, out_root, experiments)
-    old_papers, old_exps, old_generated = _index_blocks(out_root / "index.md") if keep_earlier else ({}, {}, "")
+    old = IndexSections.read(out_root) if keep_earlier else None
+    old = old or IndexSections()
+    old_papers, old_exps, old_generated = old.papers, old.experiments, old.generated
     prov = provenance()
     built = f"{time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} at commit {str(prov['git_commit'])[:12]}"
     written: list[Path] = []
     failures: list[str] = []
     fresh: set[Path] = set()  # folders this build has written
     dirs: set[Path] = set()
-    index = ["# bench reports", "",
-             f"Generated {time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} ({prov['cpu']}, {prov['n_cpus']} "
-             f"CPUs), bench {prov['bench_version']} at commit {prov['git_commit']}"
-             + (f", requested scale {scale}" if scale else "") + ".", "",
-             "Each paper lists its tables and figures (Markdown; LaTeX, CSV, PNG and PDF beside them), the "
+    sec = IndexSections(
+        generated=f"Generated {time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} ({prov['cpu']}, "
+                  f"{prov['n_cpus']} CPUs), bench {prov['bench_version']} at commit {prov['git_commit']}"
+                  + (f", requested scale {scale}" if scale else "") + ".",
+        scale=scale,
+        intro=["Each paper lists its tables and figures (Markdown; LaTeX, CSV, PNG and PDF beside them), the "
              "experiments they read, and every cell that could not be filled, by reason "
              "(full lists in each paper's `missing.md`). Every section says when and at which commit it "
              "was built: a section whose runs are not stored in the results directory of a later build "
-             "is kept as it was.", ""]
+             "is kept as it was.", ""])
 
     # ---- papers
-    index += ["## Papers", ""]
     for paper in sorted(BUILDS):
         title = TITLES.get(paper, paper)
         out = out_root / paper
-        if keep_earlier and title in old_papers and out.exists():
+        if keep_earlier and paper in old_papers and out.exists():
             selected = papers is None or paper in papers
             try:
                 nothing_stored = all(ctx.experiment(e).n_records == 0 for e in paper_experiments(paper))
             except Exception:  # an unreadable record: the build below reports it
                 nothing_stored = False
             if not selected or nothing_stored:
-                index += _kept(old_papers[title], old_generated, NOTHING_STORED if nothing_stored else NOT_SELECTED)
+                sec.papers[paper] = _kept(old_papers[paper], old_generated,
+                                          NOTHING_STORED if nothing_stored else NOT_SELECTED)
                 continue
         elif papers is not None and paper not in papers:
             continue
@@ -526,11 +497,12 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
                 result.files.append(result.facts.write(tmp))
         except Exception as exc:
             _build_failed(f"paper {paper}", exc, tmp, out, failures)
-            index += _failed_section(title, exc, old_papers.get(title), old_generated)
+            sec.papers[paper] = _failed_section(title, exc, old_papers.get(paper), old_generated)
             continue
         result.files = _commit(tmp, out, result.files)
         fresh.add(out)
         written += result.files
+        index = sec.papers[paper] = []
         index.append(f"### {title}")
         index.append("")
         index.append(f"- built: {built}, from {n_rec} stored records")
@@ -556,14 +528,13 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
     if perf_files:
         dirs.add(out_root / "perf")
         written += perf_files
-        index += ["## Speed (make bench-perf)", "", "### perf", "", f"- built: {built}", *perf_lines, ""]
-    elif keep_earlier and "perf" in old_exps and (out_root / "perf" / "perf.md").exists():
-        index += ["## Speed (make bench-perf)", ""] + _kept(old_exps["perf"], old_generated)
+        sec.perf = ["### perf", "", f"- built: {built}", *perf_lines, ""]
+    elif keep_earlier and old.perf and (out_root / "perf" / "perf.md").exists():
+        sec.perf = _kept(old.perf, old_generated)
 
     # ---- experiments (generic summaries)
     names = experiments or [n for n in ctx.stored_experiments() if n != "perf"]
-    index += ["## Stored experiments", ""]
-    sections: dict[str, list[str]] = {}   # experiment -> its index section, listed by name
+    sections = sec.experiments   # experiment -> its index section, listed by name
     for name in names:
         out = out_root / name
         # a folder shared with the paper of the same name starts from the paper's files (fresh or kept)
@@ -579,24 +550,22 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
         sections[name] = [ln.replace(str(tmp), str(out)) for ln in lines]
         sections[name].insert(4, f"- files: {_links(files, out_root)}")
     for name, block in old_exps.items():  # summaries of experiments not stored here, or not selected
-        if name != "perf" and name not in names and (out_root / name).is_dir() and (out_root / name) not in dirs:
+        if name not in names and (out_root / name).is_dir() and (out_root / name) not in dirs:
             sections[name] = _kept(block, old_generated, NOT_SELECTED if _n_records(ctx, name) else NOTHING_STORED)
-    for name in sorted(sections):
-        index += sections[name]
 
     _clean_stale(written, {d for d in dirs if d.name == "perf"})
     if tables_done is not None:  # the evidence joins reports/ before the verdicts read its plans
         written += tables_done(failures)
+    written.append(sec.write(out_root))   # the sections as data: what a later build keeps, and --verdicts-only
     # ---- verdicts, paper pages and the HTML view (from reports/ alone); index.md opens with the verdicts
-    provenance_text = "\n".join(uncut(line) for line in index[2:]) + "\n"
     try:
         from .pages import write_verdict_stage
 
-        written += write_verdict_stage(out_root, provenance_text)
+        written += write_verdict_stage(out_root, sec)
     except Exception as exc:  # the tables are written; a failing verdict stage must not lose them
         print(f"the verdict stage failed ({_where(exc)}):\n{traceback.format_exc()}", file=sys.stderr)
         failures.append(f"verdicts: {type(exc).__name__}: {exc} (at fault: {_where(exc)})")
-        (out_root / "index.md").write_text("\n".join(index) + "\n")
+        (out_root / "index.md").write_text("\n".join(["# bench reports", "", *sec.lines()]) + "\n")
         written.append(out_root / "index.md")
     if failures:
         raise ReportBuildError(failures, written)

@@ -331,7 +331,7 @@ BUILD_STAMP = re.compile(r"(Generated |built: )\d{4}-\d\d-\d\d \d\d:\d\d:\d\d on
 
 
 def _masked(data: bytes, suffix: str) -> bytes:
-    if suffix not in (".md", ".html", ".csv", ".tex", ".txt"):
+    if suffix not in (".md", ".html", ".csv", ".tex", ".txt", ".json"):
         return data
     return BUILD_STAMP.sub(r"\1<build time>", data.decode("utf-8", errors="replace")).encode()
 

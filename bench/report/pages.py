@@ -117,29 +117,6 @@ def shorten(text: str, limit: int) -> str:
     return " ".join(words).rstrip(",;:") + " …"
 
 
-def _cut_badly(body: str) -> bool:
-    """A shortened text (without its ellipsis) that ends inside a parenthesis or on a number."""
-    last = body.rsplit(" ", 1)[-1]
-    return not _balanced(body) or bool(_NUMBER.match(last))
-
-
-def uncut(line: str, limit: int = 160) -> str:
-    """An index line whose error message an earlier build cut at ``limit`` characters (maybe
-    mid-word, inside a parenthesis or between a number and its unit), cut again by :func:`shorten`'s
-    rules (at a clause end, else a word end) and marked with an ellipsis. Lines :func:`shorten`
-    wrote are left as they are (so the stage can run any number of times)."""
-    m = re.match(r"^(- (?:failed|not applicable): .*? splits: )(.*)$", line)
-    if not m:
-        return line
-    body = m.group(2)
-    if len(body) == limit and not body.endswith(("…", ".")):   # a raw cut: its last word may be partial
-        body = body[:body.rstrip().rfind(" ")].rstrip(",;:") + " …"
-    elif not body.endswith(" …"):
-        return line
-    core = body[:-2]
-    return m.group(1) + (shorten(core, len(core) - 1) if _cut_badly(core) else body)
-
-
 def figure_caption(png: Path) -> str:
     """A figure's caption: its caption file when the figure has one (``<stem>.caption.md``,
     ``<stem>_caption.md``, ``<stem>.caption.txt`` ... any ``<stem>*caption*.md/.txt`` beside it),
@@ -266,61 +243,30 @@ def _own_tables(root: Path | None, paper: str) -> bool:
     return bool(d and d.is_dir() and any(p.suffix in (".md", ".png") and p.name not in OWN | {keyfig.FILE} for p in d.iterdir()))
 
 
-def complete_papers(text: str, root: Path | None = None) -> str:
-    """The provenance part of index.md with a section for every paper under "## Papers", each with its
-    page link: a paper an earlier (partial) build left out gets the section the build writes for papers
-    built per experiment (its experiments with a section under "## Stored experiments" count as stored),
-    and a kept section written before pages existed gets its page line (after the experiments it read)."""
-    lines = text.split("\n")
-    try:
-        start = next(i for i, ln in enumerate(lines) if ln.strip() == "## Papers")
-    except StopIteration:
-        return text
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    body = lines[start + 1:end]
-    heads = [i for i, ln in enumerate(body) if ln.startswith("### ")]
-    for paper in V.PAPERS:   # a section under an earlier title of the paper (its page line names it): retitled
-        title = f"### {TITLES[paper]}"
-        if title in body:
-            continue
-        for i in heads:
-            j = next((k for k in heads if k > i), len(body))
-            if page_line(paper) in body[i:j]:
-                body[i] = title
-                break
+def complete_papers(sections: "IndexSections", root: Path | None = None) -> "IndexSections":
+    """``sections`` with a section for every paper, each with its page link: a paper the build left
+    out gets a section saying whether an earlier build's files are there, and a kept section without
+    a page line gets one (after the experiments it read)."""
     for paper in V.PAPERS:
-        title = f"### {TITLES[paper]}"
-        if title not in body:
+        block = sections.papers.get(paper)
+        if block is None:
+            head = [f"### {TITLES[paper]}", "", page_line(paper)]
+            if _own_tables(root, paper):   # a paper's folder that the build writing this index did not build
+                sections.papers[paper] = head + ["- not rebuilt by the build that wrote this index: its tables and "
+                                                 "figures, from an earlier build, are listed on its page", ""]
+            else:
+                sections.papers[paper] = head + [f"- not built yet: no build has written reports/{paper}/ "
+                                                 f"(python -m bench.report --paper {paper})", ""]
             continue
-        i = body.index(title)
-        j = next((k for k in heads if k > i), len(body))
-        sec = body[i:j]
-        if any(ln.startswith(PAGE_LINE) for ln in sec):
+        if any(ln.startswith(PAGE_LINE) for ln in block):
             continue
-        at = next((k for k, ln in enumerate(sec) if ln.startswith(("- tables", "- figures", "- missing"))), None)
+        at = next((k for k, ln in enumerate(block) if ln.startswith(("- tables", "- figures", "- missing"))), None)
         if at is None:
-            at = len(sec)
-            while at > 1 and not sec[at - 1].strip():
+            at = len(block)
+            while at > 1 and not block[at - 1].strip():
                 at -= 1
-        body = body[:i] + sec[:at] + [page_line(paper)] + sec[at:] + body[j:]
-        heads = [k for k, ln in enumerate(body) if ln.startswith("### ")]
-    for paper in V.PAPERS:
-        if f"### {TITLES[paper]}" in body:
-            continue
-        while body and not body[-1].strip():
-            body.pop()
-        if _own_tables(root, paper):   # a paper's folder that the build writing this index did not build
-            body += ["", f"### {TITLES[paper]}", "", page_line(paper),
-                     "- not rebuilt by the build that wrote this index: its tables and figures, from an earlier "
-                     "build, are listed on its page", ""]
-        else:
-            body += ["", f"### {TITLES[paper]}", "", page_line(paper), "- not built yet: no build has written "
-                     f"reports/{paper}/ (python -m bench.report --paper {paper})", ""]
-    if not body or body[0].strip():
-        body = [""] + body
-    if body[-1].strip():
-        body.append("")
-    return "\n".join(lines[:start + 1] + body + lines[end:])
+        sections.papers[paper] = block[:at] + [page_line(paper)] + block[at:]
+    return sections
 
 
 # ---------------------------------------------------------------- index head
@@ -363,41 +309,24 @@ def _datasets_here(root: Path, paper: str, absent: set[str]) -> str:
     return f"{len(names) - len(gone)}/{len(names)}"
 
 
-_EXP_LINE = re.compile(r"experiment `([^`]+)`: scale (\w+), protocol ([\w.\-]+)")
+def _scales(paper: str, verdicts: list, root: Path) -> str:
+    """The scale and protocol the paper's numbers come from, per experiment, grouped by (scale,
+    protocol): from the build manifest of each of the paper's experiments (``reports/<exp>/manifest.json``),
+    else from the verdicts."""
+    import json
 
-
-def _scales(paper: str, verdicts: list, index_text: str) -> str:
-    """The scale and protocol the paper's numbers come from, per experiment: from the index's
-    "experiments read" lines of the paper section, else from the stored-experiment sections of its
-    experiments (``<paper>_*``), else from the verdicts; grouped by (scale, protocol)."""
-    title = TITLES.get(paper, paper)
-    lines = index_text.splitlines()
     found: dict[str, list[str]] = {}
-    for i, line in enumerate(lines):
-        if line.strip() == f"### {title}":
-            for ln in lines[i + 1:]:
-                if ln.startswith(("### ", "## ")):
-                    break
-                m = _EXP_LINE.search(ln)
-                if m:
-                    found.setdefault(f"scale {m.group(2)}, protocol {m.group(3)}", []).append(m.group(1))
-            break
-    if not found:
-        for i, line in enumerate(lines):
-            m = re.match(rf"^### ({re.escape(paper)}_\w+)\s*$", line)
-            if not m:
-                continue
-            for ln in lines[i + 1:i + 8]:
-                s = re.match(r"^- scale: (\w+); protocol ([\w.\-]+)", ln)
-                if s:
-                    found.setdefault(f"scale {s.group(1)}, protocol {s.group(2)}", []).append(m.group(1))
-                    break
+    for e in paper_experiments(paper):
+        path = Path(root) / e / "manifest.json"
+        if path.exists():
+            m = json.loads(path.read_text())
+            found.setdefault(f"scale {m.get('scale') or 'ad hoc'}, protocol {m.get('protocol') or '-'}", []).append(e)
     if not found:
         return "; ".join(sorted({v.scale for v in verdicts if v.paper == paper and v.scale})) or "-"
     return "; ".join(f"{k} ({', '.join(sorted(set(v)))})" for k, v in found.items())
 
 
-def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
+def index_head(root: Path, verdicts: list) -> list[str]:
     """The opening of ``reports/index.md``: the verdict table, then the claims not reproduced."""
     root = Path(root)
     head = ["# bench reports", "", *keyfig.index_lines(root),
@@ -413,7 +342,7 @@ def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
         cells, filled, absent = _missing_cells(root, paper)
         head.append(f"| [{SHORT[paper]}]({paper}/README.md) | {c[V.REPRODUCED]} | {c[V.PARTLY]} | {c[V.NOT_REPRODUCED]} | "
                     f"{c[V.NOT_CHECKABLE]} | {_datasets_here(root, paper, absent)} | {cells} | {filled} | "
-                    f"{_scales(paper, verdicts, index_text).replace('|', '/')} | [{SHORT[paper]} page]({paper}/README.md) |")
+                    f"{_scales(paper, verdicts, root).replace('|', '/')} | [{SHORT[paper]} page]({paper}/README.md) |")
     head.append(f"| all {len(verdicts)} claims | {tot[V.REPRODUCED]} | {tot[V.PARTLY]} | {tot[V.NOT_REPRODUCED]} | "
                 f"{tot[V.NOT_CHECKABLE]} | | | | | [every claim](verdicts.md) |")
     head += ["", "One verdict per claim of the papers' running text (bench/published/claims.csv), by the rules at the "
@@ -444,25 +373,13 @@ def index_head(root: Path, verdicts: list, index_text: str = "") -> list[str]:
     return head
 
 
-def split_index(text: str) -> str:
-    """The provenance part of an index.md (everything from the provenance heading, or from the
-    'Generated' line of an index written before the verdicts), without the heading."""
-    lines = text.splitlines()
-    for i, line in enumerate(lines):
-        if line.strip() == PROVENANCE:
-            return "\n".join(lines[i + 1:]).lstrip("\n")
-    for i, line in enumerate(lines):
-        if line.startswith("Generated "):
-            return "\n".join(lines[i:])
-    return ""
-
-
-def write_verdict_stage(root: Path | str = "reports", provenance_text: str | None = None) -> list[Path]:
+def write_verdict_stage(root: Path | str = "reports", sections: "IndexSections | None" = None) -> list[Path]:
     """Verdicts, paper pages, the verdict head of index.md and the HTML view, from reports/ alone.
 
-    ``provenance_text`` is the rest of index.md (the build's provenance and sections); by default
-    the provenance part of the existing index.md is kept."""
+    ``sections`` is the rest of index.md (the build's provenance and sections, :mod:`bench.report.sections`);
+    by default those the last build recorded in ``reports/index.json`` (``--verdicts-only``)."""
     from . import html
+    from .sections import IndexSections
 
     root = Path(root)
     verdicts = V.evaluate_all(root)
@@ -470,12 +387,14 @@ def write_verdict_stage(root: Path | str = "reports", provenance_text: str | Non
     written += keyfig.write_all(root, verdicts, SHORT)
     written += write_pages(root, verdicts)
     idx = root / "index.md"
-    if provenance_text is None:
-        provenance_text = split_index(idx.read_text()) if idx.exists() else "No build provenance yet."
-        provenance_text = "\n".join(uncut(line) for line in provenance_text.splitlines())
-    provenance_text = complete_papers(provenance_text, root)
-    head = index_head(root, verdicts, provenance_text)
-    idx.write_text("\n".join(head) + "\n" + provenance_text.rstrip("\n") + "\n")
+    if sections is None:
+        sections = IndexSections.read(root)
+    if sections is None:
+        provenance = ["No build provenance yet (no reports/index.json: run python -m bench.report)."]
+    else:
+        provenance = complete_papers(sections, root).lines()
+    head = index_head(root, verdicts)
+    idx.write_text("\n".join(head) + "\n" + "\n".join(provenance).rstrip("\n") + "\n")
     written.append(idx)
     written += html.write_site(root)
     return written
