@@ -55,6 +55,12 @@ def test_the_test_column_states_the_rule_applied():
 def test_the_papers_tests_are_the_report_modules():
     assert (ande_sr.TEST, ande_sr.ALPHA) == (ande_report.TEST, ande_report.ALPHA)
     assert (eskdb.TEST, eskdb.ALPHA) == (eskdb_report.TEST, eskdb_report.ALPHA)
+    # a verdict quotes the numbers as the report's tables print them
+    assert eskdb.PRINTED == eskdb_report.AVERAGE_DIGITS
+    from bench.report import ecocnb as ecocnb_report
+
+    assert (ecocnb.RATIO_DIGITS, ecocnb.PAPER_S_DIGITS, ecocnb.DIVERSITY_DIGITS) == (
+        ecocnb_report.RATIO_DIGITS, ecocnb_report.PAPER_S_DIGITS, ecocnb_report.DIVERSITY_DIGITS)
     assert ande_sr.SKLEARN_FILE == ande_report.SKLEARN_FILE
 
 

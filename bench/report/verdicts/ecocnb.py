@@ -81,9 +81,8 @@ def _ratio_table(facts: Facts, n: int) -> pd.DataFrame | None:
     if df is None:
         return None
     df = df.copy()
-    for c in ("ratio_paper", "ratio_ours"):
-        df[c] = pd.to_numeric(pd.Series(_printed_all(df[c], RATIO_DIGITS), index=df.index, dtype=float))
-    df["nb_s_paper"] = pd.Series(_printed_all(df["nb_s_paper"], PAPER_S_DIGITS), index=df.index, dtype=float)
+    for c, digits in (("ratio_paper", RATIO_DIGITS), ("ratio_ours", RATIO_DIGITS), ("nb_s_paper", PAPER_S_DIGITS)):
+        df[c] = pd.Series(_printed_all(df[c], digits), index=df.index, dtype=float)
     return df
 
 

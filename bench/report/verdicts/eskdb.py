@@ -238,8 +238,7 @@ def _absolute(data: _Data, cid: str) -> tuple[str, str]:
                        for x in (c["published_time_ratio"], c["ours_time_ratio"]))
             rel = f" (time / {c['time_ref']}'s: " + f"published {pr:.2f}, ours {orr:.2f}".replace("nan", "–") + ")"
         shown.append(f"{a} {secs:.3g} s here{rel}")
-    return "; ".join(shown), data.source("table9_averages") if "table9_averages" in data.facts.tables \
-        else "eskdb/table9_averages.csv"
+    return "; ".join(shown), _source(data, "table9_averages")
 
 
 def _ablation_order(data: _Data, cid: str):
