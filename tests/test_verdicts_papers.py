@@ -43,10 +43,11 @@ def test_the_test_column_states_the_rule_applied():
     from bench.report.verdicts._common import AVG_RTOL, AVG_TEST, RATIO_FACTOR, RATIO_TEST
 
     assert f"x{RATIO_FACTOR:g}" in RATIO_TEST and f"{AVG_RTOL:.0%}" in AVG_TEST
-    # EC04 and EC05: one rule, stated alike
-    assert f"at most {ecocnb_report.GROWTH_SLACK:g} x the paper's growth" in ecocnb.TESTS["EC04"]
+    # EC04 and EC05: one rule, stated alike; the rules are the verdict module's, never the report's
+    assert f"at most {ecocnb.GROWTH_SLACK:g} x the paper's growth" in ecocnb.TESTS["EC04"]
     assert ecocnb.TESTS["EC04"].replace("Table 2", "Table 3") == ecocnb.TESTS["EC05"]
-    assert f"<= {ecocnb_report.ALMOST_AS_FAST:g}" in ecocnb.TESTS["EC08"]
+    assert f"<= {ecocnb.ALMOST_AS_FAST:g}" in ecocnb.TESTS["EC08"]
+    assert not hasattr(ecocnb_report, "GROWTH_SLACK") and not hasattr(ecocnb_report, "ALMOST_AS_FAST")
     assert set(ande_sr.FIG_TESTS) == ande_sr.FIG_CLAIMS
     assert f"{ande_sr.GREATLY:g} x" in ande_sr.FIG_TESTS["AN12"]
 
@@ -54,6 +55,12 @@ def test_the_test_column_states_the_rule_applied():
 def test_the_papers_tests_are_the_report_modules():
     assert (ande_sr.TEST, ande_sr.ALPHA) == (ande_report.TEST, ande_report.ALPHA)
     assert (eskdb.TEST, eskdb.ALPHA) == (eskdb_report.TEST, eskdb_report.ALPHA)
+    # a verdict quotes the numbers as the report's tables print them
+    assert eskdb.PRINTED == eskdb_report.AVERAGE_DIGITS
+    from bench.report import ecocnb as ecocnb_report
+
+    assert (ecocnb.RATIO_DIGITS, ecocnb.PAPER_S_DIGITS, ecocnb.DIVERSITY_DIGITS) == (
+        ecocnb_report.RATIO_DIGITS, ecocnb_report.PAPER_S_DIGITS, ecocnb_report.DIVERSITY_DIGITS)
     assert ande_sr.SKLEARN_FILE == ande_report.SKLEARN_FILE
 
 
@@ -151,41 +158,46 @@ def test_ande_count_claim_needs_the_papers_collection(tmp_path):
     assert v.verdict == "not checkable" and "12" in v.reason
 
 
-# ------------------------------------------------------------------ ECOC-NB (synthetic tables)
-def _ecoc_dir(tmp_path, table4_verdict, sf_ratio, diversity, ecoc_ratio=1.05, extras=None):
-    d = tmp_path / "ecocnb"
-    d.mkdir(parents=True, exist_ok=True)
-    col = "median ECOC-NB / NB per code length (ours, paper)"
-    rows = [{"claim": "EC08", "quote": "", "table": f"Table {n} (x)", col: "15: 1.00 (paper 1.01)", "verdict": v}
-            for n, v in ((2, "holds: ..."), (3, "holds: ..."), (4, table4_verdict))]
-    pd.DataFrame(rows).to_csv(d / "cost_claims.csv", index=False)
-    t = pd.DataFrame([{"dataset": "fbis", "code length": 15, "algorithm": "ECOC-straightforward", "NB s (paper)": 1.0,
-                       "ratio to NB (paper)": 14.8, "NB s (ours)": 0.1, "ratio to NB (ours)": sf_ratio, "diff": 0,
-                       "missing / note": ""},
-                      {"dataset": "fbis", "code length": 31, "algorithm": "ECOC-NB", "NB s (paper)": 11.16,
-                       "ratio to NB (paper)": 1.078, "NB s (ours)": 0.1, "ratio to NB (ours)": ecoc_ratio, "diff": 0,
-                       "missing / note": ""}])
-    t.to_csv(d / "table2_traintime_ratio.csv", index=False)
-    pd.DataFrame([{"dataset": "fbis", "diversity (paper)": 0.005, "diversity (ours)": diversity}]).to_csv(
-        d / "table1_datasets_diversity.csv", index=False)
+# ------------------------------------------------------------------ ECOC-NB (synthetic facts)
+def _ecoc_dir(tmp_path, table4_median, sf_ratio, diversity, ecoc_ratio=1.05, extras=None):
+    """reports/ecocnb/facts.json with the facts the ECOC-NB verdicts read (no report table at all)."""
+    from bench.report.facts import Facts
+
+    f = Facts("ecocnb")
+    medians = pd.DataFrame([{"table": n, "code_length": 15, "ours": 1.0, "paper": 1.01} for n in (2, 3, 4)])
+    f.add_table("cost_medians", medians, "ecocnb/cost_claims.csv")
+    f.add_table("cost_overall", pd.DataFrame([{"table": n, "cells": 4, "ours_median": m, "paper_median": 1.05,
+                                               "nb_speed": 10.0} for n, m in ((2, 1.1), (3, 1.2), (4, table4_median))]),
+                "ecocnb/cost_claims.csv")
+    t = pd.DataFrame([{"dataset": "fbis", "code_length": 15, "algorithm": "ECOC-straightforward", "nb_s_paper": 1.0,
+                       "ratio_paper": 14.8, "nb_s_ours": 0.1, "ratio_ours": sf_ratio},
+                      {"dataset": "fbis", "code_length": 31, "algorithm": "ECOC-NB", "nb_s_paper": 11.16,
+                       "ratio_paper": 12.03 / 11.16, "nb_s_ours": 0.1, "ratio_ours": ecoc_ratio}])
+    f.add_table("table2_traintime_ratio", t, "ecocnb/table2_traintime_ratio.csv")
+    f.add_table("table1_diversity", pd.DataFrame([{"dataset": "fbis", "diversity_paper": 0.005,
+                                                   "diversity_ours": diversity}]),
+                "ecocnb/table1_datasets_diversity.csv")
     if extras is not None:     # EC07: the extra time ECOC-NB - NB per estimator at N = 1000 and 16000
-        pd.DataFrame([{"estimator": est, "N": n, "NB fit CPU s": 0.01 * n / 1000, "ECOC-NB fit CPU s": 0.0,
-                       "extra s (ECOC-NB - NB)": x, "NB time / NB time at the smallest N": n / 1000}
-                      for est, xs in extras.items() for n, x in zip((1000, 16000), xs)]).to_csv(
-            d / "instances_extra_time.csv", index=False)
+        f.add_table("instances_extra_time", pd.DataFrame(
+            [{"estimator": est, "N": n, "nb_s": 0.01 * n / 1000, "ecoc_s": 0.0, "extra_s": x, "nb_growth": n / 1000}
+             for est, xs in extras.items() for n, x in zip((1000, 16000), xs)]), "ecocnb/instances_extra_time.csv")
+    (tmp_path / "ecocnb").mkdir(parents=True, exist_ok=True)
+    f.write(tmp_path / "ecocnb")
     return tmp_path
 
 
 def test_ecocnb_verdicts_follow_the_tables(tmp_path):
     claims = _claims("ecocnb", "EC03", "EC06", "EC08", "EC01", "EC07")
-    got = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "a", "holds: x", 14.0, 0.005), claims)}
+    got = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "a", 1.3, 14.0, 0.005), claims)}
     assert got["EC08"].verdict == "reproduced"
     assert got["EC03"].verdict == "reproduced"
     assert got["EC06"].verdict == "reproduced"
     assert got["EC07"].verdict == "not checkable" and got["EC07"].reason
     assert got["EC01"].verdict == "reproduced" and "not checked" in got["EC01"].reason   # the ratio part
-    got = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "b", "does not hold: y", 4.0, 0.4), claims)}
+    assert got["EC08"].evidence == "ecocnb/cost_claims.csv" and "Table 4: 15: 1.00" in got["EC08"].ours
+    got = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "b", 1.6, 4.0, 0.4), claims)}
     assert got["EC08"].verdict == "not reproduced" and "Table 4" in got["EC08"].reason
+    assert "does not hold: median ECOC-NB / NB over 4 (dataset, length) cells 1.60" in got["EC08"].reason
     assert got["EC03"].verdict == "not reproduced"
     assert got["EC06"].verdict == "not reproduced"
 
@@ -194,46 +206,55 @@ def test_ecocnb_ec01_ec07_timing_noise_and_the_instances_run(tmp_path):
     """A ratio below 1 or an extra time at or below zero is not support; EC07 holds when the extra time at
     the largest N is within x2 of the smallest N's for both estimators."""
     claims = _claims("ecocnb", "EC01", "EC07")
-    noise = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "a", "holds", 14.0, 0.005, ecoc_ratio=0.9),
+    noise = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "a", 1.3, 14.0, 0.005, ecoc_ratio=0.9),
                                                     claims)}
     assert noise["EC01"].verdict == "not checkable" and "faster than NB" in noise["EC01"].reason
     flat = {"normal": (0.002, 0.003), "discretised": (0.001, 0.0015)}
-    got = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "b", "holds", 14.0, 0.005, extras=flat), claims)}
+    got = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "b", 1.3, 14.0, 0.005, extras=flat), claims)}
     assert got["EC07"].verdict == "reproduced" and got["EC01"].verdict == "reproduced"
-    assert "instances_extra_time.csv" in got["EC07"].evidence
+    assert got["EC07"].evidence == "ecocnb/instances_extra_time.csv"
+    assert got["EC01"].evidence == "ecocnb/table2_traintime_ratio.csv;ecocnb/instances_extra_time.csv"
     grows = {"normal": (0.002, 0.01), "discretised": (0.001, 0.0015)}
-    got = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "c", "holds", 14.0, 0.005, extras=grows), claims)}
+    got = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "c", 1.3, 14.0, 0.005, extras=grows), claims)}
     assert got["EC07"].verdict == "not reproduced"
     neg = {"normal": (-0.002, 0.001), "discretised": (0.001, 0.0015)}
-    got = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "d", "holds", 14.0, 0.005, extras=neg), claims)}
+    got = {v.claim_id: v for v in ecocnb.evaluate(_ecoc_dir(tmp_path / "d", 1.3, 14.0, 0.005, extras=neg), claims)}
     assert got["EC07"].verdict == "not checkable" and "no slower than NB" in got["EC07"].reason
 
 
-# ------------------------------------------------------------------ ESKDB (synthetic tables)
+# ------------------------------------------------------------------ ESKDB (synthetic facts)
+def _wdl_row(row, col, measure, published, ours):
+    (pw, pd_, pl), (ow, od, ol) = (tuple(int(x) for x in t.split("/")) for t in (published, ours))
+    return {"row": row, "col": col, "subset": "all 72 datasets", "measure": measure, "published_wins": pw,
+            "published_draws": pd_, "published_losses": pl, "ours_wins": ow, "ours_draws": od, "ours_losses": ol,
+            "ours_n": ow + od + ol, "note": ""}
+
+
 def _eskdb_dir(tmp_path, wdl_nb, hdp_s, rf_rmse, abl_better):
-    r = tmp_path
-    d = r / "eskdb"
-    d.mkdir(parents=True, exist_ok=True)
+    """reports/eskdb/facts.json with the facts the ESKDB verdicts read (no report table at all)."""
+    from bench.report.facts import Facts
+
+    f = Facts("eskdb")
     bncs = ["NB", "TAN", "KDB", "KDF", "AODE", "SKDB"]
-    rows = [{"row": "ESKDB_M", "col": b, "subset": "all 72 datasets", "measure": m, "published": "60/0/12",
-             "ours": wdl_nb if (b, m) == ("NB", "RMSE") else "50/0/12", "ours_n": 62, "note": ""}
-            for b in bncs for m in ("RMSE", "error rate")]
-    pd.DataFrame(rows).to_csv(d / "table3_wdl.csv", index=False)
-    avg = [{"algorithm": a, "measure": "training time", "published": p, "ours": o, "diff": 0,
-            "missing / note": "mean over 62 datasets"} for a, p, o in (("ESKDB_HDP", 190, hdp_s), ("ESKDB_M", 25, 1.0))]
-    avg += [{"algorithm": a, "measure": m, "published": p, "ours": o, "diff": 0, "missing / note": "mean over 62 datasets"}
-            for a, m, p, o in (("ESKDB_M", "RMSE", "0.2252", "0.2260"), ("ESKDB_HDP", "RMSE", "0.2227", "0.2230"),
-                               ("RF", "RMSE", "0.2314", rf_rmse), ("ESKDB_M", "error rate", "0.1559", "0.1500"),
-                               ("ESKDB_HDP", "error rate", "0.1536", "0.1490"), ("RF", "error rate", "0.1563", "0.1495"))]
-    pd.DataFrame(avg).to_csv(d / "table9_averages.csv", index=False)
+    f.add_table("table3_wdl", pd.DataFrame([_wdl_row("ESKDB_M", b, m, "60/0/12",
+                                                     wdl_nb if (b, m) == ("NB", "RMSE") else "50/0/12")
+                                            for b in bncs for m in ("RMSE", "error rate")]), "eskdb/table3_wdl.csv")
+    avg = [{"algorithm": a, "measure": "training time", "published": float(p), "published_text": str(p),
+            "published_pm_text": None, "ours": o, "ours_se": None, "n_datasets": 62, "time_ref": "ESKDB_M",
+            "published_time_ratio": p / 25, "ours_time_ratio": o}
+           for a, p, o in (("ESKDB_HDP", 190, hdp_s), ("ESKDB_M", 25, 1.0))]
+    avg += [{"algorithm": a, "measure": m, "published": float(p), "published_text": p, "published_pm_text": "0.016",
+             "ours": o, "ours_se": 0.0159, "n_datasets": 62, "time_ref": None, "published_time_ratio": None,
+             "ours_time_ratio": None}
+            for a, m, p, o in (("ESKDB_M", "RMSE", "0.2252", 0.2260), ("ESKDB_HDP", "RMSE", "0.2227", 0.2230),
+                               ("RF", "RMSE", "0.2314", rf_rmse), ("ESKDB_M", "error rate", "0.1559", 0.1500),
+                               ("ESKDB_HDP", "error rate", "0.1536", 0.1490), ("RF", "error rate", "0.1563", 0.1495))]
+    f.add_table("table9_averages", pd.DataFrame(avg), "eskdb/table9_averages.csv")
     # Table 7 against RF: error similar (no significant difference); RMSE a significant win only in case a
-    rmse7 = "50/0/12" if rf_rmse == "0.2350" else "35/0/30"
-    t7 = [{"row": e, "col": "RF", "subset": "all 72 datasets", "measure": m, "published": "40/0/32",
-           "ours": "31/2/29" if m == "error rate" else rmse7, "ours_n": 62, "note": ""}
-          for e in ("ESKDB_M", "ESKDB_HDP") for m in ("RMSE", "error rate")]
-    pd.DataFrame(t7).to_csv(d / "table7_wdl.csv", index=False)
-    e = r / "eskdb_ablation"
-    e.mkdir(exist_ok=True)
+    rmse7 = "50/0/12" if rf_rmse == 0.2350 else "35/0/30"
+    f.add_table("table7_wdl", pd.DataFrame([_wdl_row(e, "RF", m, "40/0/32", "31/2/29" if m == "error rate" else rmse7)
+                                            for e in ("ESKDB_M", "ESKDB_HDP") for m in ("RMSE", "error rate")]),
+                "eskdb/table7_wdl.csv")
     recs = []
     for i in range(12):
         base = 0.2 + 0.01 * i
@@ -241,13 +262,16 @@ def _eskdb_dir(tmp_path, wdl_nb, hdp_s, rf_rmse, abl_better):
                             ("eskdb_random_cp", 0.005)):
             recs.append({"dataset": f"d{i}", "algo": algo, "protocol": "cv5x2_eskdb", "rmse": base + delta,
                          "error": base / 2 + delta})
-    pd.DataFrame(recs).to_csv(e / "summary_long.csv", index=False)
-    return r
+    f.add_table("eskdb_ablation_means", pd.DataFrame(recs), "eskdb_ablation/summary_long.csv")
+    f.add_value("eskdb_ablation_scale", {"protocols": ["cv5x2_eskdb"], "datasets": 12}, "eskdb_ablation/summary_long.csv")
+    (tmp_path / "eskdb").mkdir(parents=True, exist_ok=True)
+    f.write(tmp_path / "eskdb")
+    return tmp_path
 
 
 def test_eskdb_verdicts_follow_the_tables(tmp_path):
     claims = _claims("eskdb", "ES33", "ES09", "ES05", "ES36", "ES07", "ES01", "ES10")
-    got = {v.claim_id: v for v in eskdb.evaluate(_eskdb_dir(tmp_path / "a", "55/0/7", 7.5, "0.2350", True), claims)}
+    got = {v.claim_id: v for v in eskdb.evaluate(_eskdb_dir(tmp_path / "a", "55/0/7", 7.5, 0.2350, True), claims)}
     assert got["ES33"].verdict == "reproduced" and "one-tailed" in got["ES33"].test
     assert got["ES09"].verdict == "reproduced"               # 7.5x vs the paper's 7x
     assert got["ES05"].verdict == "reproduced"
@@ -256,7 +280,11 @@ def test_eskdb_verdicts_follow_the_tables(tmp_path):
     assert got["ES07"].verdict == "reproduced"
     assert got["ES01"].verdict == "not checkable"            # 12 of 72 datasets: not comparable
     assert got["ES10"].verdict == "not checkable" and "absolute seconds" in got["ES10"].reason
-    got = {v.claim_id: v for v in eskdb.evaluate(_eskdb_dir(tmp_path / "b", "30/0/32", 20.0, "0.2262", False), claims)}
+    assert got["ES07"].ours == "0.2260 ± 0.0159 over 62 datasets" and got["ES07"].published == "0.2252 ± 0.016"
+    assert got["ES07"].evidence == "eskdb/table9_averages.csv"    # the table its facts are shown in
+    assert got["ES01"].evidence == got["ES05"].evidence == "eskdb_ablation/summary_long.csv"
+    assert "12 of the paper's 72 datasets" in got["ES05"].scale
+    got = {v.claim_id: v for v in eskdb.evaluate(_eskdb_dir(tmp_path / "b", "30/0/32", 20.0, 0.2262, False), claims)}
     assert got["ES33"].verdict == "partly reproduced"       # the RMSE part fails on NB, the error-rate part holds
     assert got["ES09"].verdict == "not reproduced"
     assert got["ES05"].verdict == "not reproduced"
@@ -282,8 +310,15 @@ def _selected_k_report(tmp_path, k_tic):
     exp = ReportContext(root).experiment("eskdb_main")
     out = tmp_path / "reports" / "eskdb"
     out.mkdir(parents=True)
-    files = eskdb_report.selected_k_table(exp, {"ESKDB_M": "eskdb_m", "ESKDB_HDP": "eskdb_hdp", "SKDB": "skdb"}, out)
+    from bench.report.facts import Facts
+
+    facts = Facts("eskdb")
+    files = eskdb_report.selected_k_table(exp, {"ESKDB_M": "eskdb_m", "ESKDB_HDP": "eskdb_hdp", "SKDB": "skdb"}, out,
+                                          facts)
     assert out / "selected_k.csv" in files
+    facts.write(out)
+    kf = facts.table("selected_k")        # the fact: the table's counts as ints, without the "k counts" text
+    assert "k counts" not in kf.columns and kf["choices"].tolist() == pd.read_csv(out / "selected_k.csv")["choices"].tolist()
     t = pd.read_csv(out / "selected_k.csv")
     row = t[(t["dataset"] == "tic_tac_toe") & (t["algorithm"] == "ESKDB_HDP")].iloc[0]
     assert row["choices"] == 30 and row["k counts"] == f"k={min(k_tic, 5)}: " + (
@@ -299,7 +334,9 @@ def test_eskdb_selected_k_from_stored_records(tmp_path, k_tic, expect):
     reports = _selected_k_report(tmp_path, k_tic)
     v = eskdb.evaluate(reports, _claims("eskdb", "ES22"))[0]
     assert v.verdict == expect and v.evidence == "eskdb/selected_k.csv"
-    # without the table (builds made before it): not checkable, said why
+    # the verdict reads the facts, not the table: without the fact (builds made before it), not checkable
     (reports / "eskdb" / "selected_k.csv").unlink()
+    assert eskdb.evaluate(reports, _claims("eskdb", "ES22"))[0].verdict == expect
+    (reports / "eskdb" / "facts.json").unlink()
     v = eskdb.evaluate(reports, _claims("eskdb", "ES22"))[0]
     assert v.verdict == "not checkable" and "selected_k.csv" in v.reason

@@ -22,8 +22,8 @@ ESKDB_HDP ``eskdb_hdp``; RF ``rf100``; XGBoost_default ``xgb``; XGBoost_tuned ``
 Ablations: ES-KDB ``eskdb_m``, ES-KDB_randomO ``eskdb_random_o``, ES-KDB_randomCP ``eskdb_random_cp``.
 
 Table 9's order of NB, KDB, SKDB, ESKDB_M and ESKDB_HDP is checked over all the datasets with complete
-runs and by size group of the paper's Table 1 rows (``table9_bnc_order``, ``table9_bnc_order_by_size``,
-with a verdict line); ``table9_kdb_fixes`` shows bench's KDB family before and after the fixes of issue
+runs and by size group of the paper's Table 1 rows (``table9_bnc_order``, ``table9_bnc_order_by_size``;
+the captions state the orders); ``table9_kdb_fixes`` shows bench's KDB family before and after the fixes of issue
 16 (missing-value slot, tie order, SKDB's leave-one-out rule) from experiment ``eskdb_kdb_fix``.
 
 Measures: RMSE over all classes and error rate (mean over splits per dataset); training time =
@@ -48,7 +48,9 @@ from .compare import beside_published, display_beside, long_display, wdl_vs_publ
 from .context import PaperResult, ReportContext, dataset_algo_cells
 from .figures import Caption, lines, plt, save, scatter_vs
 from .eskdb_generators import ablation_generators
-from .labels import DISPLAY_NAMES
+from .facts import Facts
+from .html import KEY_FIGURE
+from .labels import DISPLAY_NAMES, variant_labels
 from .tables import write_table
 
 PAPER = "eskdb"
@@ -95,12 +97,13 @@ DISPLAY_NAMES[PAPER] = {**{a: n for n, a in FIX_VARIANTS.items()}, "kdb3": "KDB-
                         **{a: n for n, names in ALGOS.items() for a in names}}
 
 
-def selected_k_table(exp, amap: dict[str, str], out: Path) -> list[Path]:
+def selected_k_table(exp, amap: dict[str, str], out: Path, facts: Facts | None = None) -> list[Path]:
     """selected_k.{csv,md,tex}: the k SKDB's leave-one-out selection chose, per dataset: every member of
     ESKDB_M and ESKDB_HDP (stored records' ``extra.k_star``, one value per member and split) and the
     standalone SKDB (``extra.k``, one per split). Columns ``k=0`` .. ``k=5`` count the choices (k = 0:
     no attribute selected), ``choices`` their total (claim ES22: "for [tic-tac-toe] SKDB chooses to use
-    k = 2"). Nothing is written when the records carry no choices."""
+    k = 2"). Nothing is written when the records carry no choices. With ``facts``, the rows (without the
+    ``k counts`` text) are recorded as the fact table ``selected_k``."""
     recs = exp.records
     if recs.empty or not ({"extra.k_star", "extra.k"} & set(recs.columns)):
         return []
@@ -126,6 +129,10 @@ def selected_k_table(exp, amap: dict[str, str], out: Path) -> list[Path]:
             rows.append(row)
     if not rows:
         return []
+    if facts is not None:
+        facts.add_table("selected_k", pd.DataFrame(rows).drop(columns="k counts"), f"{PAPER}/selected_k.csv",
+                        about="per dataset and chooser: the number of k choices, the most frequent k and the count "
+                              "of each k = 0..5")
     return write_table(pd.DataFrame(rows), out / "selected_k", index=False,
                        caption="The k chosen by SKDB's leave-one-out selection: in each member of the ensembles "
                                "(every member of every split; stored records' extra.k_star) and in the standalone "
@@ -166,22 +173,129 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
         long = wdl_vs_published(pub, vals, amap, {"RMSE": "rmse", "error rate": "error"}, {ALL: None}, TEST, ALPHA,
                                 algo_reasons=reasons)
         disp = long_display(long)
+        res.facts.add_table(f"table{number}_wdl", _wdl_facts(long), f"{PAPER}/table{number}_wdl.csv",
+                            about=f"Table {number}: W/D/L of row vs col (a win = lower), ours beside published, with "
+                                  f"the {TEST} sign test (p <= {ALPHA}); ours_* None where we have no record")
         res.files += write_table(disp, out / f"table{number}_wdl", index=False, key_columns=4,
                                  caption=f"Table {number}: win-draw-loss, row vs column (a win = lower value), ours "
                                          f"beside published; significance: one-tailed binomial sign test p <= {ALPHA} "
                                          f"(published significance recomputed from the published counts)")
     # average tables 5, 6, 8, 9
     for number in (5, 6, 8, 9):
-        res.files += _average_table(number, vals, amap, reasons, out)
+        res.files += _average_table(number, vals, amap, reasons, out, res.facts)
     res.files += _bnc_order(vals, amap, out)
-    res.files += selected_k_table(exp, amap, out)
+    res.files += selected_k_table(exp, amap, out, res.facts)
     res.files += _kdb_fixes(ctx, out)
     res.files += ablation_generators(ctx.experiment(EXPERIMENTS["ablation"]), out)
     res.files += _figures(ctx, exp, vals, amap, label, out, res)
+    _experiment_facts(ctx, res.facts)
+    absent = sorted({m.dataset for m in res.missing if "not in the data" in m.category})
+    if absent:
+        res.facts.add_value("absent_datasets", absent, f"{PAPER}/missing.csv",
+                            about="the paper's datasets not in our data directory")
+    res.facts.add_table("key_cells", key_cells(res.facts), f"{PAPER}/{KEY_FIGURE}",
+                        about="every published number of Tables 3-9 beside ours, as the tables print them "
+                              "(the key figure's points; W/D/L as the win share W/(W+L))")
     return res
 
 
-def _average_table(number: int, vals: dict, amap: dict, reasons: dict, out: Path) -> list[Path]:
+#: the facts' column order (:func:`_wdl_facts`, :func:`_average_table`)
+WDL_FACT_COLUMNS = ["row", "col", "subset", "measure", "published_wins", "published_draws", "published_losses",
+                    "published_p", "published_significant", "published_win_share", "ours_wins", "ours_draws",
+                    "ours_losses", "ours_n", "ours_p", "ours_significant", "ours_win_share", "note"]
+AVERAGE_FACT_COLUMNS = ["algorithm", "measure", "published", "published_text", "published_pm_text", "ours",
+                        "ours_se", "n_datasets", "reason", "time_ref", "published_time_ratio", "ours_time_ratio"]
+#: the experiments whose per-dataset means the claim checks read (as their summary_long.csv shows them),
+#: and the algorithm labels recorded (None: all)
+SUMMARY_FACTS = {"eskdb_main": ["eskdb_hdp", "xgb_tuned"], "eskdb_ablation": None, "eskdb_ensemble_size": None,
+                 "eskdb_hdp_tying": None}
+#: the digits the tables print: averages (Tables 5, 6, 8, 9) and win shares (Tables 3, 4, 7)
+AVERAGE_DIGITS, SHARE_DIGITS = 4, 3
+
+
+def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
+    """Rows as an object frame, so ints stay ints and None stays None in the facts."""
+    return pd.DataFrame(rows, columns=columns, dtype=object)
+
+
+def _wdl_facts(long: pd.DataFrame) -> pd.DataFrame:
+    """The W/D/L comparison of :func:`.compare.wdl_vs_published` as plain values."""
+    rows = []
+    for r in long.to_dict("records"):
+        o, p = r["_ours"], r["_published"]
+        rows.append({"row": r["row"], "col": r["col"], "subset": r["subset"], "measure": r["measure"],
+                     "published_wins": p.wins, "published_draws": p.draws, "published_losses": p.losses,
+                     "published_p": p.p, "published_significant": bool(p.significant),
+                     "published_win_share": p.win_share,
+                     "ours_wins": o.wins if o else None, "ours_draws": o.draws if o else None,
+                     "ours_losses": o.losses if o else None, "ours_n": o.n if o else 0,
+                     "ours_p": o.p if o else None, "ours_significant": bool(o.significant) if o else None,
+                     "ours_win_share": o.win_share if o else None, "note": r["note"]})
+    return _frame(rows, WDL_FACT_COLUMNS)
+
+
+def summary_means(exp) -> pd.DataFrame:
+    """Per (dataset, algo, protocol): the mean RMSE and error rate over the ok splits of all the experiment's
+    stored records, labelled by :func:`.labels.variant_labels`: what the experiment's summary_long.csv shows
+    (:func:`bench.report.build.summarise`, which this module cannot import; a test holds the two equal)."""
+    cols = ["dataset", "algo", "protocol", "rmse", "error"]
+    df = exp.all_records
+    ok = df[df["status"] == "ok"].copy() if not df.empty else df
+    if ok.empty:
+        return pd.DataFrame(columns=cols)
+    ok["algo"] = variant_labels(ok)
+    rows = []
+    for (ds, algo, prot), g in ok.groupby(["dataset", "algo", "protocol"], sort=True):
+        row = {"dataset": ds, "algo": algo, "protocol": prot}
+        for col, label in (("metrics.rmse", "rmse"), ("metrics.error", "error")):
+            v = g[col].astype(float).to_numpy() if col in g else np.array([np.nan])
+            row[label] = v.mean()
+        rows.append(row)
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _experiment_facts(ctx: ReportContext, facts: Facts) -> None:
+    """The per-dataset means of :data:`SUMMARY_FACTS` (fact tables ``<experiment>_means``) and each one's
+    protocols and dataset count (values ``<experiment>_scale``), shown in ``<experiment>/summary_long.csv``."""
+    for name, algos in SUMMARY_FACTS.items():
+        s = summary_means(ctx.experiment(name))
+        if s.empty:
+            continue
+        source = f"{name}/summary_long.csv"
+        facts.add_value(f"{name}_scale", {"protocols": sorted(set(s["protocol"])), "datasets": s["dataset"].nunique()},
+                        source, about="the protocols and the number of datasets of the experiment's ok splits")
+        facts.add_table(f"{name}_means", s if algos is None else s[s["algo"].isin(algos)].reset_index(drop=True),
+                        source, about="mean RMSE and error rate over the ok splits per (dataset, algo, protocol)")
+
+
+def key_cells(facts: Facts) -> pd.DataFrame:
+    """The key figure's cells (:data:`bench.report.keyfig.CELLS`): Tables 5, 6, 8, 9's averages (kind: the
+    measure) and Tables 3, 4, 7's W/D/L as win shares, published beside ours as the tables print them;
+    rows without a published number are left out."""
+    parts = []
+    for n in (5, 6, 8, 9):
+        t = facts.table(f"table{n}_averages")
+        if t is not None:
+            parts.append(pd.DataFrame({"kind": t["measure"], "table": f"Table {n}",
+                                       "published": _printed(t["published"], AVERAGE_DIGITS),
+                                       "ours": _printed(t["ours"], AVERAGE_DIGITS)}))
+    for n in (3, 4, 7):
+        t = facts.table(f"table{n}_wdl")
+        if t is not None:
+            parts.append(pd.DataFrame({"kind": "win share", "table": f"Table {n}",
+                                       "published": _printed(t["published_win_share"], SHARE_DIGITS),
+                                       "ours": _printed(t["ours_win_share"], SHARE_DIGITS)}))
+    out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["kind", "table", "published", "ours"])
+    return out[out["published"].notna()].reset_index(drop=True)
+
+
+def _printed(values, digits: int) -> list:
+    """Each value rounded as the table prints it (None where it prints nothing)."""
+    return [None if v is None or pd.isna(v) else round(float(v), digits) for v in values]
+
+
+def _average_table(number: int, vals: dict, amap: dict, reasons: dict, out: Path,
+                   facts: Facts | None = None) -> list[Path]:
     pub = published.values(PAPER, number)
     algos = list(dict.fromkeys(pub["algorithm"]))
     exclude = {"tic_tac_toe"} if number == 8 else set()
@@ -220,16 +334,32 @@ def _average_table(number: int, vals: dict, amap: dict, reasons: dict, out: Path
     disp.loc[disp["measure"] == "training time", "diff"] = ""
     ref = "XGBoost_default" if "XGBoost_default" in algos else algos[0]
     t = joined[joined["measure"] == "training time"].set_index("algorithm")
+    ratios = [(None, None)] * len(joined)
     if ref in t.index:
-        ratio = []
+        ratio, ratios = [], []
         for r in joined.to_dict("records"):
             if r["measure"] != "training time":
                 ratio.append("")
+                ratios.append((None, None))
                 continue
             pub_r = r["published"] / t.loc[ref, "published"] if t.loc[ref, "published"] else np.nan
             our_r = r["ours"] / t.loc[ref, "ours"] if t.loc[ref, "ours"] else np.nan
             ratio.append(f"published {pub_r:.2f}, ours {our_r:.2f}".replace("nan", "–"))
+            ratios.append((pub_r, our_r))
         disp.insert(len(disp.columns) - 1, f"time / {ref}'s", ratio)
+    if facts is not None:
+        rows = [{"algorithm": r["algorithm"], "measure": r["measure"], "published": r["published"],
+                 "published_text": r["printed"] or None, "published_pm_text": r["published_pm"] or None,
+                 "ours": r["ours"], "ours_se": r["ours_se"],
+                 "n_datasets": len(common) if pd.notna(r["ours"]) else None, "reason": r["reason"],
+                 "time_ref": ref if ref in t.index and r["measure"] == "training time" else None,
+                 "published_time_ratio": pr, "ours_time_ratio": orr}
+                for r, (pr, orr) in zip(joined.to_dict("records"), ratios)]
+        facts.add_table(f"table{number}_averages", _frame(rows, AVERAGE_FACT_COLUMNS),
+                        f"{PAPER}/table{number}_averages.csv",
+                        about=f"Table {number}: published average beside ours (mean and standard error over the "
+                              f"n_datasets where every algorithm of the table has a complete run; training times in "
+                              f"CPU seconds, without a standard error), and each training time / time_ref's")
     cap = {5: "Table 5: average performance of ESKDB with HDP and with M-estimation",
            6: "Table 6: ESKDB compared with RF and XGBoost (averages)",
            8: "Table 8: as Table 6 without the tic-tac-toe dataset",
@@ -284,8 +414,7 @@ def _order_by_group(vals: dict, names: dict[str, str], common) -> pd.DataFrame:
 def _bnc_order(vals: dict, amap: dict, out: Path) -> list[Path]:
     """Table 9's average RMSE and error rate of NB, KDB, SKDB, ESKDB_M and ESKDB_HDP, and their order,
     ours over the datasets where the five have complete runs (Table 9 itself needs RF and XGBoost as
-    well, so it may cover fewer datasets), over all of them and by size group (the paper's rows), with
-    a verdict. KDB is the paper's KDB-5 config; KDB-1 and KDB-2, where stored, are extra rows marked
+    well, so it may cover fewer datasets), over all of them and by size group (the paper's rows). KDB is the paper's KDB-5 config; KDB-1 and KDB-2, where stored, are extra rows marked
     as not in the paper, and are not used in the order."""
     pub9 = published.values(PAPER, 9).set_index(["algorithm", "measure"])["value_num"]
     cols = [amap.get(a) for a in ORDER_ALGOS]
@@ -328,53 +457,30 @@ def _bnc_order(vals: dict, amap: dict, out: Path) -> list[Path]:
         elif "published" in c or "ours" in c:
             df[c] = df[c].map(lambda x: "" if pd.isna(x) else f"{x:.4f}")
     files = write_table(df, out / "table9_bnc_order", index=False, caption=cap)
-    # by dataset size, with the verdict
+    # by dataset size
     groups = _order_by_group(vals, dict(zip(names, cols)), common)
     pub_order = _order_text(pd.Series({n: pub9.get((n, "RMSE"), np.nan) for n in names}))
     groups["same as the paper's RMSE order"] = [
         ("yes" if r["order (worst first)"] == pub_order else "no") if r["measure"] == "RMSE" and r["n"] else ""
         for r in groups.to_dict("records")]
     groups["KDB - NB"] = groups["KDB"] - groups["NB"]
-    verdict = _verdict(groups, pub_order, list(common))
     for c in names + ["KDB - NB"]:
         groups[c] = groups[c].map(lambda x: "" if pd.isna(x) else f"{x:.4f}")
     files += write_table(groups, out / "table9_bnc_order_by_size", index=False,
                          caption=f"Table 9's order by dataset size (the paper's Table 1 rows), ours: mean RMSE and "
                                  f"error rate over the datasets of each group where the five have complete runs; "
-                                 f"the paper's RMSE order (worst first): {pub_order}. {verdict}")
+                                 f"the paper's RMSE order (worst first): {pub_order}. {_coverage(list(common))}")
     return files
 
 
-def _verdict(groups: pd.DataFrame, pub_order: str, common) -> str:
-    """One line: is Table 9's RMSE order reproduced over all datasets and in which size groups, and
-    how KDB-5 stands against NB by size (the pair the issue is about)."""
+def _coverage(common) -> str:
+    """One line: how many of the paper's datasets the averages leave out, and how many of its largest."""
     pds = published.datasets(PAPER)
     n_pub, n_common = len(pds), len(common)
     big = pds[pds["rows"].astype(float) > 20000]
-    n_big = len(big)
     n_big_absent = int(sum(1 for r in big.itertuples() if not r.ours or r.ours not in set(common)))
-    rm = groups[(groups["measure"] == "RMSE") & (groups["n"] > 0)].set_index("datasets")
-    if "all" not in rm.index:
-        return ""
-    sized = [g for g in rm.index if g != "all"]
-    held = [g for g in sized if rm.loc[g, "order (worst first)"] == pub_order]
-    ours_all = rm.loc["all", "order (worst first)"]
-    gap = [float(rm.loc[g, "KDB - NB"]) for g in sized]
-    trend = ""
-    if len(gap) >= 2:
-        if all(x > y for x, y in zip(gap, gap[1:])):
-            trend = "KDB-5's RMSE relative to NB improves with every larger size group"
-        elif all(x < y for x, y in zip(gap, gap[1:])):
-            trend = "KDB-5's RMSE relative to NB worsens with dataset size"
-        else:
-            trend = "KDB-5's RMSE relative to NB does not change monotonically with dataset size"
-    return (f"Verdict: over all {n_common} datasets our RMSE order is {ours_all} "
-            f"({'the same as' if ours_all == pub_order else 'not'} the paper's); the paper's order holds in "
-            f"{', '.join(held) if held else 'no size group'}; KDB-5 minus NB mean RMSE: "
-            + ", ".join(f"{g} ({rm.loc[g, 'n']} datasets) {float(rm.loc[g, 'KDB - NB']):+.4f}" for g in sized)
-            + f" (negative = KDB-5 better){'; ' + trend if trend else ''}. The paper averages over {n_pub} datasets; "
-            f"{n_pub - n_common} of them are not in ours, among them {n_big_absent} of its {n_big} datasets with "
-            f"more than 20000 rows.")
+    return (f"The paper averages over {n_pub} datasets; {n_pub - n_common} of them are not in ours, among them "
+            f"{n_big_absent} of its {len(big)} datasets with more than 20000 rows.")
 
 
 def _kdb_fixes(ctx: ReportContext, out: Path) -> list[Path]:

@@ -1,11 +1,15 @@
 """Verdicts on ESKDB's claims (ES01..ES37; Zhang, Petitjean and Buntine, 2020).
 
-Reads what :mod:`bench.report.eskdb` and the experiment builds wrote under ``reports/``:
-``eskdb/table{3,4,7}_wdl.csv`` (WDL, ours beside published), ``eskdb/table{5,6,9}_averages.csv``
-(averages over the datasets; training times in seconds), ``eskdb/selected_k.csv`` (the k each SKDB
-member chose, when the build has it), and the per-dataset means of the sensitivity experiments
-(``eskdb_ablation``, ``eskdb_ensemble_size``, ``eskdb_hdp_tying``, ``eskdb_main`` /
-``summary_long.csv``).
+Reads only the facts :mod:`bench.report.eskdb` recorded (``reports/eskdb/facts.json``, issue 29),
+never a report table: the W/D/L of Tables 3, 4, 7 (``table{3,4,7}_wdl``), the averages of Tables 5, 6,
+9 (``table{5,6,9}_averages``; training times in seconds), the k each SKDB member chose
+(``selected_k``, when the build has it), the paper's datasets absent here (``absent_datasets``) and the
+per-dataset means of the sensitivity experiments and of ``eskdb_main`` (``<experiment>_means``, with
+``<experiment>_scale``). Each verdict's evidence is the report file its facts are shown in.
+
+Where a verdict quotes an average or a time of Tables 5, 6, 9, it quotes and computes with the number
+as the table prints it (:data:`PRINTED` decimals), so every number it shows can be redone from that
+table.
 
 The paper's test is a one-tailed binomial sign test, p <= 0.05 (Sect. 4.1, Tables 3, 4, 7). Wording
 -> expectation: "significantly better" -> the test rejects; "better", "outperforms" -> wins > losses
@@ -32,8 +36,10 @@ import pandas as pd
 from scipy import stats
 
 from . import NOT_CHECKABLE, Verdict
-from ._common import (AVG_RTOL, AVG_TEST, NOT_MEASURABLE, RATIO_TEST, Check, average_check, check_one, combine, fixed, fmt_p, num, parse_wdl,
-                      ratio_check, read_csv, test_text, unknown, verdict, wdl_expect, wdl_p)
+from ..compare import fmt
+from ..facts import Facts
+from ._common import (AVG_RTOL, AVG_TEST, NOT_MEASURABLE, RATIO_TEST, Check, average_check, check_one, combine, fixed, fmt_p, num,
+                      ratio_check, test_text, unknown, verdict, wdl_expect, wdl_p)
 
 PAPER = "eskdb"
 TEST, ALPHA = "sign1", 0.05          # as bench.report.eskdb.TEST / ALPHA (checked in the tests)
@@ -41,6 +47,7 @@ N_PAPER = 72
 SMALL_GAIN = 0.25
 GAP_RTOL = 0.25
 TIE = 5e-5                #: means closer than this (half the 4th decimal) tie
+PRINTED = 4               #: the decimals Tables 5, 6, 9 print (bench.report.eskdb.AVERAGE_DIGITS)
 ABLATION = {"ES-KDB": "eskdb_m", "ES-KDB_randomO": "eskdb_random_o", "ES-KDB_randomCP": "eskdb_random_cp"}
 MEASURE_COL = {"RMSE": "rmse", "error rate": "error"}
 TIC = "tic_tac_toe"
@@ -88,33 +95,34 @@ TESTS = {
 }
 
 
+def _printed(x) -> float | None:
+    """A number of Tables 5, 6, 9 as the table prints it (None when it prints none)."""
+    return None if x is None or pd.isna(x) else round(float(x), PRINTED)
+
+
 class _Data:
     def __init__(self, reports: Path):
         self.r = Path(reports)
-        d = self.r / PAPER
+        self.facts = Facts.of_paper(self.r, PAPER)
         self.wdl = {}
         for n in (3, 4, 7):
-            t = read_csv(d / f"table{n}_wdl.csv")
+            t = self.facts.table(f"table{n}_wdl")
             for r in ([] if t is None else t.to_dict("records")):
                 self.wdl[(r["row"], r["col"], r["measure"])] = {
-                    "ours": parse_wdl(r.get("ours")), "published": parse_wdl(r.get("published")),
-                    "n": int(num(r.get("ours_n")) or 0), "note": r.get("note") or "", "file": f"table{n}_wdl.csv"}
+                    "ours": _triple(r, "ours"), "published": _triple(r, "published"), "n": int(r["ours_n"] or 0),
+                    "note": r["note"] or "", "fact": f"table{n}_wdl"}
         self.avg = {}
         for n in (5, 6, 9):
-            t = read_csv(d / f"table{n}_averages.csv")
+            t = self.facts.table(f"table{n}_averages")
             for r in ([] if t is None else t.to_dict("records")):
-                self.avg.setdefault((r["algorithm"], r["measure"]), {**r, "file": f"table{n}_averages.csv"})
-        self.long = {e: read_csv(self.r / e / "summary_long.csv")
+                self.avg.setdefault((r["algorithm"], r["measure"]), {**r, "fact": f"table{n}_averages"})
+        self.long = {e: self.facts.table(f"{e}_means")
                      for e in ("eskdb_ablation", "eskdb_ensemble_size", "eskdb_hdp_tying", "eskdb_main")}
-        self.selected_k = read_csv(d / "selected_k.csv")
-        self.missing = read_csv(d / "missing.csv")
+        self.selected_k = self.facts.table("selected_k")
 
-    def n_of(self, cell: dict) -> int | None:
-        note = str(cell.get("missing / note") or "")
-        for tok in note.split():
-            if tok.isdigit():
-                return int(tok)
-        return None
+    def source(self, name: str) -> str:
+        """The report file of fact ``name`` (the verdict's evidence)."""
+        return self.facts.source(name)
 
     def means(self, exp: str, algos: list[str], measure: str) -> tuple[pd.DataFrame | None, int]:
         """Per-dataset means (datasets x algos) on the datasets where every algo has a value."""
@@ -130,11 +138,17 @@ class _Data:
         return v[algos], len(v)
 
 
+def _triple(r: dict, side: str) -> tuple[int, int, int] | None:
+    """A W/D/L fact row's (wins, draws, losses) of ``side`` ("ours" / "published"); None without a record."""
+    w, d, l_ = (r[f"{side}_{k}"] for k in ("wins", "draws", "losses"))
+    return None if w is None or pd.isna(w) else (int(w), int(d), int(l_))
+
+
 def _scale(data: _Data, exp: str = "eskdb_main") -> str:
-    t = data.long.get(exp)
-    if t is None:
+    sc = data.facts.value(f"{exp}_scale")
+    if sc is None:
         return ""
-    return (f"{exp}: protocol {', '.join(sorted(set(t['protocol'])))}, {t['dataset'].nunique()} of the paper's "
+    return (f"{exp}: protocol {', '.join(sc['protocols'])}, {sc['datasets']} of the paper's "
             f"{N_PAPER} datasets")
 
 
@@ -170,15 +184,28 @@ def _average(data: _Data, cid: str, row) -> tuple[list, str, str, str]:
         cell = data.avg.get((algo, "RMSE"))
         if cell is None:
             return [("", [Check(None, "protocol not run at this scale: table5_averages.csv not built")])], "", "", "eskdb/table5_averages.csv"
-        o, n = num(cell["ours"]), data.n_of(cell)
+        o, n = _printed(cell["ours"]), cell["n_datasets"]
+        n = None if n is None or pd.isna(n) else int(n)
+        shown = fmt(o, PRINTED) + (f" ± {fmt(cell['ours_se'], PRINTED)}" if o is not None and _finite(cell["ours_se"])
+                                   else "")
         return [("", [average_check(o, pub, f"{algo} mean RMSE", n, N_PAPER)])], \
-            f"{cell['ours']} over {n} datasets", str(cell["published"]), f"eskdb/{cell['file']}"
+            (f"{shown} over {n} datasets" if o is not None else ""), _published_text(cell), data.source(cell["fact"])
     v, n = data.means("eskdb_ablation", list(ABLATION.values()), "RMSE")
     if v is None:
         return [("", [Check(None, "protocol not run at this scale: eskdb_ablation not built")])], "", "", "eskdb_ablation/summary_long.csv"
     o = float(v[ABLATION[algo]].mean())
     return [("", [average_check(o, pub, f"{algo} mean RMSE", n, N_PAPER)])], f"{o:.4f} over {n} datasets", \
-        f"{pub:.4f}", "eskdb_ablation/summary_long.csv"
+        f"{pub:.4f}", data.source("eskdb_ablation_means")
+
+
+def _finite(x) -> bool:
+    return x is not None and not pd.isna(x)
+
+
+def _published_text(cell: dict) -> str:
+    """The paper's average as it prints it: the value, and its ± where it prints one."""
+    text = cell["published_text"] or ""
+    return text + (f" ± {cell['published_pm_text']}" if text and cell["published_pm_text"] else "")
 
 
 def _ratio(data: _Data, cid: str, row) -> tuple[list, str, str, str]:
@@ -188,12 +215,12 @@ def _ratio(data: _Data, cid: str, row) -> tuple[list, str, str, str]:
     if ca is None or cb is None:
         return [("", [Check(None, f"protocol not run at this scale: {a} or {b} training time not in the report tables")])], "", "", \
             "eskdb/table9_averages.csv"
-    oa, ob = num(ca["ours"]), num(cb["ours"])
+    oa, ob = _printed(ca["ours"]), _printed(cb["ours"])
     ours = oa / ob if oa and ob else None
-    pa, pb = num(ca["published"]), num(cb["published"])
+    pa, pb = (None if not _finite(c["published"]) else float(c["published"]) for c in (ca, cb))
     shown = f"{ours:.2f}x ({a} {oa:.3g} s / {b} {ob:.3g} s, mean over the datasets)" if ours else ""
     pub_s = f"{pub:g}x" + (f" (Table 9: {pa:g} s / {pb:g} s = {pa / pb:.2f}x)" if pa and pb else "")
-    return [("", [ratio_check(ours, pub, f"{a} / {b} training time")])], shown, pub_s, f"eskdb/{ca['file']}"
+    return [("", [ratio_check(ours, pub, f"{a} / {b} training time")])], shown, pub_s, data.source(ca["fact"])
 
 
 def _absolute(data: _Data, cid: str) -> tuple[str, str]:
@@ -202,12 +229,16 @@ def _absolute(data: _Data, cid: str) -> tuple[str, str]:
         c = data.avg.get((a, "training time"))
         if c is None:
             continue
-        secs = num(c["ours"])
+        secs = _printed(c["ours"])
         if secs is None:  # the paper's number is printed, ours was not run here
             continue
-        rel = [(k, x) for k, x in c.items() if str(k).startswith("time / ") and x]
-        shown.append(f"{a} {secs:.3g} s here" + (f" ({rel[0][0]}: {rel[0][1]})" if rel else ""))
-    return "; ".join(shown), "eskdb/table9_averages.csv"
+        rel = ""
+        if c["time_ref"]:   # as the table's "time / <ref>'s" column prints it
+            pr, orr = (float("nan") if not _finite(x) else float(x)
+                       for x in (c["published_time_ratio"], c["ours_time_ratio"]))
+            rel = f" (time / {c['time_ref']}'s: " + f"published {pr:.2f}, ours {orr:.2f}".replace("nan", "–") + ")"
+        shown.append(f"{a} {secs:.3g} s here{rel}")
+    return "; ".join(shown), _source(data, "table9_averages")
 
 
 def _ablation_order(data: _Data, cid: str):
@@ -281,10 +312,10 @@ def _table_wdl(data: _Data, cid: str, side: str):
     if cid == "ES33":
         bncs = ["NB", "TAN", "KDB", "KDF", "AODE", "SKDB"]
         return [(m, [_wdl_check(cell("ESKDB_M", b, m), "win_sig", f"ESKDB_M vs {b} {m}") for b in bncs])
-                for m in ("RMSE", "error rate")], "eskdb/table3_wdl.csv"
+                for m in ("RMSE", "error rate")], _source(data, "table3_wdl")
     if cid == "ES34":
         return [(m, [_wdl_check(cell("ESKDB_HDP", "ESKDB_M", m), "win", f"ESKDB_HDP vs ESKDB_M {m}")])
-                for m in ("RMSE", "error rate")], "eskdb/table4_wdl.csv"
+                for m in ("RMSE", "error rate")], _source(data, "table4_wdl")
     if cid == "ES35":   # the intro's summary of Table 7, for both ESKDB variants, on RMSE (the paper's primary measure)
         parts = []
         for name, other, kind in (("significantly better than XGBoost_default", "XGBoost_default", "win_sig"),
@@ -296,8 +327,18 @@ def _table_wdl(data: _Data, cid: str, side: str):
                 label = f"{e} vs {other} RMSE"
                 cs.append(_nonsig(w, label) if kind == "nonsig" else _wdl_check(w, kind, label))
             parts.append((name, cs))
-        return parts, "eskdb/table7_wdl.csv"
+        return parts, _source(data, "table7_wdl")
     raise KeyError(cid)
+
+
+def _source(data: _Data, name: str) -> str:
+    """The report file of fact ``name``; the file the build would write it to when it did not record it."""
+    return data.source(name) if name in data.facts.tables else f"{PAPER}/{name}.csv"
+
+
+def _exp_source(data: _Data, exp: str) -> str:
+    """The report file of experiment ``exp``'s means (its summary_long.csv)."""
+    return _source(data, f"{exp}_means") if f"{exp}_means" in data.facts.tables else f"{exp}/summary_long.csv"
 
 
 def _calibration(data: _Data, side: str, rf: str = "RF"):
@@ -334,14 +375,14 @@ def _selected_k(data: _Data, pub: float):
     SKDB members (every member of every split) and among the standalone SKDB's splits; read from the
     count columns of selected_k.csv."""
     t = data.selected_k
-    ev = "eskdb/selected_k.csv"
     if t is None:
         return [("", [Check(None, "quantity not measurable in this build: selected_k.csv (the k each SKDB "
                                   "chose, from the stored records) not written yet")])], "", ""
+    ev = data.source("selected_k")
     col = f"k={int(pub)}"
-    if col not in t.columns or "choices" not in t.columns:
-        return [("", [Check(None, "quantity not measurable in this build: selected_k.csv has no count "
-                                  "columns (built before they existed); rebuild eskdb_main")])], "", ev
+    if col not in t.columns:
+        return [("", [Check(None, f"quantity not measurable in this build: selected_k has no count of {col}")])], \
+            "", ev
     parts, shown = [], []
     for name, who in (("ESKDB_M", "ESKDB_M's SKDB members"), ("SKDB", "standalone SKDB")):
         sel = t[(t["dataset"] == TIC) & (t["algorithm"] == name)]
@@ -420,15 +461,15 @@ def evaluate_dir(reports: Path, claims: pd.DataFrame) -> list[Verdict]:
         elif cid in ("ES05", "ES06"):
             parts, ours = _ablation_order(data, cid)
             out.append(verdict(row, PAPER, parts, ours=ours, published="figure only (Figs. 3-4)", test=TESTS[cid],
-                               evidence="eskdb_ablation/summary_long.csv", **kw))
+                               evidence=_exp_source(data, "eskdb_ablation"), **kw))
         elif cid == "ES31":
             parts, ours = _ensemble(data)
             out.append(verdict(row, PAPER, parts, ours=ours, published="figure only (Fig. 6)", test=ttext,
-                               evidence="eskdb_ensemble_size/summary_long.csv", **kw))
+                               evidence=_exp_source(data, "eskdb_ensemble_size"), **kw))
         elif cid == "ES32":
             parts, ours = _tying(data)
             out.append(verdict(row, PAPER, parts, ours=ours, published="figure only (Fig. 7)", test=TESTS[cid],
-                               evidence="eskdb_hdp_tying/summary_long.csv", **kw))
+                               evidence=_exp_source(data, "eskdb_hdp_tying"), **kw))
         elif cid in ("ES33", "ES34", "ES35"):
             parts, ev = _table_wdl(data, cid, "ours")
             pparts, _ = _table_wdl(data, cid, "published")
@@ -444,11 +485,11 @@ def evaluate_dir(reports: Path, claims: pd.DataFrame) -> list[Verdict]:
                 extra["rf_sklearn"] = sv + (f": {sr}" if sr else "")
             out.append(verdict(row, PAPER, parts, ours="; ".join(c.text for _, cs in parts for c in cs),
                                published="; ".join(c.text for _, cs in pparts for c in cs),
-                               test=TESTS[cid], evidence="eskdb/table7_wdl.csv", extra=extra, **kw))
+                               test=TESTS[cid], evidence=_source(data, "table7_wdl"), extra=extra, **kw))
         elif cid == "ES21":
             parts, ours = _tic_gap(data, pub_v)
             out.append(verdict(row, PAPER, parts, ours=ours, published=f"almost {row['value']}", test=TESTS[cid],
-                               evidence="eskdb_main/summary_long.csv", **kw))
+                               evidence=_exp_source(data, "eskdb_main"), **kw))
         elif cid == "ES22":
             parts, ours, ev = _selected_k(data, pub_v)
             out.append(verdict(row, PAPER, parts, ours=ours, published=f"k = {row['value']}", test=TESTS[cid],
@@ -473,13 +514,11 @@ def evaluate_dir(reports: Path, claims: pd.DataFrame) -> list[Verdict]:
             out.append(fixed(row, PAPER, NOT_CHECKABLE, NOT_HERE[cid], published=f"{row['value']} {row['unit']}".strip(),
                              **kw))
         elif cid == "ES37":
-            absent = []
-            if data.missing is not None:
-                absent = sorted(set(data.missing.loc[data.missing["category"].str.contains("not in the data", na=False),
-                                                     "dataset"]))
+            absent = data.facts.value("absent_datasets") or []
             out.append(fixed(row, PAPER, NOT_CHECKABLE, "dataset absent: the largest datasets are not here ("
                              + (", ".join(absent) if absent else "see eskdb/missing.csv") + ")",
-                             published="up to 5M examples, 72 datasets", evidence="eskdb/missing.csv", **kw))
+                             published="up to 5M examples, 72 datasets",
+                             evidence=data.source("absent_datasets") if absent else "eskdb/missing.csv", **kw))
         else:
             out.append(unknown(row, PAPER))
     return check_one(out, claims)
