@@ -38,8 +38,10 @@ def full_run(tmp_path_factory):
             write_fake_run(root, "ande_sr", ds, algo, n=60, n_classes=3, protocol="cv5x2", quality=q,
                            rng_seed=100 * i + j, train_s=TRAIN_S.get(algo, 0.1), test_s=TEST_S.get(algo, 0.03))
     _plan(root, datasets, list(QUALITY))
-    out = tmp_path_factory.mktemp("rep")
+    out = tmp_path_factory.mktemp("rep") / "ande_sr"     # reports/ande_sr, as the build writes it
+    out.mkdir()
     res = ande_sr.build(ReportContext(root), out)
+    res.facts.write(out)                                  # as bench.report.build does after the paper's build
     return root, out, res
 
 
@@ -143,3 +145,71 @@ def test_only_rf10_stored_still_builds(tmp_path):
     assert (concl["verdict"] == "not checkable").all() and (concl["reason"] != "").all()
     bv = pd.read_csv(out / "bias_variance_per_dataset.csv")
     assert set(bv["algorithm"]) == {"RF10"} and np.allclose(bv["bias + variance - loss"], 0)
+
+
+# ------------------------------------------------------------------ facts (issue 29)
+def test_the_verdicts_read_only_the_facts(full_run, tmp_path):
+    """The verdicts from facts.json alone (no report table beside it) equal the conclusions the build wrote,
+    verdict, numbers and evidence; each evidence file is one the build writes."""
+    from bench.report.verdicts import ande_sr as verdicts
+
+    _, out, _ = full_run
+    alone = tmp_path / "ande_sr"
+    alone.mkdir()
+    (alone / "facts.json").write_bytes((out / "facts.json").read_bytes())
+    vs = verdicts.evaluate(tmp_path, published.claims("ande_sr"))
+    concl = pd.read_csv(out / "conclusions.csv", keep_default_na=False).set_index("claim")
+    for v in vs:
+        row = concl.loc[v.claim_id]
+        assert (v.verdict, v.ours, v.reason, v.evidence) == (row["verdict"], row["ours"], row["reason"],
+                                                               row["evidence"]), v.claim_id
+        for e in v.evidence.split(";") if v.evidence else []:
+            # summary_long.csv is the experiment's generic summary, written beside the paper's files by a full build
+            assert e.startswith("ande_sr/") and ((out / e.split("/", 1)[1]).exists() or e == "ande_sr/summary_long.csv"), e
+    assert {v.verdict for v in vs} != {"not checkable"}
+    # AN12's median part is checked in the build too (it read summary_long.csv, written after it, before)
+    assert "median A2DE-S / A2DE over 11 datasets 0.40" in concl.loc["AN12", "ours"]
+
+
+def test_the_wdl_and_figure_facts_are_the_numbers_the_tables_show(full_run):
+    from bench.report.compare import fmt
+    from bench.report.facts import Facts
+
+    _, out, _ = full_run
+    facts = Facts.of_paper(out.parent, "ande_sr")
+    for name in ("table2_wdl_bias_long", "table3_wdl_variance_long", "table4_wdl_01loss_long",
+                 "table5_wdl_rmse_long", "wdl_rf10_sklearn_long"):
+        assert facts.source(name) == f"ande_sr/{name}.csv"
+        shown = pd.read_csv(out / f"{name}.csv", keep_default_na=False, dtype=str)
+        fact = facts.tables[name]
+        rows = [dict(zip(fact["columns"], r)) for r in fact["rows"]]
+        assert len(rows) == len(shown) > 0
+        for r, s in zip(rows, shown.to_dict("records")):
+            assert (r["row"], r["col"], r["subset"], r["measure"]) == (s["row"], s["col"], s["subset"], s["measure"])
+            assert f"{r['published_wins']}/{r['published_draws']}/{r['published_losses']}" == s["published"]
+            ours = "" if r["ours_wins"] is None else f"{r['ours_wins']}/{r['ours_draws']}/{r['ours_losses']}"
+            assert ours == s["ours"] and str(r["ours_n"]) == s["ours_n"]
+            assert all(isinstance(r[k], int) for k in ("published_wins", "published_draws", "published_losses"))
+            assert isinstance(r["published_significant"], bool)
+    for stem in ("fig1_bias_variance", "fig2_01loss", "fig3_rmse", "fig4_time"):
+        fact, shown = facts.table(f"{stem}_values"), pd.read_csv(out / f"{stem}_values.csv", keep_default_na=False,
+                                                                  dtype=str)
+        assert [fmt(v) for v in fact["mean"]] == list(shown["mean"]) and list(fact["algo"]) == list(shown["algo"])
+    t = facts.table("classification_time").set_index(["dataset", "algo"])["test_s"]
+    assert t.loc[("adult", "a2de")] == pytest.approx(TEST_S["a2de"]) and len(t) == 11 * 11
+    assert (facts.value("scale"), facts.value("protocol"), facts.value("datasets_compared")) == ("medium", "cv5x2",
+                                                                                                 "11")
+
+
+def test_key_cells_are_the_key_figures_cells(full_run):
+    """The fact table key_cells holds exactly the cells keyfig.cells reads from the long tables today."""
+    from bench.report import keyfig
+    from bench.report.facts import Facts
+
+    _, out, _ = full_run
+    want = keyfig.cells(out.parent, "ande_sr")
+    got = Facts.of_paper(out.parent, "ande_sr").table("key_cells")
+    assert list(got.columns) == ["kind", "table", "published", "ours"] and len(got) == len(want) > 0
+    assert got[["kind", "table"]].values.tolist() == want[["kind", "table"]].values.tolist()
+    for c in ("published", "ours"):
+        assert np.array_equal(got[c].to_numpy(float), want[c].to_numpy(float), equal_nan=True), c

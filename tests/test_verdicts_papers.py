@@ -87,31 +87,47 @@ def _claims(paper, *ids):
     return c[c["claim_id"].isin(ids)].reset_index(drop=True)
 
 
-def _long(rows):
-    return pd.DataFrame([{"row": r, "col": c, "subset": s, "measure": m, "published": p, "published_p": "",
-                          "published_significant": "", "ours": o, "ours_n": sum(map(int, o.split("/"))) if o else 0,
-                          "ours_p": "", "ours_significant": "", "note": ""} for r, c, s, m, o, p in rows])
+def _wdl_fact(rows):
+    """A W/D/L fact table as bench.report.ande_sr records it: (row, col, subset, measure, ours, published)."""
+    def counts(s):
+        return [int(x) for x in s.split("/")] if s else [None, None, None]
+
+    out = []
+    for r, c, s, m, o, p in rows:
+        ow, od, ol = counts(o)
+        pw, pd_, pl = counts(p)
+        out.append({"row": r, "col": c, "subset": s, "measure": m, "published_wins": pw, "published_draws": pd_,
+                    "published_losses": pl, "published_p": None, "published_significant": None,
+                    "published_win_share": None, "ours_wins": ow, "ours_draws": od, "ours_losses": ol,
+                    "ours_n": sum(counts(o)) if o else 0, "ours_p": None, "ours_significant": None,
+                    "ours_win_share": None, "note": ""})
+    return pd.DataFrame(out, dtype=object)
 
 
 def _ande_dir(tmp_path, bias_w, var_w, rf_config="rf10_weka", sk=None, fig_sr=50.0):
-    d = tmp_path / "ande_sr"
-    d.mkdir(parents=True, exist_ok=True)
+    """reports/ande_sr/facts.json of a small synthetic build (no report table: the verdicts read facts only)."""
+    from bench.report.facts import Facts
+
+    f = Facts("ande_sr")
     ande = ["A1DE", "A1DE-S", "A1DE-W", "A1DE-SW", "A2DE", "A2DE-S", "A2DE-W", "A2DE-SW"]
     pairs = [("A1DE-S", "A1DE"), ("A1DE-W", "A1DE"), ("A2DE-S", "A2DE"), ("A2DE-W", "A2DE")]
-    _long([(r, c, "all", "bias", bias_w, "30/5/5") for r, c in pairs]
-          + [("RF10", a, "all", "bias", bias_w, "50/2/10") for a in ande]).to_csv(d / "table2_wdl_bias_long.csv",
-                                                                                 index=False)
-    _long([("RF10", a, "all", "variance", var_w, "8/2/60") for a in ande]).to_csv(
-        d / "table3_wdl_variance_long.csv", index=False)
-    _long([("RF10", "A2DE-SW", "large", "0-1 loss", "2/0/5", "5/1/6")]).to_csv(d / "table4_wdl_01loss_long.csv",
-                                                                             index=False)
-    pd.DataFrame([{"algorithm": "RF10", "algo": rf_config}]).to_csv(d / "setup.csv", index=False)
-    fig = [{"panel": "Classification time", "group": "All", "algo": a, "mean": v, "se": 0, "n": 5}
-           for a, v in (("A2DE", 100.0), ("A2DE-S", fig_sr))]
-    pd.DataFrame(fig).to_csv(d / "fig4_time_values.csv", index=False)
+    f.add_table("table2_wdl_bias_long", _wdl_fact([(r, c, "all", "bias", bias_w, "30/5/5") for r, c in pairs]
+                                                  + [("RF10", a, "all", "bias", bias_w, "50/2/10") for a in ande]),
+                "ande_sr/table2_wdl_bias_long.csv")
+    f.add_table("table3_wdl_variance_long", _wdl_fact([("RF10", a, "all", "variance", var_w, "8/2/60") for a in ande]),
+                "ande_sr/table3_wdl_variance_long.csv")
+    f.add_table("table4_wdl_01loss_long", _wdl_fact([("RF10", "A2DE-SW", "large", "0-1 loss", "2/0/5", "5/1/6")]),
+                "ande_sr/table4_wdl_01loss_long.csv")
+    f.add_value("rf10_config", rf_config, "ande_sr/setup.csv")
+    f.add_table("fig4_time_values", pd.DataFrame(
+        [{"panel": "Classification time", "group": "All", "algo": a, "mean": v, "se": 0.0, "n": 5}
+         for a, v in (("A2DE", 100.0), ("A2DE-S", fig_sr))]), "ande_sr/fig4_time_values.csv")
     if sk is not None:
-        _long([("RF10-sklearn", "A2DE-SW", "large", "0-1 loss", sk, "5/1/6")]).to_csv(d / ande_sr.SKLEARN_FILE,
-                                                                                     index=False)
+        f.add_table("wdl_rf10_sklearn_long", _wdl_fact([("RF10-sklearn", "A2DE-SW", "large", "0-1 loss", sk, "5/1/6")]),
+                    "ande_sr/wdl_rf10_sklearn_long.csv")
+    d = tmp_path / "ande_sr"
+    d.mkdir(parents=True, exist_ok=True)
+    f.write(d)
     return tmp_path
 
 
@@ -145,17 +161,47 @@ def test_ande_rf10_claims_report_the_sklearn_forest(tmp_path):
     assert "scikit-learn" in old["AN15"].extra["rf10_sklearn"] and "scikit-learn" in old["AN15"].reason
 
 
-def test_ande_count_claim_needs_the_papers_collection(tmp_path):
+def test_ande_count_claim_needs_the_papers_collection():
+    from bench.report.facts import Facts
+
     claims = _claims("ande_sr", "AN01")
-    d = tmp_path / "ande_sr"
-    d.mkdir()
-    _long([("RF10", "A2DE-SW", "large", "RMSE", "5/0/7", "5/0/7")]).to_csv(d / "table5_wdl_rmse_long.csv", index=False)
-    assert ande_sr.evaluate(tmp_path, claims)[0].verdict == "reproduced"
-    _long([("RF10", "A2DE-SW", "large", "RMSE", "4/0/8", "5/0/7")]).to_csv(d / "table5_wdl_rmse_long.csv", index=False)
-    assert ande_sr.evaluate(tmp_path, claims)[0].verdict == "not reproduced"
-    _long([("RF10", "A2DE-SW", "large", "RMSE", "5/0/3", "5/0/7")]).to_csv(d / "table5_wdl_rmse_long.csv", index=False)
-    v = ande_sr.evaluate(tmp_path, claims)[0]
+
+    def facts(ours):
+        f = Facts("ande_sr")
+        f.add_table("table5_wdl_rmse_long", _wdl_fact([("RF10", "A2DE-SW", "large", "RMSE", ours, "5/0/7")]),
+                    "ande_sr/table5_wdl_rmse_long.csv")
+        return f
+
+    v = ande_sr.evaluate_facts(facts("5/0/7"), claims)[0]
+    assert v.verdict == "reproduced" and v.evidence == "ande_sr/table5_wdl_rmse_long.csv"
+    assert ande_sr.evaluate_facts(facts("4/0/8"), claims)[0].verdict == "not reproduced"
+    v = ande_sr.evaluate_facts(facts("5/0/3"), claims)[0]
     assert v.verdict == "not checkable" and "12" in v.reason
+
+
+def test_ande_evidence_names_every_fact_read_and_nothing_else(tmp_path):
+    """AN10 reads the 0-1 loss and the RMSE W/D/L facts; AN12 the Fig. 4 values and, for its median, the
+    per-dataset classification times; without facts every claim is not checkable and names no file."""
+    from bench.report.facts import Facts
+
+    f = Facts("ande_sr")
+    cells = [("RF10", a, s, m, "1/0/9", "1/0/9") for s in ("all", "large", "medium", "small")
+             for m in ("0-1 loss", "RMSE") for a in ("A1DE-SW", "A2DE-SW")]
+    for name, m in (("table4_wdl_01loss_long", "0-1 loss"), ("table5_wdl_rmse_long", "RMSE")):
+        f.add_table(name, _wdl_fact([c for c in cells if c[3] == m]), f"ande_sr/{name}.csv")
+    f.add_table("fig4_time_values", pd.DataFrame(
+        [{"panel": "Classification time", "group": "All", "algo": a, "mean": v, "se": 0.0, "n": 2}
+         for a, v in (("A2DE", 100.0), ("A2DE-S", 20.0))]), "ande_sr/fig4_time_values.csv")
+    f.add_table("classification_time", pd.DataFrame(
+        {"dataset": ["a", "a", "b", "b"], "algo": ["a2de", "a2de_s"] * 2, "test_s": [1.0, 0.5, 2.0, 3.0]}),
+        "ande_sr/summary_long.csv")
+    got = {v.claim_id: v for v in ande_sr.evaluate_facts(f, _claims("ande_sr", "AN10", "AN12"))}
+    assert got["AN10"].evidence == "ande_sr/table4_wdl_01loss_long.csv;ande_sr/table5_wdl_rmse_long.csv"
+    assert got["AN12"].evidence == "ande_sr/fig4_time_values.csv;ande_sr/summary_long.csv"
+    # the median of 0.5 and 1.5 is 1.0: no great reduction per dataset, though the mean ratio (0.2) is one
+    assert got["AN12"].verdict == "partly reproduced" and "median A2DE-S / A2DE over 2 datasets 1.00" in got["AN12"].reason
+    empty = ande_sr.evaluate(tmp_path, _claims("ande_sr", "AN01", "AN03", "AN08", "AN12"))
+    assert all(v.verdict == "not checkable" and v.evidence == "" for v in empty)
 
 
 # ------------------------------------------------------------------ ECOC-NB (synthetic facts)

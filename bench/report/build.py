@@ -196,7 +196,10 @@ def _pm(m, se, digits=4):
     return f"{m:.{digits}f} ± {se:.{digits}f}"
 
 
-def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path) -> tuple[list[Path], list[str]]:
+def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path,
+                   ranks: bool = True) -> tuple[list[Path], list[str]]:
+    """The generic summary of an experiment; without ``ranks`` no rank analysis (the folder's paper
+    module writes its own, over the paper's datasets and complete runs)."""
     s = summarise(df, names_for(name, plan))
     if s.empty:
         return [], []
@@ -213,7 +216,7 @@ def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path) -> tuple[
             cells[c] = [_pm(m, e) if pd.notna(m) else "" for m, e in zip(piv[c], se[c])]
         written += write_table(cells, out / f"summary_{metric}", labels=shown,
                                caption=f"{name}: {metric} (mean ± standard error over splits)")
-        if piv.shape[1] >= 2 and piv.shape[0] >= 2:
+        if ranks and piv.shape[1] >= 2 and piv.shape[0] >= 2:
             files, n = friedman_report(piv, out / f"summary_{metric}", f"{name}: {metric}", labels=shown,
                                        plan=plan, n_records=int(s["splits"].sum()))
             written += files
@@ -598,7 +601,9 @@ def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path
     The lines leave out the "- files:" line (the caller adds it with the files' final places)."""
     view = ctx.experiment(name)
     df = view.all_records
-    files, notes = generic_report(name, df, view.plan, out) if not df.empty else ([], [])
+    # a folder shared with a paper module (ande_sr) gets one rank analysis, the paper's (ranks_*: over the values
+    # its tables compare); a second one here, over the same splits averaged in another order, broke ties apart
+    files, notes = generic_report(name, df, view.plan, out, ranks=name not in BUILDS) if not df.empty else ([], [])
     counts = status_counts(df)
     n_ok, n_na, n_failed = counts["ok"], counts["not_applicable"], counts["failed"]
     hosts = ", ".join(sorted(df["host"].dropna().astype(str).unique())) if "host" in df else "-"

@@ -1,5 +1,6 @@
 """The claim checks of the ``ande_sr`` report: conclusions.{md,csv,tex}, a view of the verdicts of
-:mod:`bench.report.verdicts.ande_sr` (which reads the tables written before it)."""
+:mod:`bench.report.verdicts.ande_sr` on the facts the build recorded before it (the same facts the
+verdict stage reads back from ``facts.json``)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,11 @@ from .spec import PAPER
 
 
 def conclusions(out: Path, exp, res: PaperResult) -> list[Path]:
-    """conclusions.{md,csv,tex}: a view of the claim verdicts (bench.report.verdicts.ande_sr, which reads
-    the tables written above) — the claims and their wording come from the published claim data."""
+    """conclusions.{md,csv,tex}: a view of the claim verdicts (bench.report.verdicts.ande_sr, on the facts
+    recorded in ``res.facts`` above) — the claims and their wording come from the published claim data."""
     from ..verdicts import ande_sr as verdicts
 
-    vs = verdicts.evaluate_dir(out, published.claims(PAPER))
+    vs = verdicts.evaluate_facts(res.facts, published.claims(PAPER))
     table = pd.DataFrame([{
         "claim": v.claim_id, "statement": v.claim, "verdict": v.verdict,
         "paper's own table": v.extra.get("paper_own", ""),

@@ -66,6 +66,39 @@ def rf10_sklearn_cells(pub: pd.DataFrame, vals: dict, measure: str, pub_measure:
     return wdl_cells(rf, vals, measure, pub_measure, coll, exp)
 
 
+def time_facts(vals: dict) -> pd.DataFrame:
+    """The per-dataset classification seconds (``vals["test_s"]``) as a long table: dataset, algo (our config
+    name), test_s; datasets in order, algorithms in :data:`ALGOS` order, cells without a value left out."""
+    t = vals.get("test_s", pd.DataFrame())
+    rows = []
+    if t is not None and not t.empty:
+        algos = [a for a in ALGOS.values() if a in t.columns]
+        for ds in t.index:
+            rows += [[ds, a, float(t.loc[ds, a])] for a in algos if pd.notna(t.loc[ds, a])]
+    return pd.DataFrame(rows, columns=["dataset", "algo", "test_s"], dtype=object)
+
+
+#: the columns of a W/D/L fact table (:func:`wdl_facts`)
+WDL_FACT_COLUMNS = ["row", "col", "subset", "measure", "published_wins", "published_draws", "published_losses",
+                    "published_p", "published_significant", "published_win_share", "ours_wins", "ours_draws",
+                    "ours_losses", "ours_n", "ours_p", "ours_significant", "ours_win_share", "note"]
+
+
+def wdl_facts(long: pd.DataFrame) -> pd.DataFrame:
+    """The cells of a long W/D/L table (:func:`wdl_cells`) as plain values: counts as ints, p-values and
+    win shares as floats, significance as booleans; ours None where we have no record (``note`` says why).
+    The rows are the long table's, in its order (``long_display`` shows the same cells)."""
+    rows = []
+    for r in long.to_dict("records") if not long.empty else []:
+        o, p = r["_ours"], r["_published"]
+        rows.append([r["row"], r["col"], r["subset"], r["measure"], p.wins, p.draws, p.losses, p.p,
+                     bool(p.significant), p.win_share,
+                     o.wins if o else None, o.draws if o else None, o.losses if o else None, int(r["ours_n"]),
+                     o.p if o else None, bool(o.significant) if o else None, o.win_share if o else None,
+                     r["note"]])
+    return pd.DataFrame(rows, columns=WDL_FACT_COLUMNS, dtype=object)
+
+
 def rounds(exp) -> str:
     """Rounds of cross-validation behind the bias-variance estimates ('?' without records)."""
     if exp.records.empty:

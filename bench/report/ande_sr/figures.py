@@ -11,7 +11,7 @@ from ..compare import fmt
 from ..context import PaperResult
 from ..figures import Caption, normalised_bars
 from ..tables import write_table
-from .spec import ALGOS, BASELINE, EXPERIMENT
+from .spec import ALGOS, BASELINE, EXPERIMENT, PAPER
 
 #: (file stem, the paper's item, [(panel title, measure)], grouped by collections?, title)
 SPECS = [
@@ -55,6 +55,10 @@ def figures(vals: dict, coll: dict, out: Path, res: PaperResult, label: dict, ex
                                          title=title, labels=label, caption=cap)
         files += paths
         summary["algo"] = summary["algo"].map(lambda a: label.get(a, a))
+        res.facts.add_table(f"{stem}_values", summary[["panel", "group", "algo", "mean", "se", "n"]],
+                            f"{PAPER}/{stem}_values.csv",
+                            about=f"{item}: the plotted numbers: per panel, collection and learner the mean and "
+                                  f"standard error over datasets of the ratio to NB on the same dataset (n = datasets)")
         for c in ("mean", "se"):
             summary[c] = summary[c].map(fmt)
         files += write_table(summary, out / f"{stem}_values", index=False,

@@ -14,7 +14,8 @@ from ...stats.ttests import corrected_resampled_ttest, paired_5x2cv_ttest
 from ..compare import fmt, fmt_p, long_display, wdl_matrix_display
 from ..context import PaperResult
 from ..tables import write_table
-from .data import n_compared, rf10_sklearn_cells, rounds, wdl_cells
+from ..keyfig import WIN_SHARE
+from .data import n_compared, rf10_sklearn_cells, rounds, wdl_cells, wdl_facts
 from .spec import ALGOS, ALPHA, BASELINE, PAIRED, PAPER, SKLEARN_FILE, SUBSETS, TABLES
 
 
@@ -23,10 +24,17 @@ def wdl_tables(exp, vals: dict, coll: dict, out: Path, res: PaperResult) -> list
     table of every cell, and the cells with RF10 recomputed with RF10-sklearn."""
     files = []
     long_sk = []
+    key_cells, key_sources = [], []
     for number, (measure, pub_measure, flabel) in TABLES.items():
         pub = published.wdl(PAPER, number)
         long = wdl_cells(pub, vals, measure, pub_measure, coll, exp)
         long_sk.append(rf10_sklearn_cells(pub, vals, measure, pub_measure, coll, exp))
+        stem = f"table{number}_wdl_{flabel}_long"
+        res.facts.add_table(stem, wdl_facts(long), f"{PAPER}/{stem}.csv",
+                            about=f"Table {number} ({pub_measure}): every published W/D/L cell (row vs col, a win = "
+                                  f"lower {pub_measure}) beside ours, with the two-tailed sign test")
+        key_cells.append(_key_cells(long, f"Table {number} ({flabel})"))
+        key_sources.append(f"{PAPER}/{stem}.csv")
         rows, cols = list(ALGOS)[1:], list(ALGOS)[:-1]
         for subset in sorted(set(pub["subset"]), key=SUBSETS.index):
             m = wdl_matrix_display(long, rows, cols, subset, pub_measure)
@@ -39,6 +47,13 @@ def wdl_tables(exp, vals: dict, coll: dict, out: Path, res: PaperResult) -> list
                                                          f"rounds; the paper used 20)" if number in (2, 3) else "")
                    + ".")
             files += write_table(m, out / f"table{number}_wdl_{flabel}_{subset}", caption=cap)
+            if number == 4 and subset == "all":   # the scale of the verdicts: Table 4's caption says it
+                src = f"{PAPER}/table{number}_wdl_{flabel}_{subset}.md"
+                res.facts.add_value("scale", exp.plan.get("scale", "?"), src, "the scale of the stored runs")
+                res.facts.add_value("protocol", exp.plan.get("protocol", "?"), src, "the protocol of the stored runs")
+                res.facts.add_value("datasets_compared", n_ds, src,
+                                    "how many datasets our Table 4 cells over all data compare (a range 'lo-hi' "
+                                    "when they differ)")
         files += write_table(long_display(long), out / f"table{number}_wdl_{flabel}_long", index=False,
                              key_columns=4,
                              caption=f"Table {number} ({pub_measure}): every cell, ours beside published; "
@@ -53,7 +68,26 @@ def wdl_tables(exp, vals: dict, coll: dict, out: Path, res: PaperResult) -> list
                              caption="Tables 2-5, every cell with RF10: the same comparison with scikit-learn's "
                                      "forest (RF10-sklearn) in place of Weka's RandomForest; published = the "
                                      "paper's RF10 cell")
+        res.facts.add_table(Path(SKLEARN_FILE).stem, wdl_facts(sk), f"{PAPER}/{SKLEARN_FILE}",
+                            about="Tables 2-5, every cell with RF10, recomputed with RF10-sklearn in RF10's place")
+    res.facts.add_table("key_cells", pd.concat(key_cells, ignore_index=True), ";".join(key_sources),
+                        about="the key figure's cells: published and our win share W / (W + L) of every published "
+                              "cell of Tables 2-5, as the long tables show them (3 decimals); ours None where we "
+                              "have no record")
     return files
+
+
+def _key_cells(long: pd.DataFrame, label: str) -> pd.DataFrame:
+    """The key figure's cells of one long W/D/L table: the win shares as its CSV shows them (``fmt`` to 3
+    decimals, read back as floats), cells without a published win share left out."""
+    def shown(v) -> float | None:
+        s = fmt(v, 3)
+        return float(s) if s else None
+
+    rows = [[WIN_SHARE, label, shown(r["published_win_share"]), shown(r["ours_win_share"])]
+            for r in (long.to_dict("records") if not long.empty else [])]
+    df = pd.DataFrame(rows, columns=["kind", "table", "published", "ours"], dtype=object)
+    return df[df["published"].notna()]
 
 
 def datasets_table(exp, pds: pd.DataFrame, out: Path) -> list[Path]:

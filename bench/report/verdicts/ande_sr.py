@@ -1,9 +1,12 @@
 """Verdicts on the A2DE paper's claims (AN01..AN15; Zaidi and Webb, 2013).
 
-Reads what :mod:`bench.report.ande_sr` wrote under ``reports/ande_sr``: the long WDL tables
-(``table{2..5}_wdl_*_long.csv``), the plotted values of Figs. 1-4 (``fig*_values.csv``), ``setup.csv``
-(which configuration is behind "RF10") and, when built after rf10_weka became the paper's RF10,
-``wdl_rf10_sklearn_long.csv`` (the same RF10 cells with scikit-learn's forest).
+Reads only the facts :mod:`bench.report.ande_sr` recorded (``reports/ande_sr/facts.json``,
+:mod:`bench.report.facts`), never its display tables: the W/D/L cells of Tables 2-5 (the fact tables
+``table{2..5}_wdl_*_long``, shown in the CSVs of the same names) and of the same RF10 cells with
+scikit-learn's forest (``wdl_rf10_sklearn_long``), the plotted values of Figs. 1-4 (``fig*_values``),
+the per-dataset classification times (``classification_time``, shown in ``summary_long.csv``), the
+configuration behind "RF10" (``rf10_config``) and the scale. A verdict's evidence is the source of
+every fact it quotes (:meth:`Facts.sources`).
 
 Each claim below is encoded as its *stated parts*, each a list of comparisons; the wording of a
 claim decides the expectation ("significantly more often" -> the paper's two-tailed sign test at
@@ -21,25 +24,27 @@ all to large data, and by more than A2DE-S's and A2DE-SW's do.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pandas as pd
 
+from ..facts import Facts
 from . import Verdict
-from ._common import Check, check_one, combine, fmt_p, parse_wdl, read_csv, test_text, unknown, verdict, \
-    wdl_expect, wdl_p
+from ._common import Check, check_one, combine, fmt_p, test_text, unknown, verdict, wdl_expect, wdl_p
 
 PAPER = "ande_sr"
 TEST, ALPHA = "sign2", 0.05          # as bench.report.ande_sr.TEST / ALPHA (checked in the tests)
 RF, RF_SK = "RF10", "RF10-sklearn"
 SKLEARN_FILE = "wdl_rf10_sklearn_long.csv"
 ANDE = ["A1DE", "A1DE-S", "A1DE-W", "A1DE-SW", "A2DE", "A2DE-S", "A2DE-W", "A2DE-SW"]
-TABLE_FILES = {"bias": "table2_wdl_bias_long.csv", "variance": "table3_wdl_variance_long.csv",
-               "0-1 loss": "table4_wdl_01loss_long.csv", "RMSE": "table5_wdl_rmse_long.csv"}
-FIG_FILES = {"Bias": "fig1_bias_variance_values.csv", "Variance": "fig1_bias_variance_values.csv",
-             "0-1 loss": "fig2_01loss_values.csv", "RMSE": "fig3_rmse_values.csv",
-             "Learning time": "fig4_time_values.csv", "Classification time": "fig4_time_values.csv"}
+#: the fact tables read (:mod:`bench.report.facts`; each shown in the report CSV of the same name)
+SKLEARN_FACT = Path(SKLEARN_FILE).stem
+TABLE_FACTS = {"bias": "table2_wdl_bias_long", "variance": "table3_wdl_variance_long",
+               "0-1 loss": "table4_wdl_01loss_long", "RMSE": "table5_wdl_rmse_long"}
+FIG_FACTS = {"Bias": "fig1_bias_variance_values", "Variance": "fig1_bias_variance_values",
+             "0-1 loss": "fig2_01loss_values", "RMSE": "fig3_rmse_values",
+             "Learning time": "fig4_time_values", "Classification time": "fig4_time_values"}
+TIME_FACT = "classification_time"
 GREATLY, SLIGHTLY, SUBSTANTIALLY = 0.75, 0.5, 2.0
 
 #: the test column of the figure claims (mean ratios to NB over the datasets, Figs. 1-4) and the counts
@@ -92,33 +97,31 @@ _WORD = {"win": "row wins more often", "loss": "row loses more often", "not_loss
 
 
 class _Data:
-    """The report tables of one build directory (``reports/ande_sr`` or a staging copy)."""
+    """The facts of one ``ande_sr`` build (read back from facts.json, or in the build itself)."""
 
-    def __init__(self, paper_dir: Path):
-        self.dir = Path(paper_dir)
+    def __init__(self, facts: Facts):
+        self.facts = facts
         self.wdl: dict[tuple, dict] = {}
-        for measure, name in TABLE_FILES.items():
-            self._add(read_csv(self.dir / name), name)
-        self._add(read_csv(self.dir / SKLEARN_FILE), SKLEARN_FILE)
-        self.figs = {k: read_csv(self.dir / f) for k, f in FIG_FILES.items()}
-        self.long = read_csv(self.dir / "summary_long.csv")    # per (dataset, config) means: AN12's median
-        setup = read_csv(self.dir / "setup.csv")
-        self.rf_config = ""
-        if setup is not None and "algorithm" in setup.columns:
-            s = setup.set_index("algorithm")
-            self.rf_config = str(s.loc[RF, "algo"]) if RF in s.index else ""
+        for name in (*TABLE_FACTS.values(), SKLEARN_FACT):
+            self._add(name)
+        self.figs = {k: facts.table(name) for k, name in FIG_FACTS.items()}
+        self.times = facts.table(TIME_FACT)      # per (dataset, config) classification seconds: AN12's median
+        self.rf_config = str(facts.value("rf10_config") or "")
         self.has_sklearn = any(RF_SK in (k[0], k[1]) for k in self.wdl) or any(
             f is not None and RF_SK in set(f["algo"]) for f in self.figs.values())
-        self.scale = _scale(self.dir / "table4_wdl_01loss_all.md")
+        n = facts.value("datasets_compared")
+        self.scale = "" if n is None else \
+            f"scale {facts.value('scale', '?')}, protocol {facts.value('protocol', '?')}, {n} datasets"
 
-    def _add(self, df, name):
+    def _add(self, name: str):
+        df = self.facts.table(name)
         if df is None:
             return
         for r in df.to_dict("records"):
             key = (r["row"], r["col"], r["measure"], r["subset"])
-            self.wdl[key] = {"ours": parse_wdl(r.get("ours")), "published": parse_wdl(r.get("published")),
-                             "n": int(r["ours_n"]) if str(r.get("ours_n", "")).strip() not in ("", "nan") else 0,
-                             "note": r.get("note") or "", "file": name}
+            self.wdl[key] = {"ours": _counts(r, "ours"), "published": _counts(r, "published"),
+                             "n": 0 if pd.isna(r["ours_n"]) else int(r["ours_n"]), "note": r["note"] or "",
+                             "fact": name}
 
     def fig(self, panel: str, group: str, algo: str) -> float | None:
         df = self.figs.get(panel)
@@ -129,16 +132,19 @@ class _Data:
             return None
         return float(sel["mean"].iloc[0])
 
+    def sources(self, *names: str) -> str:
+        """The evidence of a verdict that read the facts ``names`` (those the build recorded)."""
+        return self.facts.sources(*[n for n in names if n in self.facts.tables or n in self.facts.values])
+
     def rf_is_sklearn(self) -> bool:
-        """True for builds made before rf10_weka was the paper's RF10 (their RF10 IS scikit-learn's)."""
+        """True for builds whose RF10 is scikit-learn's forest (made before rf10_weka was the paper's RF10)."""
         return self.rf_config == "rf10"
 
 
-def _scale(md: Path) -> str:
-    if not md.exists():
-        return ""
-    m = re.search(r"Ours over (\S+) datasets; scale (\S+), protocol ([^\s.(]+)", md.read_text())
-    return f"scale {m.group(2)}, protocol {m.group(3)}, {m.group(1)} datasets" if m else ""
+def _counts(r: dict, side: str) -> tuple[int, int, int] | None:
+    """The (wins, draws, losses) of one side of a W/D/L fact row; None where that side has no record."""
+    v = [r[f"{side}_{k}"] for k in ("wins", "draws", "losses")]
+    return None if any(x is None or pd.isna(x) for x in v) else tuple(int(x) for x in v)
 
 
 def _sub(rf: str, name: str) -> str:
@@ -163,7 +169,7 @@ def _wdl_checks(data: _Data, parts, rf: str, side: str):
             txt = f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(p)})"
             checks.append(Check(ok, txt + ("" if ok else f", expected: {_WORD[kind]}")))
             shown.append(txt)
-            files.append(cell["file"])
+            files.append(cell["fact"])
         out.append((pname, checks))
     return out, shown, files
 
@@ -179,8 +185,8 @@ def _count(data: _Data, row: dict, spec, rf: str):
     ours = f"{o[which]} ({r} vs {c}, {m}, {s} data: {o[0]}/{o[1]}/{o[2]})"
     if cell["n"] < sum(p):
         return [("", [Check(None, f"dataset absent: a count over the paper's {sum(p)} {s} datasets; ours covers {cell['n']} "
-                                  f"(the others are not here)")])], ours, cell["file"]
-    return [("", [Check(o[which] == pub_value, f"ours {o[which]} vs paper {pub_value}")])], ours, cell["file"]
+                                  f"(the others are not here)")])], ours, cell["fact"]
+    return [("", [Check(o[which] == pub_value, f"ours {o[which]} vs paper {pub_value}")])], ours, cell["fact"]
 
 
 def _fig_parts(data: _Data, cid: str, rf: str):
@@ -200,7 +206,7 @@ def _fig_parts(data: _Data, cid: str, rf: str):
                     cs.append(Check(ok, f"{panel}: {rf} {rv:.3f} vs {a} {av:.3f}"))
             parts.append((name, cs))
         shown = f"mean ratio to NB: bias {rf} {_f(f('Bias', 'All', rf))}, variance {rf} {_f(f('Variance', 'All', rf))}"
-        return parts, shown, FIG_FILES["Bias"]
+        return parts, shown, [FIG_FACTS["Bias"]]
     if cid == "AN11":
         parts, shown = [], []
         for panel in _MEASURES:
@@ -215,15 +221,15 @@ def _fig_parts(data: _Data, cid: str, rf: str):
                         cs.append(Check(sw <= av, f"{panel} {g}: A2DE-SW {sw:.3f} vs {a} {av:.3f}"))
                 shown.append(f"{panel} {g} A2DE-SW {_f(sw)}")
             parts.append((panel, cs))
-        return parts, "; ".join(shown), FIG_FILES["0-1 loss"]
+        return parts, "; ".join(shown), [FIG_FACTS[m] for m in _MEASURES]
     if cid == "AN12":
         s, a = f("Classification time", "All", "A2DE-S"), f("Classification time", "All", "A2DE")
         if s is None or a is None:
-            return [("", [Check(None, "protocol not run at this scale: A2DE / A2DE-S classification time not plotted")])], "", FIG_FILES["Learning time"]
+            return [("", [Check(None, "protocol not run at this scale: A2DE / A2DE-S classification time not plotted")])], "", [FIG_FACTS["Classification time"]]
         mean = Check(s <= GREATLY * a, f"mean over datasets of time / NB: A2DE-S {s:.2f} vs A2DE {a:.2f}; greatly = "
                                        f"at most {GREATLY} x A2DE's")
         med = _an12_median(data)
-        ev = FIG_FILES["Learning time"] + (";summary_long.csv" if med.ok is not None else "")
+        ev = [FIG_FACTS["Classification time"]] + ([TIME_FACT] if med.ok is not None else [])
         return [("mean of the ratios to NB (Fig. 4)", [mean]),
                 ("per-dataset median of A2DE-S / A2DE", [med])], \
             f"classification time / NB: A2DE-S {s:.2f}, A2DE {a:.2f}; {med.text}", ev
@@ -244,7 +250,7 @@ def _fig_parts(data: _Data, cid: str, rf: str):
         shown = f"training time / NB, all (large) data: {rf} {_f(r_all)} ({_f(r_large)}), " + ", ".join(
             f"{a} {_f(f('Learning time', 'All', a))} ({_f(f('Learning time', 'Large', a))})" for a in ("A2DE-S", "A2DE-SW"))
         return [("slightly less training time than RF10", slight),
-                ("RF10 super-linear, AnDE linear", lin)], shown, FIG_FILES["Learning time"]
+                ("RF10 super-linear, AnDE linear", lin)], shown, [FIG_FACTS["Learning time"]]
     if cid == "AN14":
         r = f("Classification time", "All", rf)
         cs = []
@@ -256,17 +262,17 @@ def _fig_parts(data: _Data, cid: str, rf: str):
                 cs.append(Check(v >= SUBSTANTIALLY * r, f"{a} {v:.2f} vs {rf} {r:.2f} (x NB)"))
         shown = f"classification time / NB: {rf} {_f(r)}, " + ", ".join(
             f"{a} {_f(f('Classification time', 'All', a))}" for a in ("A2DE", "A2DE-S", "A2DE-W", "A2DE-SW"))
-        return [("", cs)], shown, FIG_FILES["Learning time"]
+        return [("", cs)], shown, [FIG_FACTS["Classification time"]]
     raise KeyError(cid)
 
 
 def _an12_median(data) -> Check:
     """AN12's second part: the median over the datasets of A2DE-S's classification time / A2DE's (per-dataset
-    mean test seconds, summary_long.csv), at most GREATLY; a mean of ratios to NB can be carried by one
-    dataset (musk1), the median cannot."""
-    t = data.long
+    mean test seconds, the fact table classification_time, shown in summary_long.csv), at most GREATLY; a mean
+    of ratios to NB can be carried by one dataset (musk1), the median cannot."""
+    t = data.times
     if t is None or not {"a2de", "a2de_s"} <= set(t["algo"]):
-        return Check(None, "protocol not run at this scale: summary_long.csv has no a2de / a2de_s rows")
+        return Check(None, "protocol not run at this scale: no per-dataset a2de / a2de_s classification times")
     p = t[t["algo"].isin(["a2de", "a2de_s"])].pivot_table(index="dataset", columns="algo", values="test_s").dropna()
     p = p[p["a2de"] > 0]
     if p.empty:
@@ -287,8 +293,10 @@ def _one(data: _Data, row: dict, rf: str) -> tuple:
     if cid in WDL_SPECS:
         parts, shown, files = _wdl_checks(data, WDL_SPECS[cid], rf, "ours")
         pparts, pshown, _ = _wdl_checks(data, WDL_SPECS[cid], RF, "published")
-        # every file a number of the verdict comes from (AN10 reads the 0-1 loss and the RMSE tables)
-        ev = ";".join(dict.fromkeys(files)) if files else TABLE_FILES[WDL_SPECS[cid][0][1][0][2]]
+        # every file a number of the verdict comes from (AN10 reads the 0-1 loss and the RMSE tables); with no
+        # number, the tables it looked in
+        ev = data.sources(*files) if files else \
+            data.sources(*dict.fromkeys(TABLE_FACTS[c[2]] for _, comps in WDL_SPECS[cid] for c in comps))
         return parts, "; ".join(shown), "; ".join(pshown), ev, test_text(TEST, ALPHA), pparts
     if cid in COUNT_SPECS:
         parts, ours, ev = _count(data, row, COUNT_SPECS[cid], rf)
@@ -299,14 +307,14 @@ def _one(data: _Data, row: dict, rf: str) -> tuple:
         own = None
         if cell and cell["published"]:
             own = [("", [Check(cell["published"][COUNT_SPECS[cid][4]] == int(float(row["value"])), "paper's cell")])]
-        return parts, ours, pub, ev or TABLE_FILES[m], COUNT_TEST, own
-    parts, shown, ev = _fig_parts(data, cid, rf)
-    return parts, shown, "figure only (no values printed)", ev, FIG_TESTS.get(cid, ""), None
+        return parts, ours, pub, data.sources(ev or TABLE_FACTS[m]), COUNT_TEST, own
+    parts, shown, names = _fig_parts(data, cid, rf)
+    return parts, shown, "figure only (no values printed)", data.sources(*names), FIG_TESTS.get(cid, ""), None
 
 
-def evaluate_dir(paper_dir: Path, claims: pd.DataFrame, prefix: str = PAPER) -> list[Verdict]:
-    """Verdicts from the tables in ``paper_dir``; evidence paths are ``prefix/<file>``."""
-    data = _Data(paper_dir)
+def evaluate_facts(facts: Facts, claims: pd.DataFrame) -> list[Verdict]:
+    """Verdicts from the facts of an ``ande_sr`` build; the evidence is the source of the facts read."""
+    data = _Data(facts)
     out = []
     for row in claims.to_dict("records"):
         cid = row["claim_id"]
@@ -329,14 +337,13 @@ def evaluate_dir(paper_dir: Path, claims: pd.DataFrame, prefix: str = PAPER) -> 
                 extra["rf10_sklearn_ours"] = sours
             else:
                 extra["rf10_sklearn"] = "not in this build"
-        out.append(verdict(row, PAPER, parts, ours=ours, published=pub, test=test,
-                           evidence=";".join(f"{prefix}/{e}" for e in ev.split(";")),
+        out.append(verdict(row, PAPER, parts, ours=ours, published=pub, test=test, evidence=ev,
                            scale=data.scale, extra=extra, note=note))
     return check_one(out, claims)
 
 
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list[Verdict]:
-    return evaluate_dir(Path(reports_dir) / PAPER, claims)
+    return evaluate_facts(Facts.of_paper(Path(reports_dir), PAPER), claims)
 
 
-__all__ = ["evaluate", "evaluate_dir", "WDL_SPECS", "COUNT_SPECS"]
+__all__ = ["evaluate", "evaluate_facts", "WDL_SPECS", "COUNT_SPECS"]
