@@ -134,3 +134,115 @@ class MisbehavingClassifier(ClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         return np.tile(self.prior_, (X.shape[0], 1))
+
+
+# ---------------------------------------------------------------- the key figure's cells, read from the tables
+# An independent reading of the numbers each paper's tables display (their CSV files), to check the
+# ``key_cells`` facts the builds record (bench.report.keyfig reads only the facts).
+import math  # noqa: E402
+import re  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pandas as pd  # noqa: E402
+
+from bench.report.keyfig import WIN_SHARE  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Cells:
+    """One table's numeric cells: ``pattern`` (a CSV glob) in ``folder`` (``""``: the paper's own
+    folder), its ``published`` and ``ours`` columns, read as :data:`PARSE` says; the panel is
+    ``kind``, or the value of column ``kind_col``; ``label`` names the table in the legend;
+    ``unique`` are the columns that identify a cell when a value repeats over rows."""
+
+    pattern: str
+    published: str
+    ours: str
+    label: str
+    kind: str = ""
+    kind_col: str = ""
+    folder: str = ""
+    parse: str = "number"
+    unique: tuple[str, ...] = ()
+
+
+
+#: paper -> the tables whose published cells have our number beside them
+CELLS: dict[str, tuple[Cells, ...]] = {
+    "massbayes": (
+        Cells("table3_accuracy_long.csv", "published", "ours", "Table 3", kind="accuracy (%)", folder=""),
+        Cells("table5_runtime_long.csv", "published_s", "ours_s", "Table 5", kind="runtime (s)", folder=""),
+        Cells("table4_wdl.csv", "published W:L:D", "ours W:L:D", "Table 4", kind=WIN_SHARE, folder="",
+              parse="W:L:D"),
+    ),
+    "ecocnb": (
+        Cells("table1_datasets_diversity.csv", "diversity (paper)", "diversity (ours)", "Table 1",
+              kind="code diversity"),
+        *(Cells(f"table{t}_traintime_ratio.csv", "ratio to NB (paper)", "ratio to NB (ours)", f"Table {t}",
+                kind="training time / NB's") for t in (2, 3, 4)),
+        *(Cells(f"table{t}_traintime_ratio.csv", "NB s (paper)", "NB s (ours)", f"Table {t}",
+                kind="NB training time (s)", unique=("dataset",)) for t in (2, 3, 4)),
+    ),
+    "eskdb": (
+        *(Cells(f"table{t}_averages.csv", "published", "ours", f"Table {t}", kind_col="measure")
+          for t in (5, 6, 8, 9)),
+        *(Cells(f"table{t}_wdl.csv", "published_win_share", "ours_win_share", f"Table {t}", kind=WIN_SHARE)
+          for t in (3, 4, 7)),
+    ),
+    "ande_sr": tuple(
+        Cells(f"table{t}_wdl_{m}_long.csv", "published_win_share", "ours_win_share", f"Table {t} ({m})",
+              kind=WIN_SHARE)
+        for t, m in ((2, "bias"), (3, "variance"), (4, "01loss"), (5, "rmse"))),
+    "mctree": tuple(
+        Cells(f"{exp}_static.csv", "paper_accuracy", "ours_accuracy", label, kind="accuracy (%)")
+        for exp, label in (("mctree_fig5", "Fig. 5"), ("mctree_fig6", "Fig. 6"), ("mctree_vowel", "vowel"))),
+}
+
+_NUMBER = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
+
+
+def _number(value) -> float:
+    """A cell's number: the value itself, or the number that opens a ``mean ± se`` text; NaN if none."""
+    if isinstance(value, (int, float, np.number)):
+        return float(value)
+    m = _NUMBER.match(str(value))
+    return float(m.group(1)) if m else math.nan
+
+
+def _win_share(value) -> float:
+    """``W:L:D`` -> W / (W + L); NaN when the cell is not a count triple or W + L is 0."""
+    parts = str(value).strip().split(":")
+    if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+        return math.nan
+    w, l = int(parts[0]), int(parts[1])
+    return w / (w + l) if w + l else math.nan
+
+
+PARSE = {"number": _number, "W:L:D": _win_share}
+
+
+def table_cells(root: Path, paper: str) -> pd.DataFrame:
+    """Every numeric cell of the paper's tables (:data:`CELLS`) that exist under ``root``: columns
+    ``kind, table, published, ours`` (ours NaN where we have no number). Missing tables are skipped."""
+    frames = []
+    for spec in CELLS.get(paper, ()):
+        folder = Path(root) / (spec.folder or paper)
+        for csv in sorted(folder.glob(spec.pattern)):
+            df = pd.read_csv(csv, dtype=str, keep_default_na=False)
+            need = [spec.published, spec.ours] + ([spec.kind_col] if spec.kind_col else []) + list(spec.unique)
+            if any(c not in df.columns for c in need):
+                raise ValueError(f"{csv}: the key figure needs columns {need}; the table has {list(df.columns)}")
+            if spec.unique:
+                df = df.drop_duplicates(list(spec.unique) + [spec.published, spec.ours])
+            parse = PARSE[spec.parse]
+            frames.append(pd.DataFrame({
+                "kind": df[spec.kind_col] if spec.kind_col else spec.kind,
+                "table": spec.label,
+                "published": [parse(v) for v in df[spec.published]],
+                "ours": [parse(v) for v in df[spec.ours]],
+            }))
+    out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
+        columns=["kind", "table", "published", "ours"])
+    return out[out["published"].notna()].reset_index(drop=True)
+

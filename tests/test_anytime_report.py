@@ -1,5 +1,6 @@
 """The MC-Tree paper report (bench/report/mctree.py) on a tiny stored experiment."""
 
+from tests.helpers import table_cells
 import numpy as np
 import pandas as pd
 import pytest
@@ -65,7 +66,7 @@ def test_report_draws_every_figure_and_table(stored, tmp_path):
         "mctree_fig5_lead_summary.csv")
     run = facts.value("mctree_fig5_run")     # the plan's scale and protocol, as the notes show them
     assert f"Scale {run['scale']}, protocol {run['protocol']}," in (reports / facts.source("mctree_fig5_run")).read_text()
-    cells, key = keyfig.cells(reports, "mctree"), facts.table("key_cells")
+    cells, key = table_cells(reports, "mctree"), facts.table("key_cells")
     assert len(cells) == len(key) == 0 and list(key.columns) == list(cells.columns)   # no printed level for iris
     cap = (mine / "mctree_fig5_sk_iris_budget.caption.md").read_text()
     assert "protocol: cv2" in cap and "stored records" in cap and "stars" not in cap   # no marks on the budget axis

@@ -143,19 +143,24 @@ def _paper_tables(root: Path) -> None:
         .to_csv(d / "table4_wdl.csv", index=False)
 
 
-def test_key_figure_cells_come_from_the_tables(tmp_path):
+def test_key_figure_cells_come_from_the_facts_not_the_tables(tmp_path):
+    from bench.report.facts import Facts
+
     _paper_tables(tmp_path)
+    f = Facts("massbayes")
+    f.add_table("key_cells", pd.DataFrame({"kind": ["accuracy (%)"] * 3 + [keyfig.WIN_SHARE] * 2,
+                                           "table": ["Table 3"] * 3 + ["Table 4"] * 2,
+                                           "published": [81.0, 88.0, 70.0, 0.8, None],
+                                           "ours": [80.0, 90.5, None, 1.0, 0.75]}), "massbayes/table3.csv")
+    f.write(tmp_path / "massbayes")
+    (tmp_path / "massbayes" / "table3_accuracy_long.csv").write_text("garbage,not,read\n")   # never read back
     c = keyfig.cells(tmp_path, "massbayes")
     acc = c[c["kind"] == "accuracy (%)"]
     assert list(acc["published"]) == [81.0, 88.0, 70.0] and acc["ours"].isna().sum() == 1
-    wdl = c[c["kind"] == keyfig.WIN_SHARE]   # "n/a" is no published cell
+    wdl = c[c["kind"] == keyfig.WIN_SHARE]   # a cell the paper does not print is no cell
     assert list(wdl["published"]) == [0.8] and list(wdl["ours"]) == [1.0]
-    assert keyfig._number("0.2252 ± 0.016") == 0.2252 and np.isnan(keyfig._number("-"))
     assert keyfig._log_axes(np.array([0.01, 2.0, 900.0])) and not keyfig._log_axes(np.array([70.0, 90.0]))
-    bad = tmp_path / "massbayes" / "table5_runtime_long.csv"
-    bad.write_text("dataset,seconds\na,1\n")
-    with pytest.raises(ValueError, match="published_s"):
-        keyfig.cells(tmp_path, "massbayes")
+    assert keyfig.cells(tmp_path, "ecocnb").empty          # no facts: no cells
 
 
 def test_key_figure_opens_the_paper_page_once(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.helpers import table_cells
 import numpy as np
 import pandas as pd
 import pytest
@@ -57,7 +58,7 @@ def test_table_facts_are_the_numbers_of_the_csv_files(tmp_path):
     # the key figure's cells: the same as keyfig reads from the CSV files
     cells, source = M.key_cells(facts)
     assert source == "massbayes/table3_accuracy_long.csv;massbayes/table5_runtime_long.csv;massbayes/table4_wdl.csv"
-    pd.testing.assert_frame_equal(cells, keyfig.cells(tmp_path, "massbayes"), check_dtype=False)
+    pd.testing.assert_frame_equal(cells, table_cells(tmp_path, "massbayes"), check_dtype=False)
     t35 = cells[cells["table"].isin(["Table 3", "Table 5"])]
     assert t35["ours"].notna().sum() == 2 * 2 * 4   # Tables 3, 5: 2 data sets x 4 algorithms run
     t4 = cells[cells["table"] == "Table 4"]
@@ -110,7 +111,7 @@ def test_built_reports_key_cells_are_the_key_figure_cells():
     if facts.table("key_cells") is None:
         pytest.skip("no reports/massbayes/facts.json with key_cells in this checkout")
     got = facts.table("key_cells")
-    want = keyfig.cells(REPORTS, "massbayes")
+    want = table_cells(REPORTS, "massbayes")
     assert len(want) > 100 and list(got.columns) == ["kind", "table", "published", "ours"]
     pd.testing.assert_frame_equal(got, want, check_dtype=False)   # same values, same order, NaN == None
     for name in facts.tables:   # every fact names a report file that exists

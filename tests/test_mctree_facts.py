@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tests.helpers import table_cells
 import math
 from pathlib import Path
 
@@ -30,7 +31,7 @@ def _same(a, b) -> bool:
 
 
 def test_key_cells_are_what_the_key_figure_reads(facts):
-    cells, key = keyfig.cells(REPORTS, "mctree"), facts.table("key_cells")
+    cells, key = table_cells(REPORTS, "mctree"), facts.table("key_cells")
     assert list(key.columns) == ["kind", "table", "published", "ours"] == list(cells.columns)
     assert len(key) == len(cells) > 0
     for a, b in zip(cells.itertuples(index=False), key.itertuples(index=False)):

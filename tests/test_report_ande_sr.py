@@ -2,6 +2,7 @@
 (tables, figures, conclusions, missing cells), and the state before the AnDE family lands
 (RF10 only)."""
 
+from tests.helpers import table_cells
 import json
 
 import numpy as np
@@ -207,7 +208,7 @@ def test_key_cells_are_the_key_figures_cells(full_run):
     from bench.report.facts import Facts
 
     _, out, _ = full_run
-    want = keyfig.cells(out.parent, "ande_sr")
+    want = table_cells(out.parent, "ande_sr")
     got = Facts.of_paper(out.parent, "ande_sr").table("key_cells")
     assert list(got.columns) == ["kind", "table", "published", "ours"] and len(got) == len(want) > 0
     assert got[["kind", "table"]].values.tolist() == want[["kind", "table"]].values.tolist()

@@ -1,5 +1,6 @@
 """The ECOC-NB paper's report: Table 1's diversity and Tables 2-4 as ratios to NB."""
 
+from tests.helpers import table_cells
 import json
 
 import numpy as np
@@ -126,7 +127,7 @@ def test_key_cells_of_the_committed_reports_are_the_key_figures():
     facts = Facts.of_paper(reports, "ecocnb")
     if not facts:
         pytest.skip("reports/ecocnb/facts.json not built in this checkout")
-    want, got = keyfig.cells(reports, "ecocnb"), facts.table("key_cells")
+    want, got = table_cells(reports, "ecocnb"), facts.table("key_cells")
     assert len(want) > 100 and list(got.columns) == list(want.columns)
     assert got["kind"].tolist() == want["kind"].tolist() and got["table"].tolist() == want["table"].tolist()
     for c in ("published", "ours"):

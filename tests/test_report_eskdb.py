@@ -1,5 +1,6 @@
 """The ESKDB paper's report (Tables 3-9, Figs 1, 3-8) on synthetic stored records."""
 
+from tests.helpers import table_cells
 import json
 
 import numpy as np
@@ -262,7 +263,7 @@ def test_key_cells_are_the_key_figures_cells(report, tmp_path):
     root = tmp_path / "reports"
     root.mkdir()
     (root / "eskdb").symlink_to(out, target_is_directory=True)
-    want = keyfig.cells(root, "eskdb")
+    want = table_cells(root, "eskdb")
     got = res.facts.table("key_cells")
     assert len(want) > 20 and list(got.columns) == list(want.columns)
     assert got["kind"].tolist() == want["kind"].tolist() and got["table"].tolist() == want["table"].tolist()
