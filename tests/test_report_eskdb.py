@@ -294,3 +294,45 @@ def test_the_verdicts_read_the_facts_alone(report, tmp_path):
             folder, _, name = e.partition("/")
             if folder == "eskdb":
                 assert name in names or name == "missing.csv", (v.claim_id, e)
+
+
+def _claims_of(*ids):
+    from bench import published
+
+    c = published.claims("eskdb")
+    return c[c["claim_id"].isin(ids)].reset_index(drop=True)
+
+
+def test_ablation_claims_say_what_the_reference_codes_draws_give(tmp_path):
+    """ES01-ES06 are decided on bench's draws; each reason adds the same rule's outcome on the
+    *_authors_rng configs, and says nothing when those were not run."""
+    from bench import published
+    from bench.report.facts import Facts
+    from bench.report.verdicts import eskdb as V
+
+    rows = []
+    for i in range(10):   # ES-KDB beats both ablations on bench's draws, loses to randomO on the authors' draws
+        for algo, r in (("eskdb_m", 0.20), ("eskdb_random_o", 0.30), ("eskdb_random_cp", 0.25),
+                        ("eskdb_m_authors_rng", 0.30), ("eskdb_random_o_authors_rng", 0.20),
+                        ("eskdb_random_cp_authors_rng", 0.25)):
+            rows.append({"dataset": f"d{i}", "algo": algo, "protocol": "cv5x2_eskdb", "rmse": r + i / 100,
+                         "error": r / 2 + i / 100})
+    f = Facts("eskdb")
+    f.add_table("eskdb_ablation_means", pd.DataFrame(rows), "eskdb_ablation/summary_long.csv")
+    f.add_value("eskdb_ablation_scale", {"protocols": ["cv5x2_eskdb"], "datasets": 10},
+                "eskdb_ablation/summary_long.csv")
+    (tmp_path / "eskdb").mkdir()
+    f.write(tmp_path / "eskdb")
+    vs = {v.claim_id: v for v in V.evaluate(tmp_path, _claims_of("ES05", "ES06"))}
+    assert vs["ES05"].verdict == "reproduced" and vs["ES06"].verdict == "reproduced"
+    assert f"{V.AUTHORS_NOTE}: not reproduced: ES-KDB vs ES-KDB_randomO RMSE 0/0/10" in vs["ES05"].reason
+    assert f"{V.AUTHORS_NOTE}: not reproduced" in vs["ES06"].reason        # 0/0/10: fewer wins than losses
+    # without the authors' configs: no note
+    g = Facts("eskdb")
+    g.add_table("eskdb_ablation_means", pd.DataFrame([r for r in rows if "authors" not in r["algo"]]),
+                "eskdb_ablation/summary_long.csv")
+    g.add_value("eskdb_ablation_scale", {"protocols": ["cv5x2_eskdb"], "datasets": 10},
+                "eskdb_ablation/summary_long.csv")
+    g.write(tmp_path / "eskdb")
+    vs = {v.claim_id: v for v in V.evaluate(tmp_path, _claims_of("ES05"))}
+    assert V.AUTHORS_NOTE not in vs["ES05"].reason

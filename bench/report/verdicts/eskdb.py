@@ -49,6 +49,10 @@ GAP_RTOL = 0.25
 TIE = 5e-5                #: means closer than this (half the 4th decimal) tie
 PRINTED = 4               #: the decimals Tables 5, 6, 9 print (bench.report.eskdb.AVERAGE_DIGITS)
 ABLATION = {"ES-KDB": "eskdb_m", "ES-KDB_randomO": "eskdb_random_o", "ES-KDB_randomCP": "eskdb_random_cp"}
+#: the same three with the reference code's java.util.Random draws (issue 30): ES01-ES06 are decided on
+#: bench's draws (ABLATION); the verdict's reason adds what the same rule gives on these
+ABLATION_AUTHORS = {k: f"{v}_authors_rng" for k, v in ABLATION.items()}
+AUTHORS_NOTE = "with the reference code's java.util.Random draws (eskdb_*_authors_rng)"
 MEASURE_COL = {"RMSE": "rmse", "error rate": "error"}
 TIC = "tic_tac_toe"
 RF_SK = "RF-sklearn"
@@ -177,7 +181,7 @@ def _nonsig(w, label: str) -> Check:
 
 
 # ------------------------------------------------------------------ claims
-def _average(data: _Data, cid: str, row) -> tuple[list, str, str, str]:
+def _average(data: _Data, cid: str, row, ablation: dict = ABLATION) -> tuple[list, str, str, str]:
     src, algo = AVERAGES[cid]
     pub = num(row["value"])
     if src == "table5":
@@ -190,12 +194,21 @@ def _average(data: _Data, cid: str, row) -> tuple[list, str, str, str]:
                                    else "")
         return [("", [average_check(o, pub, f"{algo} mean RMSE", n, N_PAPER)])], \
             (f"{shown} over {n} datasets" if o is not None else ""), _published_text(cell), data.source(cell["fact"])
-    v, n = data.means("eskdb_ablation", list(ABLATION.values()), "RMSE")
+    v, n = data.means("eskdb_ablation", list(ablation.values()), "RMSE")
     if v is None:
         return [("", [Check(None, "protocol not run at this scale: eskdb_ablation not built")])], "", "", "eskdb_ablation/summary_long.csv"
-    o = float(v[ABLATION[algo]].mean())
+    o = float(v[ablation[algo]].mean())
     return [("", [average_check(o, pub, f"{algo} mean RMSE", n, N_PAPER)])], f"{o:.4f} over {n} datasets", \
         f"{pub:.4f}", data.source("eskdb_ablation_means")
+
+
+def _authors_note(parts: list, ours: str) -> str:
+    """What the claim's rule gives on the ablation run with the reference code's draws ("" when
+    those configs were not run): the verdict it would get and our numbers."""
+    v, _ = combine(parts)
+    if v == NOT_CHECKABLE:
+        return ""
+    return f"{AUTHORS_NOTE}: {v}: {ours}"
 
 
 def _finite(x) -> bool:
@@ -241,17 +254,17 @@ def _absolute(data: _Data, cid: str) -> tuple[str, str]:
     return "; ".join(shown), _source(data, "table9_averages")
 
 
-def _ablation_order(data: _Data, cid: str):
-    v, n = data.means("eskdb_ablation", list(ABLATION.values()), "RMSE")
-    ve, _ = data.means("eskdb_ablation", list(ABLATION.values()), "error rate")
+def _ablation_order(data: _Data, cid: str, ablation: dict = ABLATION):
+    v, n = data.means("eskdb_ablation", list(ablation.values()), "RMSE")
+    ve, _ = data.means("eskdb_ablation", list(ablation.values()), "error rate")
     if v is None or ve is None:
         return [("", [Check(None, "protocol not run at this scale: eskdb_ablation not built")])], ""
     if cid == "ES05":   # ES-KDB vs ES-KDB_randomO, both measures ("better"): a significant win on each
-        a, b = ABLATION["ES-KDB"], ABLATION["ES-KDB_randomO"]
+        a, b = ablation["ES-KDB"], ablation["ES-KDB_randomO"]
         parts = [(m, [_wdl_check(_wdl_outcome(x, a, b), "win_sig", f"ES-KDB vs ES-KDB_randomO {m}")])
                  for m, x in (("RMSE", v), ("error rate", ve))]
     else:               # ES06: ES-KDB slightly better than ES-KDB_randomCP: more wins than losses on both
-        a, b = ABLATION["ES-KDB"], ABLATION["ES-KDB_randomCP"]
+        a, b = ablation["ES-KDB"], ablation["ES-KDB_randomCP"]
         parts = [("", [_wdl_check(_wdl_outcome(x, a, b), "win", f"ES-KDB vs ES-KDB_randomCP {m}")
                        for m, x in (("RMSE", v), ("error rate", ve))])]
     return parts, "; ".join(c.text for _, cs in parts for c in cs) + f" ({n} datasets)"
@@ -447,8 +460,10 @@ def evaluate_dir(reports: Path, claims: pd.DataFrame) -> list[Verdict]:
         pub_v = num(row["value"])
         if cid in AVERAGES:
             parts, ours, pub, ev = _average(data, cid, row)
+            note = _authors_note(*_average(data, cid, row, ABLATION_AUTHORS)[:2]) \
+                if AVERAGES[cid][0] == "ablation" else ""
             out.append(verdict(row, PAPER, parts, ours=ours, published=pub or str(row["value"]), test=AVG_TEST,
-                               evidence=ev, **kw))
+                               evidence=ev, note=note, **kw))
         elif cid in RATIOS:
             parts, ours, pub, ev = _ratio(data, cid, row)
             out.append(verdict(row, PAPER, parts, ours=ours, published=pub, test=RATIO_TEST, evidence=ev, **kw))
@@ -461,7 +476,8 @@ def evaluate_dir(reports: Path, claims: pd.DataFrame) -> list[Verdict]:
         elif cid in ("ES05", "ES06"):
             parts, ours = _ablation_order(data, cid)
             out.append(verdict(row, PAPER, parts, ours=ours, published="figure only (Figs. 3-4)", test=TESTS[cid],
-                               evidence=_exp_source(data, "eskdb_ablation"), **kw))
+                               evidence=_exp_source(data, "eskdb_ablation"),
+                               note=_authors_note(*_ablation_order(data, cid, ABLATION_AUTHORS)), **kw))
         elif cid == "ES31":
             parts, ours = _ensemble(data)
             out.append(verdict(row, PAPER, parts, ours=ours, published="figure only (Fig. 6)", test=ttext,
