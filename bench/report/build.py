@@ -37,8 +37,9 @@ import sys
 import tempfile
 import time
 import traceback
-from typing import Callable
 from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable
 from pathlib import Path
 
 import numpy as np
@@ -448,46 +449,79 @@ def _commit_evidence(fresh: Path, committed: Path, failed: list[str], replace: b
     return moved
 
 
+@dataclass
+class _Build:
+    """What the stages of one build share: the context, the output root, the earlier build's index
+    sections (kept where this build remakes nothing), this build's sections, the build stamp, and what
+    has been written, failed, and which folders were made fresh."""
+
+    ctx: ReportContext
+    out_root: Path
+    keep_earlier: bool
+    old: IndexSections
+    sec: IndexSections
+    built: str
+    written: list = field(default_factory=list)
+    failures: list = field(default_factory=list)
+    fresh: set = field(default_factory=set)   # folders this build has written
+    dirs: set = field(default_factory=set)
+
+    @classmethod
+    def start(cls, ctx: ReportContext, out_root: Path, scale: str | None, keep_earlier: bool) -> "_Build":
+        old = (IndexSections.read(out_root) if keep_earlier else None) or IndexSections()
+        prov = provenance()
+        sec = IndexSections(
+            generated=f"Generated {time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} ({prov['cpu']}, "
+                      f"{prov['n_cpus']} CPUs), bench {prov['bench_version']} at commit {prov['git_commit']}"
+                      + (f", requested scale {scale}" if scale else "") + ".",
+            scale=scale,
+            intro=["Each paper lists its tables and figures (Markdown; LaTeX, CSV, PNG and PDF beside them), the "
+                   "experiments they read, and every cell that could not be filled, by reason "
+                   "(full lists in each paper's `missing.md`). Every section says when and at which commit it "
+                   "was built: a section whose runs are not stored in the results directory of a later build "
+                   "is kept as it was.", ""])
+        built = f"{time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} at commit {str(prov['git_commit'])[:12]}"
+        return cls(ctx, out_root, keep_earlier, old, sec, built)
+
+
 def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, scale: str | None,
            papers: list[str] | None, keep_earlier: bool,
            tables_done: Callable[[list[str]], list[Path]] | None = None) -> list[Path]:
-    """The build proper, from ``ctx``; ``tables_done(failures)`` is called once the tables and
-    figures are written, before the verdict stage, and returns the files it wrote."""
+    """The build proper, from ``ctx``, as named stages: papers -> speed benchmarks -> experiment
+    summaries -> (the evidence, ``tables_done(failures)``, which returns the files it wrote) -> claims
+    and pages. Raises :class:`ReportBuildError` naming every failure once all stages ran."""
     if experiment_only(experiments, papers):
         return _experiments_only(ctx, out_root, experiments)
-    old = IndexSections.read(out_root) if keep_earlier else None
-    old = old or IndexSections()
-    old_papers, old_exps, old_generated = old.papers, old.experiments, old.generated
-    prov = provenance()
-    built = f"{time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} at commit {str(prov['git_commit'])[:12]}"
-    written: list[Path] = []
-    failures: list[str] = []
-    fresh: set[Path] = set()  # folders this build has written
-    dirs: set[Path] = set()
-    sec = IndexSections(
-        generated=f"Generated {time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} ({prov['cpu']}, "
-                  f"{prov['n_cpus']} CPUs), bench {prov['bench_version']} at commit {prov['git_commit']}"
-                  + (f", requested scale {scale}" if scale else "") + ".",
-        scale=scale,
-        intro=["Each paper lists its tables and figures (Markdown; LaTeX, CSV, PNG and PDF beside them), the "
-             "experiments they read, and every cell that could not be filled, by reason "
-             "(full lists in each paper's `missing.md`). Every section says when and at which commit it "
-             "was built: a section whose runs are not stored in the results directory of a later build "
-             "is kept as it was.", ""])
+    b = _Build.start(ctx, out_root, scale, keep_earlier)
+    _papers_stage(b, papers)
+    _perf_stage(b)
+    _experiments_stage(b, experiments)
+    _clean_stale(b.written, {d for d in b.dirs if d.name == "perf"})
+    if tables_done is not None:  # the evidence joins reports/ before the verdicts read its plans
+        b.written += tables_done(b.failures)
+    b.written.append(b.sec.write(out_root))   # the sections as data: what a later build keeps, and --verdicts-only
+    _claims_stage(b)
+    if b.failures:
+        raise ReportBuildError(b.failures, b.written)
+    return b.written
 
-    # ---- papers
+
+def _papers_stage(b: _Build, papers: list[str] | None) -> None:
+    """Every paper's ``build(ctx, out)`` into its folder (or its earlier section kept: not selected, or
+    nothing of it stored), its missing cells and facts beside its tables; one index section each."""
+    ctx, out_root = b.ctx, b.out_root
     for paper in sorted(BUILDS):
         title = TITLES.get(paper, paper)
         out = out_root / paper
-        if keep_earlier and paper in old_papers and out.exists():
+        if b.keep_earlier and paper in b.old.papers and out.exists():
             selected = papers is None or paper in papers
             try:
                 nothing_stored = all(ctx.experiment(e).n_records == 0 for e in paper_experiments(paper))
             except Exception:  # an unreadable record: the build below reports it
                 nothing_stored = False
             if not selected or nothing_stored:
-                sec.papers[paper] = _kept(old_papers[paper], old_generated,
-                                          NOTHING_STORED if nothing_stored else NOT_SELECTED)
+                b.sec.papers[paper] = _kept(b.old.papers[paper], b.old.generated,
+                                            NOTHING_STORED if nothing_stored else NOT_SELECTED)
                 continue
         elif papers is not None and paper not in papers:
             continue
@@ -499,80 +533,81 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
             if result.facts:
                 result.files.append(result.facts.write(tmp))
         except Exception as exc:
-            _build_failed(f"paper {paper}", exc, tmp, out, failures)
-            sec.papers[paper] = _failed_section(title, exc, old_papers.get(paper), old_generated)
+            _build_failed(f"paper {paper}", exc, tmp, out, b.failures)
+            b.sec.papers[paper] = _failed_section(title, exc, b.old.papers.get(paper), b.old.generated)
             continue
         result.files = _commit(tmp, out, result.files)
-        fresh.add(out)
-        written += result.files
-        index = sec.papers[paper] = []
-        index.append(f"### {title}")
-        index.append("")
-        index.append(f"- built: {built}, from {n_rec} stored records")
-        index.append("- experiments read:" if result.experiments else "- experiments read: none")
-        for name in result.experiments:
-            index.append(_experiment_line(ctx, name))
-        index.append(f"- page (verdicts, tables, figures): [{paper}/README.md]({paper}/README.md)")
-        index.append(f"- tables: {_links(result.files, out_root)}")
-        index.append(f"- figures: {_links(result.files, out_root, ('.png',))}")
-        for n in result.notes:
-            index.append(f"- {n}")
-        if result.missing:
-            index.append(f"- missing ({len(result.missing)} cells; [full list]({paper}/missing.md)):")
-            index += _missing_summary(result)
-        else:
-            index.append("- missing: nothing")
-        index.append("")
+        b.fresh.add(out)
+        b.written += result.files
+        b.sec.papers[paper] = _paper_section(b, paper, title, n_rec, result)
 
-    # ---- speed benchmarks (results/perf, written by `make bench-perf`)
+
+def _paper_section(b: _Build, paper: str, title: str, n_rec: int, result: PaperResult) -> list[str]:
+    index = [f"### {title}", "", f"- built: {b.built}, from {n_rec} stored records",
+             "- experiments read:" if result.experiments else "- experiments read: none"]
+    index += [_experiment_line(b.ctx, name) for name in result.experiments]
+    index.append(f"- page (verdicts, tables, figures): [{paper}/README.md]({paper}/README.md)")
+    index.append(f"- tables: {_links(result.files, b.out_root)}")
+    index.append(f"- figures: {_links(result.files, b.out_root, ('.png',))}")
+    index += [f"- {n}" for n in result.notes]
+    if result.missing:
+        index.append(f"- missing ({len(result.missing)} cells; [full list]({paper}/missing.md)):")
+        index += _missing_summary(result)
+    else:
+        index.append("- missing: nothing")
+    return index + [""]
+
+
+def _perf_stage(b: _Build) -> None:
+    """The speed benchmarks (results/perf, written by ``make bench-perf``), or their earlier section."""
     from .perf import perf_report
 
-    perf_files, perf_lines = perf_report(ctx.perf_runs(), out_root / "perf")
+    perf_files, perf_lines = perf_report(b.ctx.perf_runs(), b.out_root / "perf")
     if perf_files:
-        dirs.add(out_root / "perf")
-        written += perf_files
-        sec.perf = ["### perf", "", f"- built: {built}", *perf_lines, ""]
-    elif keep_earlier and old.perf and (out_root / "perf" / "perf.md").exists():
-        sec.perf = _kept(old.perf, old_generated)
+        b.dirs.add(b.out_root / "perf")
+        b.written += perf_files
+        b.sec.perf = ["### perf", "", f"- built: {b.built}", *perf_lines, ""]
+    elif b.keep_earlier and b.old.perf and (b.out_root / "perf" / "perf.md").exists():
+        b.sec.perf = _kept(b.old.perf, b.old.generated)
 
-    # ---- experiments (generic summaries)
+
+def _experiments_stage(b: _Build, experiments: list[str] | None) -> None:
+    """The generic summary of every stored (or named) experiment; the earlier sections of the others."""
+    ctx, out_root = b.ctx, b.out_root
     names = experiments or [n for n in ctx.stored_experiments() if n != "perf"]
-    sections = sec.experiments   # experiment -> its index section, listed by name
+    sections = b.sec.experiments   # experiment -> its index section, listed by name
     for name in names:
         out = out_root / name
         # a folder shared with the paper of the same name starts from the paper's files (fresh or kept)
-        tmp = _staging(out, keep=out in fresh or name in BUILDS)
+        tmp = _staging(out, keep=out in b.fresh or name in BUILDS)
         try:
-            lines, files = _experiment_section(ctx, name, tmp, out_root, built)
+            lines, files = _experiment_section(ctx, name, tmp, out_root, b.built)
         except Exception as exc:
-            _build_failed(f"experiment {name}", exc, tmp, out, failures)
-            sections[name] = _failed_section(name, exc, old_exps.get(name), old_generated)
+            _build_failed(f"experiment {name}", exc, tmp, out, b.failures)
+            sections[name] = _failed_section(name, exc, b.old.experiments.get(name), b.old.generated)
             continue
         files = _commit(tmp, out, files)
-        written += files
+        b.written += files
         sections[name] = [ln.replace(str(tmp), str(out)) for ln in lines]
         sections[name].insert(4, f"- files: {_links(files, out_root)}")
-    for name, block in old_exps.items():  # summaries of experiments not stored here, or not selected
-        if name not in names and (out_root / name).is_dir() and (out_root / name) not in dirs:
-            sections[name] = _kept(block, old_generated, NOT_SELECTED if _n_records(ctx, name) else NOTHING_STORED)
+    for name, block in b.old.experiments.items():  # summaries of experiments not stored here, or not selected
+        if name not in names and (out_root / name).is_dir() and (out_root / name) not in b.dirs:
+            sections[name] = _kept(block, b.old.generated,
+                                   NOT_SELECTED if _n_records(ctx, name) else NOTHING_STORED)
 
-    _clean_stale(written, {d for d in dirs if d.name == "perf"})
-    if tables_done is not None:  # the evidence joins reports/ before the verdicts read its plans
-        written += tables_done(failures)
-    written.append(sec.write(out_root))   # the sections as data: what a later build keeps, and --verdicts-only
-    # ---- verdicts, paper pages and the HTML view (from reports/ alone); index.md opens with the verdicts
+
+def _claims_stage(b: _Build) -> None:
+    """Verdicts, paper pages, index.md and the HTML view, from reports/ alone (facts, manifests, plans,
+    index.json); a failure here keeps the tables and writes index.md without the verdict head."""
     try:
         from .pages import write_verdict_stage
 
-        written += write_verdict_stage(out_root, sec)
+        b.written += write_verdict_stage(b.out_root, b.sec)
     except Exception as exc:  # the tables are written; a failing verdict stage must not lose them
         print(f"the verdict stage failed ({_where(exc)}):\n{traceback.format_exc()}", file=sys.stderr)
-        failures.append(f"verdicts: {type(exc).__name__}: {exc} (at fault: {_where(exc)})")
-        (out_root / "index.md").write_text("\n".join(["# bench reports", "", *sec.lines()]) + "\n")
-        written.append(out_root / "index.md")
-    if failures:
-        raise ReportBuildError(failures, written)
-    return written
+        b.failures.append(f"verdicts: {type(exc).__name__}: {exc} (at fault: {_where(exc)})")
+        (b.out_root / "index.md").write_text("\n".join(["# bench reports", "", *b.sec.lines()]) + "\n")
+        b.written.append(b.out_root / "index.md")
 
 
 def _experiments_only(ctx: ReportContext, out_root: Path, names: list[str]) -> list[Path]:
