@@ -251,9 +251,12 @@ def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list[Verdict]:
     for _, c in claims.iterrows():
         cid = c["claim_id"]
         v = _one(cid, c, facts, status, ours_t, pub_t)
+        files = [e for e in v.evidence.split(";") if e]
         if not v.scale:
-            first = v.evidence.split(";")[0] if v.evidence else ""
-            v.scale = _scale_of(root, experiment_of.get(first, T3)) or scale3
+            v.scale = _scale_of(root, experiment_of.get(files[0] if files else "", T3)) or scale3
+        exps = sorted({experiment_of[f] for f in files if f in experiment_of})
+        if exps:   # the scale gate holds the verdict to these experiments, not to all of the paper's
+            v.extra = {**(v.extra or {}), "experiments": exps}
         out.append(v)
     return out
 
