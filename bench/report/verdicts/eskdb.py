@@ -405,9 +405,9 @@ def _selected_k(data: _Data, pub: float):
             continue
         r = sel.iloc[0]
         n, c = int(r["choices"]), int(r[col])
-        text = f"{who}: k = {int(pub)} in {c} of {n} ({c / n:.0%}); most frequent k = {int(r['most frequent k'])}"
-        parts.append((who, [Check(c > n / 2, text)]))
-        shown.append(text)
+        text = f"k = {int(pub)} in {c} of {n} ({c / n:.0%}); most frequent k = {int(r['most frequent k'])}"
+        parts.append((who, [Check(c > n / 2, text)]))   # the reason names the part once: "<who>: <text>"
+        shown.append(f"{who}: {text}")
     return parts, "; ".join(shown), ev
 
 
