@@ -28,7 +28,6 @@ Rules used by these evaluators (thresholds are written here, once):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -50,22 +49,6 @@ TEST_TEXT = {"sign2": "two-tailed binomial sign test, p < {a}", "sign1": "one-ta
 
 def test_text(test: str, alpha: float) -> str:
     return TEST_TEXT[test].format(a=alpha)
-
-
-def read_csv(path: Path) -> pd.DataFrame | None:
-    """A report table, or None when the build has not written it."""
-    path = Path(path)
-    if not path.exists():
-        return None
-    return pd.read_csv(path, keep_default_na=False, na_values=[""])
-
-
-def parse_wdl(s) -> tuple[int, int, int] | None:
-    """"w/d/l" -> (w, d, l); None for an empty cell."""
-    if s is None or (isinstance(s, float) and np.isnan(s)) or str(s).strip() == "":
-        return None
-    w, d, l = (int(x) for x in str(s).replace("**", "").split("/"))
-    return w, d, l
 
 
 def num(s) -> float | None:
