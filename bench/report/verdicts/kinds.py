@@ -1,0 +1,356 @@
+"""The one claim checker (issue 29): every claim declares its check kind and arguments with the claim.
+
+A paper's verdict module declares, for each of its claim ids, one check (``CHECKS = {"ES33": WDL(...),
+"ES31": Bespoke(_ensemble), ...}``) and gives an evidence adapter (``evidence(reports_dir)``: an
+object reading the paper's facts, :class:`Evidence`). :func:`run` runs each claim's check against
+the adapter and turns its :class:`Outcome` into the claim's :class:`~bench.report.verdicts.Verdict`
+with the one combining rule (:func:`bench.report.verdicts._common.combine`). A claim with no declared
+check is "not checkable: evaluator: no rule for this claim id yet".
+
+The kinds (each a frozen dataclass with ``run(ev, row) -> Outcome``):
+
+* :class:`WDL` -- win/draw/loss counts against an expectation under the paper's sign test
+  (``win``, ``loss``, ``not_loss``, ``win_sig``, ``loss_sig``, ``win_nonsig``, ``loss_nonsig``,
+  ``nonsig``: significant in neither direction), one stated part per named group of comparisons;
+* :class:`Average` -- our average of a measure against the published one (within
+  :data:`~bench.report.verdicts._common.AVG_RTOL`, over enough of the paper's datasets);
+* :class:`Ratio` -- a ratio of two of our averages (e.g. training times) against the published ratio
+  (within a factor :data:`~bench.report.verdicts._common.RATIO_FACTOR`);
+* :class:`Printed` -- a printed cell against ours (within max(tolerance, 2 standard errors));
+* :class:`Slope` -- a curve's least-squares log-log slope: linear, sub-linear or constant;
+* :class:`NotHere` -- data or quantity not here: not checkable, with its reason's category;
+* :class:`Bespoke` -- a registered function of the paper's (``fn(ev, row) -> Outcome``), for a
+  claim no kind states.
+
+The adapter answers the kinds' questions from the paper's facts: ``wdl(cmp) -> WdlCell | None``,
+``average(algo, measure) -> AvgCell | None``, ``printed(key) -> PrintedCell | None``,
+``series(key) -> SeriesCell | None``, and carries the paper's ``test``/``alpha`` (the sign test's
+sides and level) and ``n_paper`` (its dataset count). A kind asks only what it needs; an adapter
+answers only what its paper's claims ask.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+import numpy as np
+
+from . import CONSTANT_FACTOR, LINEAR_SLOPE, NOT_CHECKABLE, Verdict
+from ._common import (ABSENT, AVG_TEST, NOT_AT_SCALE, NOT_MEASURABLE, RATIO_TEST, Check, average_check, combine,
+                      fmt_p, ratio_check, test_text, unknown, wdl_expect, wdl_p)
+
+
+# ------------------------------------------------------------------ what the adapter answers
+@dataclass
+class WdlCell:
+    """One W/D/L comparison's counts: ``ours``/``published`` are (wins, draws, losses) or None;
+    ``fact`` names the fact it comes from (for the evidence); ``note`` why ours is missing."""
+
+    ours: tuple[int, int, int] | None
+    published: tuple[int, int, int] | None = None
+    n: int | None = None
+    fact: str = ""
+    note: str = ""
+
+
+@dataclass
+class AvgCell:
+    """One average of ours (``value``, over ``n`` datasets, ``shown`` as the table prints it) and the
+    paper's (``published``, ``published_shown``); ``fact`` names the fact it comes from."""
+
+    value: float | None
+    n: int | None = None
+    shown: str = ""
+    published: float | None = None
+    published_shown: str = ""
+    fact: str = ""
+
+
+@dataclass
+class PrintedCell:
+    """A printed number of the paper's and ours (``se``: our standard error; ``tol``: the absolute
+    tolerance of the claim's kind of number)."""
+
+    ours: float | None
+    published: float
+    se: float | None = None
+    tol: float = 0.0
+    label: str = ""
+    fact: str = ""
+
+
+@dataclass
+class SeriesCell:
+    """A curve of ours: ``x`` and ``y`` (positive), its ``label`` and ``fact``."""
+
+    x: list[float]
+    y: list[float]
+    label: str = ""
+    fact: str = ""
+
+
+@dataclass(frozen=True)
+class Cmp:
+    """One W/D/L comparison: ``row`` against ``col`` on ``measure``, expected ``expect``; ``where``
+    further keys the paper's W/D/L tables have (e.g. a dataset subset)."""
+
+    row: str
+    col: str
+    measure: str
+    expect: str
+    where: tuple = ()
+
+
+class Evidence(Protocol):
+    paper: str
+    test: str
+    alpha: float
+
+    def sources(self, *facts: str) -> str: ...
+
+
+@dataclass
+class Outcome:
+    """What a check found: its stated parts (name, comparisons), and what the verdict shows."""
+
+    parts: list[tuple[str, list[Check]]]
+    ours: str = ""
+    published: str = ""
+    test: str = ""
+    evidence: str = ""
+    note: str = ""
+    scale: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ the kinds
+#: kind name -> class (the declared vocabulary; :func:`describe` lists it)
+KINDS: dict[str, type] = {}
+
+
+def _kind(name: str):
+    def deco(cls):
+        cls.kind = name
+        KINDS[name] = cls
+        return cls
+
+    return deco
+
+
+def _nonsig(w, test: str, alpha: float) -> bool | None:
+    if w is None:
+        return None
+    from ..compare import published_significance
+
+    return not published_significance(w[0], w[2], test, alpha)[1]
+
+
+_WORD = {"win": "more wins than losses", "loss": "more losses than wins", "not_loss": "no more losses than wins",
+         "win_sig": "significantly more wins", "loss_sig": "significantly more losses",
+         "win_nonsig": "more wins, not significant", "loss_nonsig": "more losses, not significant",
+         "nonsig": "no significant difference"}
+
+
+@_kind("wdl")
+@dataclass(frozen=True)
+class WDL:
+    """W/D/L comparisons under the paper's sign test: ``parts`` is ((part name, (Cmp, ...)), ...);
+    with ``side="published"`` the paper's own counts are checked (the same reading, shown beside)."""
+
+    parts: tuple
+    side: str = "ours"
+
+    def checks(self, ev) -> tuple[list[tuple[str, list[Check]]], list[str], list[str]]:
+        out, shown, facts = [], [], []
+        for name, comps in self.parts:
+            cs = []
+            for c in comps:
+                cell = ev.wdl(c)
+                label = ev.label(c) if hasattr(ev, "label") else f"{c.row} vs {c.col} {c.measure}"
+                w = None if cell is None else (cell.ours if self.side == "ours" else cell.published)
+                if w is None:
+                    why = (cell.note if cell is not None and cell.note else "no values")
+                    cs.append(Check(None, f"{NOT_AT_SCALE}: {label}: {why}"))
+                    continue
+                ok = _nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else wdl_expect(w, c.expect, ev.test,
+                                                                                            ev.alpha)
+                txt = f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(wdl_p(w, ev.test))})"
+                cs.append(Check(ok, txt + ("" if ok else f", expected: {_WORD[c.expect]}")))
+                shown.append(txt)
+                if cell.fact:
+                    facts.append(cell.fact)
+            out.append((name, cs))
+        return out, shown, facts
+
+    def run(self, ev, row) -> Outcome:
+        parts, shown, facts = self.checks(ev)
+        return Outcome(parts, ours="; ".join(shown), test=test_text(ev.test, ev.alpha),
+                       evidence=ev.sources(*dict.fromkeys(facts)))
+
+
+@_kind("average")
+@dataclass(frozen=True)
+class Average:
+    """Our mean of ``measure`` for ``algo`` against the published one (the claim's value, else the
+    adapter's ``published``), compared when ours covers enough of the paper's datasets."""
+
+    algo: str
+    measure: str
+    digits: int = 4
+
+    def run(self, ev, row) -> Outcome:
+        cell = ev.average(self.algo, self.measure)
+        pub = _value(row)
+        if cell is None or cell.value is None:
+            return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {self.algo} mean {self.measure}: no value")])],
+                           test=AVG_TEST, evidence=ev.sources(*([cell.fact] if cell and cell.fact else [])))
+        pub = cell.published if pub is None else pub
+        check = average_check(cell.value, pub, f"{self.algo} mean {self.measure}", cell.n, ev.n_paper)
+        return Outcome([("", [check])], ours=cell.shown or f"{cell.value:.{self.digits}f} over {cell.n} datasets",
+                       published=cell.published_shown, test=AVG_TEST, evidence=ev.sources(cell.fact))
+
+
+@_kind("ratio")
+@dataclass(frozen=True)
+class Ratio:
+    """Our ratio of two averages (``num`` / ``den`` of ``measure``) against the published ratio."""
+
+    num: str
+    den: str
+    measure: str
+
+    def run(self, ev, row) -> Outcome:
+        a, b = ev.average(self.num, self.measure), ev.average(self.den, self.measure)
+        label = f"{self.num} / {self.den} {self.measure}"
+        if a is None or b is None or not a.value or not b.value:
+            return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {label}: no value")])], test=RATIO_TEST)
+        ours = a.value / b.value
+        return Outcome([("", [ratio_check(ours, _value(row), label)])],
+                       ours=f"{ours:.2f}x ({self.num} {a.value:.3g} / {self.den} {b.value:.3g})", test=RATIO_TEST,
+                       evidence=ev.sources(*dict.fromkeys(f for f in (a.fact, b.fact) if f)))
+
+
+@_kind("printed")
+@dataclass(frozen=True)
+class Printed:
+    """A printed number (the adapter's ``printed(key)``) against ours: within max(its tolerance,
+    2 standard errors)."""
+
+    key: Any
+
+    def run(self, ev, row) -> Outcome:
+        cell = ev.printed(self.key)
+        if cell is None or cell.ours is None:
+            return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {self.key}: no value")])])
+        tol = max(cell.tol, 2 * (cell.se or 0.0))
+        d = cell.ours - cell.published
+        ok = abs(d) <= tol
+        return Outcome([("", [Check(ok, f"{cell.label or self.key}: ours {cell.ours:g} vs paper {cell.published:g}"
+                                        + ("" if ok else f" (differs by {d:+.3g}, more than {tol:.3g})"))])],
+                       ours=f"{cell.ours:g}", published=f"{cell.published:g}",
+                       test=f"within max({cell.tol:g}, 2 standard errors) of the printed number",
+                       evidence=ev.sources(cell.fact) if cell.fact else "")
+
+
+def slope(x, y) -> float:
+    """The least-squares slope of log y on log x."""
+    lx, ly = np.log(np.asarray(x, float)), np.log(np.asarray(y, float))
+    return float(np.polyfit(lx, ly, 1)[0])
+
+
+@_kind("slope")
+@dataclass(frozen=True)
+class Slope:
+    """A curve's shape: ``expect`` is "linear" (log-log slope within :data:`LINEAR_SLOPE`),
+    "sub-linear" (below it) or "constant" (the last value within :data:`CONSTANT_FACTOR` of the first)."""
+
+    key: Any
+    expect: str
+
+    def check(self, ev) -> tuple[Check, str]:
+        cell = ev.series(self.key)
+        if cell is None or len(cell.x) < 2:
+            return Check(None, f"{NOT_AT_SCALE}: {self.key}: fewer than two points"), ""
+        label = cell.label or str(self.key)
+        if self.expect == "constant":
+            r = cell.y[-1] / cell.y[0]
+            ok = 1 / CONSTANT_FACTOR <= r <= CONSTANT_FACTOR
+            return Check(ok, f"{label}: last / first = {r:.2f}"), cell.fact
+        s = slope(cell.x, cell.y)
+        ok = LINEAR_SLOPE[0] <= s <= LINEAR_SLOPE[1] if self.expect == "linear" else s < LINEAR_SLOPE[0]
+        return Check(ok, f"{label}: log-log slope {s:.2f} ({self.expect} expected)"), cell.fact
+
+    def run(self, ev, row) -> Outcome:
+        c, fact = self.check(ev)
+        return Outcome([("", [c])], ours=c.text, evidence=ev.sources(fact) if fact else "",
+                       test=f"least-squares log-log slope: linear in [{LINEAR_SLOPE[0]}, {LINEAR_SLOPE[1]}], "
+                            f"sub-linear below; constant: last within x{CONSTANT_FACTOR:g} of first")
+
+
+@_kind("not_here")
+@dataclass(frozen=True)
+class NotHere:
+    """Not checkable here: ``category`` is one of the reasons' categories (dataset absent, quantity not
+    measurable, protocol not run at this scale), ``why`` says what."""
+
+    category: str
+    why: str
+    evidence: str = ""
+
+    def __post_init__(self):
+        if self.category not in (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE):
+            raise ValueError(f"NotHere: category {self.category!r} is not one of {(ABSENT, NOT_MEASURABLE, NOT_AT_SCALE)}")
+
+    def run(self, ev, row) -> Outcome:
+        return Outcome([("", [Check(None, f"{self.category}: {self.why}")])], evidence=self.evidence)
+
+
+@_kind("bespoke")
+@dataclass(frozen=True)
+class Bespoke:
+    """A paper's own check, a registered function ``fn(ev, row) -> Outcome`` (its docstring states the
+    reading of the claim's words)."""
+
+    fn: Callable
+
+    def run(self, ev, row) -> Outcome:
+        return self.fn(ev, row)
+
+
+def _value(row) -> float | None:
+    try:
+        v = float(str(row.get("value", "")).strip().split(" ")[0])
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(v) else v
+
+
+# ------------------------------------------------------------------ running the declared checks
+def run(paper: str, checks: dict, ev, claims) -> list[Verdict]:
+    """One verdict per row of ``claims`` (a paper's rows of claims.csv), each from its declared check."""
+    out = []
+    for _, row in claims.iterrows():
+        cid = row["claim_id"]
+        check = checks.get(cid)
+        if check is None:
+            out.append(unknown(row, paper))
+            continue
+        o = check.run(ev, row)
+        v, reason = combine(o.parts)
+        if o.note:
+            reason = f"{reason} ({o.note})" if reason else o.note
+        out.append(Verdict(claim_id=cid, paper=paper, verdict=v, ours=o.ours, published=o.published, test=o.test,
+                           evidence=o.evidence, reason=reason, scale=o.scale, claim=str(row.get("quote", "")),
+                           extra=o.extra))
+    return out
+
+
+def describe(checks: dict) -> dict[str, str]:
+    """claim id -> its declared kind (``wdl``, ``average``, ..., ``bespoke:<function>``)."""
+    return {cid: (f"bespoke:{c.fn.__name__}" if isinstance(c, Bespoke) else c.kind) for cid, c in checks.items()}
+
+
+__all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Cmp", "WdlCell", "AvgCell",
+           "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "describe", "slope", "NOT_CHECKABLE"]
