@@ -19,14 +19,21 @@ The kinds (each a frozen dataclass with ``run(ev, row) -> Outcome``):
 * :class:`Printed` -- a printed cell against ours (within max(tolerance, 2 standard errors));
 * :class:`Slope` -- a curve's least-squares log-log slope: linear, sub-linear or constant;
 * :class:`NotHere` -- data or quantity not here: not checkable, with its reason's category;
-* :class:`Bespoke` -- a registered function of the paper's (``fn(ev, row) -> Outcome``), for a
+* :class:`Bespoke` -- a registered function of the paper's (``fn(ev, row, *args) -> Outcome``), for a
   claim no kind states.
+
+A declaration may wrap its kind (the kind stays the wrapped one's): :class:`Shown` sets the verdict's
+published/test texts (e.g. "figure only (Fig. 6)"), :class:`AlsoOn` also runs the check on a variant of
+the evidence (``ev.variant(name)``) and notes what it gives there.
 
 The adapter answers the kinds' questions from the paper's facts: ``wdl(cmp) -> WdlCell | None``,
 ``average(algo, measure) -> AvgCell | None``, ``printed(key) -> PrintedCell | None``,
 ``series(key) -> SeriesCell | None``, and carries the paper's ``test``/``alpha`` (the sign test's
 sides and level) and ``n_paper`` (its dataset count). A kind asks only what it needs; an adapter
-answers only what its paper's claims ask.
+answers only what its paper's claims ask. Optional hooks: ``label(cmp)`` (a W/D/L comparison's
+label), ``ratio_shown(ratio, a, b, ours, published)`` (a ratio's wording: (ours, published)),
+``shown(key) -> (text, facts)`` (ours beside a :class:`NotHere`), ``scale(row)`` (a claim's scale when
+its outcome states none), ``variant(name)`` (for :class:`AlsoOn`).
 """
 
 from __future__ import annotations
@@ -101,6 +108,10 @@ class Cmp:
     measure: str
     expect: str
     where: tuple = ()
+    #: the comparison's label as the claim words it, a template of ``row``, ``col``, ``measure`` (e.g.
+    #: "{measure} {row} vs {col}"); default "{row} vs {col} {measure}" (an adapter's ``label`` hook
+    #: answers for every comparison instead)
+    label: str = ""
 
 
 class Evidence(Protocol):
@@ -161,15 +172,29 @@ class WDL:
 
     parts: tuple
     side: str = "ours"
+    # -- generic options (issue 29; defaults keep the behaviour above)
+    #: also read the paper's own counts the same way: shown as ``published``, their verdict in
+    #: ``extra["paper_own"]``
+    paper_own: bool = False
+    #: what a comparison's text adds to its counts and p: "expected" -- a failing one names what was
+    #: expected; "significant" -- one expected "nonsig" that the test finds significant says
+    #: ", significant" (in what the verdict shows too), and nothing else is added
+    say: str = "expected"
+    #: show the number of datasets the comparisons are over after them ("... (67 datasets)")
+    datasets: bool = False
 
     def checks(self, ev) -> tuple[list[tuple[str, list[Check]]], list[str], list[str]]:
-        out, shown, facts = [], [], []
+        return self._checks(ev, self.side)[:3]
+
+    def _checks(self, ev, side: str):
+        out, shown, facts, ns = [], [], [], []
         for name, comps in self.parts:
             cs = []
             for c in comps:
                 cell = ev.wdl(c)
-                label = ev.label(c) if hasattr(ev, "label") else f"{c.row} vs {c.col} {c.measure}"
-                w = None if cell is None else (cell.ours if self.side == "ours" else cell.published)
+                label = ev.label(c) if hasattr(ev, "label") else \
+                    (c.label or "{row} vs {col} {measure}").format(row=c.row, col=c.col, measure=c.measure)
+                w = None if cell is None else (cell.ours if side == "ours" else cell.published)
                 if w is None:
                     why = (cell.note if cell is not None and cell.note else "no values")
                     cs.append(Check(None, f"{NOT_AT_SCALE}: {label}: {why}"))
@@ -177,17 +202,29 @@ class WDL:
                 ok = _nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else wdl_expect(w, c.expect, ev.test,
                                                                                             ev.alpha)
                 txt = f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(wdl_p(w, ev.test))})"
-                cs.append(Check(ok, txt + ("" if ok else f", expected: {_WORD[c.expect]}")))
+                if self.say == "significant":
+                    txt += ", significant" if c.expect == "nonsig" and not ok else ""
+                    cs.append(Check(ok, txt))
+                else:
+                    cs.append(Check(ok, txt + ("" if ok else f", expected: {_WORD[c.expect]}")))
                 shown.append(txt)
                 if cell.fact:
                     facts.append(cell.fact)
+                if cell.n is not None and cell.n not in ns:
+                    ns.append(cell.n)
             out.append((name, cs))
-        return out, shown, facts
+        return out, shown, facts, ns
 
     def run(self, ev, row) -> Outcome:
-        parts, shown, facts = self.checks(ev)
-        return Outcome(parts, ours="; ".join(shown), test=test_text(ev.test, ev.alpha),
-                       evidence=ev.sources(*dict.fromkeys(facts)))
+        parts, shown, facts, ns = self._checks(ev, self.side)
+        ours = "; ".join(shown)
+        if self.datasets and shown and ns:
+            ours += f" ({'/'.join(str(n) for n in ns)} datasets)"
+        o = Outcome(parts, ours=ours, test=test_text(ev.test, ev.alpha), evidence=ev.sources(*dict.fromkeys(facts)))
+        if self.paper_own:
+            pparts, pshown, _, _ = self._checks(ev, "published")
+            o.published, o.extra["paper_own"] = "; ".join(pshown), combine(pparts)[0]
+        return o
 
 
 @_kind("average")
@@ -227,8 +264,10 @@ class Ratio:
         if a is None or b is None or not a.value or not b.value:
             return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {label}: no value")])], test=RATIO_TEST)
         ours = a.value / b.value
-        return Outcome([("", [ratio_check(ours, _value(row), label)])],
-                       ours=f"{ours:.2f}x ({self.num} {a.value:.3g} / {self.den} {b.value:.3g})", test=RATIO_TEST,
+        shown, pub = f"{ours:.2f}x ({self.num} {a.value:.3g} / {self.den} {b.value:.3g})", ""
+        if hasattr(ev, "ratio_shown"):   # the adapter's wording of both ratios: (ours, published)
+            shown, pub = ev.ratio_shown(self, a, b, ours, _value(row))
+        return Outcome([("", [ratio_check(ours, _value(row), label)])], ours=shown, published=pub, test=RATIO_TEST,
                        evidence=ev.sources(*dict.fromkeys(f for f in (a.fact, b.fact) if f)))
 
 
@@ -298,13 +337,20 @@ class NotHere:
     category: str
     why: str
     evidence: str = ""
+    #: a key of ours to show beside it: the adapter's ``shown(key) -> (text, facts)`` (its evidence the
+    #: facts' files)
+    show: Any = None
 
     def __post_init__(self):
         if self.category not in (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE):
             raise ValueError(f"NotHere: category {self.category!r} is not one of {(ABSENT, NOT_MEASURABLE, NOT_AT_SCALE)}")
 
     def run(self, ev, row) -> Outcome:
-        return Outcome([("", [Check(None, f"{self.category}: {self.why}")])], evidence=self.evidence)
+        o = Outcome([("", [Check(None, f"{self.category}: {self.why}")])], evidence=self.evidence)
+        if self.show is not None:
+            o.ours, facts = ev.shown(self.show)
+            o.evidence = ev.sources(*dict.fromkeys(facts)) if facts else self.evidence
+        return o
 
 
 @_kind("bespoke")
@@ -314,9 +360,11 @@ class Bespoke:
     reading of the claim's words)."""
 
     fn: Callable
+    #: further arguments of ``fn`` (one function for several claims: ``fn(ev, row, *args)``)
+    args: tuple = ()
 
     def run(self, ev, row) -> Outcome:
-        return self.fn(ev, row)
+        return self.fn(ev, row, *self.args)
 
 
 def _value(row) -> float | None:
@@ -325,6 +373,65 @@ def _value(row) -> float | None:
     except (TypeError, ValueError):
         return None
     return None if math.isnan(v) else v
+
+
+# ------------------------------------------------------------------ what a declaration adds to a kind
+@dataclass(frozen=True)
+class Shown:
+    """A declared check whose verdict shows the declaration's ``published`` / ``test`` texts (e.g.
+    "figure only (Fig. 6)", the claim's reading of the test) instead of the kind's; its kind is the
+    wrapped check's."""
+
+    check: Any
+    published: str | None = None
+    test: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return self.check.kind
+
+    def run(self, ev, row) -> Outcome:
+        o = self.check.run(ev, row)
+        if self.published is not None:
+            o.published = self.published
+        if self.test is not None:
+            o.test = self.test
+        return o
+
+
+@dataclass(frozen=True)
+class AlsoOn:
+    """A declared check also run on a variant of the evidence (the adapter's ``variant(name)``, e.g. the
+    same runs with another generator): when that is checkable, its verdict and ours go to the note
+    after ``label`` ("<label>: <verdict>: <ours>"), or with no label to ``extra[name]``
+    ("<verdict>: <reason>"); the claim is decided on the main evidence alone."""
+
+    check: Any
+    variant: str
+    label: str = ""
+
+    @property
+    def kind(self) -> str:
+        return self.check.kind
+
+    def run(self, ev, row) -> Outcome:
+        o = self.check.run(ev, row)
+        alt = self.check.run(ev.variant(self.variant), row)
+        v, reason = combine(alt.parts)
+        if v == NOT_CHECKABLE:
+            return o
+        if self.label:
+            o.note = "; ".join(filter(None, [o.note, f"{self.label}: {v}: {alt.ours}"]))
+        else:
+            o.extra[self.variant] = v + (f": {reason}" if reason else "")
+        return o
+
+
+def _declared(check):
+    """The kind a declaration wraps (:class:`Shown`, :class:`AlsoOn`)."""
+    while isinstance(check, (Shown, AlsoOn)):
+        check = check.check
+    return check
 
 
 # ------------------------------------------------------------------ running the declared checks
@@ -342,15 +449,18 @@ def run(paper: str, checks: dict, ev, claims) -> list[Verdict]:
         if o.note:
             reason = f"{reason} ({o.note})" if reason else o.note
         out.append(Verdict(claim_id=cid, paper=paper, verdict=v, ours=o.ours, published=o.published, test=o.test,
-                           evidence=o.evidence, reason=reason, scale=o.scale, claim=str(row.get("quote", "")),
+                           evidence=o.evidence, reason=reason, claim=str(row.get("quote", "")),
+                           # an adapter may answer ``scale(row)``: the scale of a claim whose outcome states none
+                           scale=o.scale or (ev.scale(row) if hasattr(ev, "scale") else ""),
                            extra=o.extra))
     return out
 
 
 def describe(checks: dict) -> dict[str, str]:
     """claim id -> its declared kind (``wdl``, ``average``, ..., ``bespoke:<function>``)."""
-    return {cid: (f"bespoke:{c.fn.__name__}" if isinstance(c, Bespoke) else c.kind) for cid, c in checks.items()}
+    return {cid: (f"bespoke:{c.fn.__name__}" if isinstance(c, Bespoke) else c.kind)
+            for cid, c in ((cid, _declared(c)) for cid, c in checks.items())}
 
 
-__all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Cmp", "WdlCell", "AvgCell",
+__all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Shown", "AlsoOn", "Cmp", "WdlCell", "AvgCell",
            "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "describe", "slope", "NOT_CHECKABLE"]
