@@ -1,0 +1,144 @@
+"""ESKDB's claims declared with the one claim checker (bench.report.verdicts.kinds, issue 29): CHECKS
+covers exactly the paper's claim ids, each claim a generic kind where one states it, and the generic
+options the declarations use (kinds.py) do what they say on a small synthetic adapter."""
+
+import inspect
+import re
+
+import pandas as pd
+
+from bench import published
+from bench.report.facts import Facts
+from bench.report.verdicts import eskdb, kinds
+from bench.report.verdicts.kinds import (WDL, AlsoOn, AvgCell, Bespoke, Cmp, NotHere, Outcome, Ratio, Shown,
+                                         WdlCell)
+
+
+def test_checks_cover_exactly_the_papers_claims():
+    assert sorted(eskdb.CHECKS) == sorted(published.claims("eskdb")["claim_id"])
+
+
+def test_each_claim_is_a_generic_kind_where_one_states_it():
+    kind = kinds.describe(eskdb.CHECKS)
+    by = {}
+    for cid, k in kind.items():
+        by.setdefault(k.split(":")[0], set()).add(cid)
+    # W/D/L under the paper's sign test: the ablation's Figs. 3-4 and Tables 3, 4, 7
+    assert by["wdl"] == {"ES05", "ES06", "ES33", "ES34", "ES35", "ES36"}
+    assert by["average"] == {"ES01", "ES02", "ES03", "ES04", "ES07", "ES08"}
+    assert by["ratio"] == {"ES09", "ES14", "ES16", "ES17", "ES18", "ES19", "ES20"}
+    # absolute seconds on the paper's machine, and statements about runs not made here
+    assert by["not_here"] == {"ES10", "ES11", "ES12", "ES13", "ES15", "ES24", "ES25", "ES26"}
+    assert set(by) == {"wdl", "average", "ratio", "not_here", "bespoke"}
+    for cid in by["bespoke"]:     # a bespoke check is a named function stating its reading
+        c = eskdb.CHECKS[cid]
+        assert isinstance(c, Bespoke) and c.fn.__name__.strip("_") and inspect.getdoc(c.fn), cid
+        assert cid in inspect.getdoc(c.fn), f"{cid}: the docstring of {c.fn.__name__} names the claim it reads"
+
+
+def test_no_dispatch_on_claim_ids():
+    src = inspect.getsource(eskdb)
+    assert not re.search(r"\bif\b[^\n]*\b(cid|claim_id)\b", src)
+    assert "def evaluate(" in src and "kinds.run(PAPER, CHECKS" in src
+
+
+def _time_facts(tmp_path):
+    """Times of ESKDB_HDP in Table 5's facts, XGBoost_tuned's only in Table 6's."""
+    f = Facts("eskdb")
+
+    def rows(*algos):
+        return pd.DataFrame([{"algorithm": a, "measure": "training time", "published": p, "published_text": str(p),
+                              "published_pm_text": None, "ours": o, "ours_se": None, "n_datasets": 60,
+                              "time_ref": None, "published_time_ratio": None, "ours_time_ratio": None}
+                             for a, p, o in algos])
+
+    f.add_table("table5_averages", rows(("ESKDB_HDP", 190, 3.0)), "eskdb/table5_averages.csv")
+    f.add_table("table6_averages", rows(("XGBoost_tuned", 60, 5.0)), "eskdb/table6_averages.csv")
+    (tmp_path / "eskdb").mkdir()
+    f.write(tmp_path / "eskdb")
+    return tmp_path
+
+
+def test_a_ratio_names_the_tables_of_both_its_times(tmp_path):
+    claims = published.claims("eskdb")
+    v = eskdb.evaluate(_time_facts(tmp_path), claims[claims["claim_id"] == "ES19"])[0]
+    assert v.evidence == "eskdb/table5_averages.csv;eskdb/table6_averages.csv"
+    assert v.ours.startswith("0.60x (ESKDB_HDP 3 s / XGBoost_tuned 5 s")       # 3.0 / 5.0
+    assert v.published == "3x (Table 9: 190 s / 60 s = 3.17x)" and v.verdict == "not reproduced"
+
+
+# ------------------------------------------------------------------ the generic options of kinds.py
+class _Ev:
+    paper, test, alpha, n_paper = "x", "sign1", 0.05, 10
+
+    def __init__(self, cells, variant=None):
+        self.cells, self._variant = cells, variant
+
+    def wdl(self, c):
+        return self.cells.get((c.row, c.col, c.measure))
+
+    def average(self, algo, measure):
+        return self.cells.get((algo, measure))
+
+    def sources(self, *facts):
+        return ";".join(f"x/{f}.csv" for f in facts)
+
+    def variant(self, name):
+        return self._variant
+
+    def shown(self, key):
+        return f"ours of {key}", ["t1", "t2"]
+
+    def scale(self, row):
+        return "scale of " + row["claim_id"]
+
+
+def _row(cid="X1", value=""):
+    return pd.Series({"claim_id": cid, "value": value, "quote": "q"})
+
+
+def test_wdl_options():
+    ev = _Ev({("A", "B", "RMSE"): WdlCell((9, 0, 1), (5, 0, 5), n=10, fact="t"),
+              ("A", "C", "RMSE"): WdlCell((9, 0, 1), (1, 0, 9), n=10, fact="t")})
+    check = WDL((("p", (Cmp("A", "B", "RMSE", "nonsig", label="{measure} {row} vs {col}"),
+                        Cmp("A", "C", "RMSE", "win_sig"))),), paper_own=True, say="significant", datasets=True)
+    o = check.run(ev, _row())
+    assert o.ours.startswith("RMSE A vs B 9/0/1 (p = 0.0107), significant; A vs C RMSE 9/0/1") and o.ours.endswith(
+        " (10 datasets)")
+    assert o.published.startswith("RMSE A vs B 5/0/5 (p = 0.6230); A vs C RMSE 1/0/9")
+    assert o.extra["paper_own"] == "not reproduced" and "expected" not in o.parts[0][1][0].text
+    # the default words a failing comparison by its expectation, shows no count and no paper's side
+    o = WDL((("p", (Cmp("A", "B", "RMSE", "nonsig"),)),)).run(ev, _row())
+    assert o.parts[0][1][0].text.endswith(", expected: no significant difference") and o.published == ""
+    assert "datasets" not in o.ours and "paper_own" not in o.extra
+
+
+def test_shown_alsoon_notehere_bespoke_ratio_and_scale_hooks():
+    other = _Ev({("A", "m"): AvgCell(0.5, n=10, fact="t")})
+    ev = _Ev({("A", "m"): AvgCell(1.0, n=10, fact="t"), ("B", "m"): AvgCell(4.0, n=10, fact="u")}, variant=other)
+
+    def two(ev_, row, k):
+        """X3: a bespoke check with an argument."""
+        return Outcome([("", [kinds.Check(k == 2, "k")])], ours=str(k))
+
+    checks = {"X1": Shown(AlsoOn(kinds.Average("A", "m"), "v", "on the variant"), published="fig", test="t"),
+              "X2": AlsoOn(kinds.Average("A", "m"), "v"),
+              "X3": Bespoke(two, (2,)),
+              "X4": NotHere("quantity not measurable", "why", show="k"),
+              "X5": Ratio("B", "A", "m")}
+    assert kinds.describe(checks) == {"X1": "average", "X2": "average", "X3": "bespoke:two", "X4": "not_here",
+                                      "X5": "ratio"}
+    claims = pd.DataFrame([{"claim_id": c, "value": v, "quote": "q"}
+                           for c, v in (("X1", "1.0"), ("X2", "1.0"), ("X3", ""), ("X4", ""), ("X5", "4"))])
+    vs = {v.claim_id: v for v in kinds.run("x", checks, ev, claims)}
+    assert vs["X1"].verdict == "reproduced" and (vs["X1"].published, vs["X1"].test) == ("fig", "t")
+    assert vs["X1"].reason == "on the variant: not reproduced: 0.5000 over 10 datasets"     # 0.5 vs 1.0
+    assert vs["X2"].reason == "" and vs["X2"].extra["v"].startswith("not reproduced: fails: A mean m")
+    assert vs["X3"].verdict == "reproduced" and vs["X3"].ours == "2"
+    assert vs["X4"].ours == "ours of k" and vs["X4"].evidence == "x/t1.csv;x/t2.csv"
+    assert vs["X5"].evidence == "x/u.csv;x/t.csv" and vs["X5"].verdict == "reproduced"      # 4.0 / 1.0 vs 4
+    assert all(v.scale == f"scale of {v.claim_id}" for v in vs.values())
+    # an adapter's ratio wording
+    ev.ratio_shown = lambda r, a, b, ours, pub: (f"{ours:g} here", f"{pub:g} there")
+    v = kinds.run("x", {"X5": Ratio("B", "A", "m")}, ev, claims[claims["claim_id"] == "X5"])[0]
+    assert (v.ours, v.published) == ("4 here", "4 there")
