@@ -462,5 +462,6 @@ def describe(checks: dict) -> dict[str, str]:
             for cid, c in ((cid, _declared(c)) for cid, c in checks.items())}
 
 
-__all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Shown", "AlsoOn", "Cmp", "WdlCell", "AvgCell",
-           "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "describe", "slope", "NOT_CHECKABLE"]
+__all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Cmp", "WdlCell", "AvgCell",
+           "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "describe", "slope", "NOT_CHECKABLE",
+           "Shown", "AlsoOn"]
