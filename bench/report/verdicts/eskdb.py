@@ -32,7 +32,7 @@ from scipy import stats
 from . import kinds
 from ..compare import fmt
 from ..facts import Facts
-from ._common import NOT_AT_SCALE, NOT_MEASURABLE, Check, fmt_p, test_text, wdl_expect, wdl_p
+from ._common import NOT_AT_SCALE, NOT_MEASURABLE, Check, fmt_p, num, test_text, wdl_expect, wdl_p
 from .kinds import (WDL, AlsoOn, AvgCell, Average, Bespoke, Cmp, NotHere, Outcome, Ratio, Shown, WdlCell)
 
 PAPER = "eskdb"
@@ -170,7 +170,7 @@ def _tic_tac_toe_gap(ev: "Evidence", row) -> Outcome:
     """ES21 "almost a 0.2 improvement ... stands out": on tic-tac-toe, ESKDB_HDP's mean RMSE minus
     XGBoost_tuned's within :data:`GAP_RTOL` (relative) of the paper's 0.2, and that gap the largest of
     all datasets."""
-    pub = kinds._value(row)
+    pub = num(row["value"])
     v, n = ev.means("eskdb_main", ["eskdb_hdp", "xgb_tuned"], "RMSE")
     out = Outcome([], published=f"almost {row['value']}", test=TESTS["ES21"], evidence=ev.sources("eskdb_main_means"))
     if v is None or TIC not in v.index:
@@ -190,7 +190,7 @@ def _selected_k_majority(ev: "Evidence", row) -> Outcome:
     """ES22 "SKDB chooses to use k = 2": a majority (more than half) of the choices on tic-tac-toe is
     k = 2, both among ESKDB_M's SKDB members (every member of every split) and among the standalone
     SKDB's splits; read from the count columns of the selected_k fact."""
-    pub = kinds._value(row)
+    pub = num(row["value"])
     out = Outcome([], published=f"k = {row['value']}", test=TESTS["ES22"])
     t = ev.facts.table("selected_k")
     if t is None:
@@ -224,7 +224,7 @@ def _tic_tac_toe_attributes(ev: "Evidence", row) -> Outcome:
 
     from ...data.registry import conf_dir
 
-    pub = kinds._value(row)
+    pub = num(row["value"])
     path = conf_dir() / "data" / f"{TIC}.yaml"
     feats = (yaml.safe_load(path.read_text()) or {}).get("expected", {}).get("features") if path.exists() else None
     a = Check(None, "dataset absent: no conf/data entry") if feats is None else \
@@ -248,7 +248,7 @@ def _prior_statistic(ev: "Evidence", row, stat: str) -> Outcome:
         return Outcome([("", [Check(None, f"{NOT_MEASURABLE}: no {PRIOR_CONF} in this conf/ (the claim is about "
                                           "the configured prior)")])], published=str(row["value"]), scale=scale)
     v, what = _prior(stat)
-    pub_v = kinds._value(row)
+    pub_v = num(row["value"])
     digits = len(str(row["value"]).split(".")[1]) if "." in str(row["value"]) else 0
     ok = round(v, digits) == round(pub_v, digits) or abs(v - pub_v) <= 0.5 * 10 ** -digits + 1e-12
     return Outcome([("", [Check(ok, f"{stat} of {what}: {v:.4f} vs paper {row['value']}")])], ours=f"{v:.4f}",
