@@ -177,7 +177,9 @@ class WDL:
                 ok = _nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else wdl_expect(w, c.expect, ev.test,
                                                                                             ev.alpha)
                 txt = f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(wdl_p(w, ev.test))})"
-                cs.append(Check(ok, txt + ("" if ok else f", expected: {_WORD[c.expect]}")))
+                # the adapter may word a failed expectation its own way (optional hook ``expected(cmp)``)
+                want = ev.expected(c) if hasattr(ev, "expected") else _WORD[c.expect]
+                cs.append(Check(ok, txt + ("" if ok else f", expected: {want}")))
                 shown.append(txt)
                 if cell.fact:
                     facts.append(cell.fact)
@@ -298,13 +300,15 @@ class NotHere:
     category: str
     why: str
     evidence: str = ""
+    published: str = ""     #: the paper's number as shown (default: claims.csv's value and unit)
 
     def __post_init__(self):
         if self.category not in (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE):
             raise ValueError(f"NotHere: category {self.category!r} is not one of {(ABSENT, NOT_MEASURABLE, NOT_AT_SCALE)}")
 
     def run(self, ev, row) -> Outcome:
-        return Outcome([("", [Check(None, f"{self.category}: {self.why}")])], evidence=self.evidence)
+        return Outcome([("", [Check(None, f"{self.category}: {self.why}")])], evidence=self.evidence,
+                       published=self.published)
 
 
 @_kind("bespoke")
@@ -328,8 +332,12 @@ def _value(row) -> float | None:
 
 
 # ------------------------------------------------------------------ running the declared checks
-def run(paper: str, checks: dict, ev, claims) -> list[Verdict]:
-    """One verdict per row of ``claims`` (a paper's rows of claims.csv), each from its declared check."""
+def run(paper: str, checks: dict, ev, claims, finish: Callable | None = None) -> list[Verdict]:
+    """One verdict per row of ``claims`` (a paper's rows of claims.csv), each from its declared check.
+
+    ``finish(check, row, outcome) -> Outcome`` (optional) is the paper's hook on every outcome before it
+    is combined: what all its claims share (the scale) or add beside the verdict (e.g. the same check on
+    the paper's own counts, with :func:`judge`, in ``extra``)."""
     out = []
     for _, row in claims.iterrows():
         cid = row["claim_id"]
@@ -338,6 +346,8 @@ def run(paper: str, checks: dict, ev, claims) -> list[Verdict]:
             out.append(unknown(row, paper))
             continue
         o = check.run(ev, row)
+        if finish is not None:
+            o = finish(check, row, o)
         v, reason = combine(o.parts)
         if o.note:
             reason = f"{reason} ({o.note})" if reason else o.note
@@ -347,10 +357,20 @@ def run(paper: str, checks: dict, ev, claims) -> list[Verdict]:
     return out
 
 
+def judge(check, ev, row) -> tuple[str, str, Outcome]:
+    """(verdict, reason, outcome) of one declared check on an adapter, by the rule :func:`run` applies:
+    to apply a claim's check to other evidence beside its verdict (the paper's own counts, a variant)."""
+    o = check.run(ev, row)
+    v, reason = combine(o.parts)
+    if o.note:
+        reason = f"{reason} ({o.note})" if reason else o.note
+    return v, reason, o
+
+
 def describe(checks: dict) -> dict[str, str]:
     """claim id -> its declared kind (``wdl``, ``average``, ..., ``bespoke:<function>``)."""
     return {cid: (f"bespoke:{c.fn.__name__}" if isinstance(c, Bespoke) else c.kind) for cid, c in checks.items()}
 
 
 __all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Cmp", "WdlCell", "AvgCell",
-           "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "describe", "slope", "NOT_CHECKABLE"]
+           "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "judge", "describe", "slope", "NOT_CHECKABLE"]
