@@ -37,7 +37,7 @@ import pandas as pd
 
 from ..facts import Facts
 from . import Verdict, kinds
-from ._common import NOT_AT_SCALE, Check
+from ._common import ABSENT, NOT_AT_SCALE, Check
 from .kinds import WDL, Bespoke, Cmp, Outcome, WdlCell
 
 PAPER = "ande_sr"
@@ -363,7 +363,9 @@ def _count(ev: Adapter, row, c: Cmp, which: int) -> Outcome:
                        test=COUNT_TEST, evidence=ev.sources(TABLE_FACTS[c.measure]))
     o = cell.ours
     ours = f"{o[which]} ({ev._algo(c.row)} vs {c.col}, {c.measure}, {subset} data: {o[0]}/{o[1]}/{o[2]})"
-    if cell.n < sum(p):
+    if p is None:
+        check = Check(None, f"{ABSENT}: the paper's own cell (the datasets it counted over) is not recorded here")
+    elif cell.n < sum(p):
         check = Check(None, f"dataset absent: a count over the paper's {sum(p)} {subset} datasets; ours covers "
                             f"{cell.n} (the others are not here)")
     else:
