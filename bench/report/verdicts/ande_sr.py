@@ -178,8 +178,8 @@ def a2de_sr_trains_slightly_faster_than_rf10_and_linearly(ev, row) -> Outcome:
             lin.append(Check(g_rf > 1 and g_rf > g_a, f"large / all data: {rf} {g_rf:.2f}, {a} {g_a:.2f}"))
     shown = f"training time / NB, all (large) data: {rf} {_f(r_all)} ({_f(r_large)}), " + ", ".join(
         f"{a} {_f(f('Learning time', 'All', a))} ({_f(f('Learning time', 'Large', a))})" for a in ("A2DE-S", "A2DE-SW"))
-    return _figure(ev, row, [("slightly less training time than RF10", slight), ("RF10 super-linear, AnDE linear", lin)],
-                   shown, FIG_FACTS["Learning time"])
+    return _figure(ev, row, [("slightly less training time than RF10", slight),
+                             ("RF10 super-linear, AnDE linear", lin)], shown, FIG_FACTS["Learning time"])
 
 
 def a2de_classifies_substantially_slower_than_rf10(ev, row) -> Outcome:
@@ -273,7 +273,8 @@ class Adapter:
         v.rf, v.side, v.rf_reads = rf or self.rf, side or self.side, 0
         return v
 
-    def _algo(self, name: str) -> str:
+    def algo(self, name: str) -> str:
+        """The column answered for ``name``: the adapter's forest for RF10 (counted in ``rf_reads``)."""
         if name in (RF, self.rf):
             self.rf_reads += 1
         return self.rf if name == RF else name
@@ -281,7 +282,7 @@ class Adapter:
     # the kinds' questions
     def wdl(self, c: Cmp) -> WdlCell:
         (subset,) = c.where
-        row, col = self._algo(c.row), self._algo(c.col)
+        row, col = self.algo(c.row), self.algo(c.col)
         cell = self.cells.get((row, col, c.measure, subset))
         if cell is None:
             return WdlCell(None, note="no table")
@@ -290,14 +291,14 @@ class Adapter:
         return WdlCell(ours, cell["published"], n=n, fact=cell["fact"], note=cell["note"] or "no complete runs")
 
     def label(self, c: Cmp) -> str:
-        return f"{self._algo(c.row)} vs {self._algo(c.col)} {c.measure} {c.where[0]}"
+        return f"{self.algo(c.row)} vs {self.algo(c.col)} {c.measure} {c.where[0]}"
 
     def expected(self, c: Cmp) -> str:
         return _WORD[c.expect]
 
     def fig(self, panel: str, group: str, algo: str) -> float | None:
         """The mean ratio to NB of ``algo`` in the ``group`` of datasets, as Figs. 1-4 plot it."""
-        self._algo(algo)
+        self.algo(algo)
         df = self.figs.get(panel)
         if df is None:
             return None
@@ -362,7 +363,7 @@ def _count(ev: Adapter, row, c: Cmp, which: int) -> Outcome:
         return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {ev.label(c)}: {cell.note}")])], published=published,
                        test=COUNT_TEST, evidence=ev.sources(TABLE_FACTS[c.measure]))
     o = cell.ours
-    ours = f"{o[which]} ({ev._algo(c.row)} vs {c.col}, {c.measure}, {subset} data: {o[0]}/{o[1]}/{o[2]})"
+    ours = f"{o[which]} ({ev.algo(c.row)} vs {c.col}, {c.measure}, {subset} data: {o[0]}/{o[1]}/{o[2]})"
     if p is None:
         check = Check(None, f"{ABSENT}: the paper's own cell (the datasets it counted over) is not recorded here")
     elif cell.n < sum(p):

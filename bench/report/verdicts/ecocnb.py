@@ -120,7 +120,8 @@ def straightforward_ecoc_cost_is_the_number_of_bits(ev, row) -> Outcome:
     parts, ours = _bits_rule(ev, "ours")
     pparts, pub = _bits_rule(ev, "published")
     o = _outcome(ev, row, parts, ours, pub, "table3_traintime_ratio")
-    o.extra = {"paper_own": combine(pparts)[0], "evidence_all": [ev.sources(f"table{n}_traintime_ratio") for n in TABLES]}
+    o.extra = {"paper_own": combine(pparts)[0],
+               "evidence_all": [ev.sources(f"table{n}_traintime_ratio") for n in TABLES]}
     o.note = f"rule: every cell's straightforward-ECOC / NB ratio within a factor {RATIO_FACTOR} of the number of bits"
     return o
 
@@ -152,7 +153,8 @@ def diversity_far_from_worst_case(ev, row) -> Outcome:
     ours = pd.Series(_printed_all(t["diversity_ours"], DIVERSITY_DIGITS), index=t.index, dtype=float)
     pub = pd.to_numeric(t["diversity_paper"], errors="coerce")
     have = t[ours.notna()]
-    checks = [Check(float(v) <= FAR_FROM_WORST, f"{ds} {float(v):.4f}") for ds, v in zip(have["dataset"], ours.dropna())]
+    checks = [Check(float(v) <= FAR_FROM_WORST, f"{ds} {float(v):.4f}")
+              for ds, v in zip(have["dataset"], ours.dropna())]
     if not checks:
         checks = [Check(None, f"{ABSENT}: no dataset of Table 1 here")]
     absent = [str(x) for x in t.loc[ours.isna(), "dataset"]]
