@@ -206,7 +206,9 @@ class WDL:
                     txt += ", significant" if c.expect == "nonsig" and not ok else ""
                     cs.append(Check(ok, txt))
                 else:
-                    cs.append(Check(ok, txt + ("" if ok else f", expected: {_WORD[c.expect]}")))
+                    # the adapter may word a failed expectation its own way (optional hook ``expected(cmp)``)
+                    want = ev.expected(c) if hasattr(ev, "expected") else _WORD[c.expect]
+                    cs.append(Check(ok, txt + ("" if ok else f", expected: {want}")))
                 shown.append(txt)
                 if cell.fact:
                     facts.append(cell.fact)
@@ -340,13 +342,15 @@ class NotHere:
     #: a key of ours to show beside it: the adapter's ``shown(key) -> (text, facts)`` (its evidence the
     #: facts' files)
     show: Any = None
+    published: str = ""     #: the paper's number as shown (default: claims.csv's value and unit)
 
     def __post_init__(self):
         if self.category not in (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE):
             raise ValueError(f"NotHere: category {self.category!r} is not one of {(ABSENT, NOT_MEASURABLE, NOT_AT_SCALE)}")
 
     def run(self, ev, row) -> Outcome:
-        o = Outcome([("", [Check(None, f"{self.category}: {self.why}")])], evidence=self.evidence)
+        o = Outcome([("", [Check(None, f"{self.category}: {self.why}")])], evidence=self.evidence,
+                    published=self.published)
         if self.show is not None:
             o.ours, facts = ev.shown(self.show)
             o.evidence = ev.sources(*dict.fromkeys(facts)) if facts else self.evidence
@@ -435,8 +439,12 @@ def _declared(check):
 
 
 # ------------------------------------------------------------------ running the declared checks
-def run(paper: str, checks: dict, ev, claims) -> list[Verdict]:
-    """One verdict per row of ``claims`` (a paper's rows of claims.csv), each from its declared check."""
+def run(paper: str, checks: dict, ev, claims, finish: Callable | None = None) -> list[Verdict]:
+    """One verdict per row of ``claims`` (a paper's rows of claims.csv), each from its declared check.
+
+    ``finish(check, row, outcome) -> Outcome`` (optional) is the paper's hook on every outcome before it
+    is combined: what all its claims share (the scale) or add beside the verdict (e.g. the same check on
+    the paper's own counts, with :func:`judge`, in ``extra``)."""
     out = []
     for _, row in claims.iterrows():
         cid = row["claim_id"]
@@ -445,6 +453,8 @@ def run(paper: str, checks: dict, ev, claims) -> list[Verdict]:
             out.append(unknown(row, paper))
             continue
         o = check.run(ev, row)
+        if finish is not None:
+            o = finish(check, row, o)
         v, reason = combine(o.parts)
         if o.note:
             reason = f"{reason} ({o.note})" if reason else o.note
@@ -456,6 +466,16 @@ def run(paper: str, checks: dict, ev, claims) -> list[Verdict]:
     return out
 
 
+def judge(check, ev, row) -> tuple[str, str, Outcome]:
+    """(verdict, reason, outcome) of one declared check on an adapter, by the rule :func:`run` applies:
+    to apply a claim's check to other evidence beside its verdict (the paper's own counts, a variant)."""
+    o = check.run(ev, row)
+    v, reason = combine(o.parts)
+    if o.note:
+        reason = f"{reason} ({o.note})" if reason else o.note
+    return v, reason, o
+
+
 def describe(checks: dict) -> dict[str, str]:
     """claim id -> its declared kind (``wdl``, ``average``, ..., ``bespoke:<function>``)."""
     return {cid: (f"bespoke:{c.fn.__name__}" if isinstance(c, Bespoke) else c.kind)
@@ -463,5 +483,5 @@ def describe(checks: dict) -> dict[str, str]:
 
 
 __all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Cmp", "WdlCell", "AvgCell",
-           "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "describe", "slope", "NOT_CHECKABLE",
+           "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "judge", "describe", "slope", "NOT_CHECKABLE",
            "Shown", "AlsoOn"]
