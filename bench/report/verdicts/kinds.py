@@ -74,8 +74,9 @@ class AvgCell:
 @dataclass
 class PrintedCell:
     """A printed number of the paper's and ours (``se``: our standard error; ``tol``: the absolute
-    tolerance of the claim's kind of number). ``published`` None: the claim's own value (claims.csv);
-    ``shown`` / ``published_shown``: the two as the verdict shows them (default: ``:g``)."""
+    tolerance of the claim's kind of number). ``published`` None: the claim's own value (claims.csv, then
+    shown as claims.csv gives it); ``shown`` / ``published_shown``: the two as the verdict shows them
+    (default: ``:g``)."""
 
     ours: float | None
     published: float | None
@@ -273,13 +274,16 @@ class Printed:
         cell = ev.printed(self.key)
         pub = None if cell is None else (_value(row) if cell.published is None else cell.published)
         if cell is None or cell.ours is None or pub is None:
-            return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {self.key}: no value")])])
+            what = cell.label if cell is not None and cell.label else self.key
+            return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {what}: no value")])],
+                           evidence=ev.sources(cell.fact) if cell is not None and cell.fact else "")
         tol = max(cell.tol, 2 * (cell.se or 0.0))
         d = cell.ours - pub
         ok = abs(d) <= tol
         return Outcome([("", [Check(ok, f"{cell.label or self.key}: ours {cell.ours:g} vs paper {pub:g}"
                                         + ("" if ok else f" (differs by {d:+.3g}, more than {tol:.3g})"))])],
-                       ours=cell.shown or f"{cell.ours:g}", published=cell.published_shown or f"{pub:g}",
+                       ours=cell.shown or f"{cell.ours:g}",
+                       published=cell.published_shown or ("" if cell.published is None else f"{pub:g}"),
                        test=f"within max({cell.tol:g}, 2 standard errors) of the printed number",
                        evidence=ev.sources(cell.fact) if cell.fact else "")
 
