@@ -199,20 +199,20 @@ def largest_lead(ev: MCTreeEvidence, row, exp: str, ds: str, upper: bool) -> Out
     higher"): MC-Tree's largest lead over the Bayes tree on ``ds`` (accuracy points, budget axis) is at
     least (1 - GAIN_TOL) of the claim's number, and with ``upper`` (the "four" of "three to four") at
     most (1 + GAIN_TOL) of it; the largest lead at equal time is named beside."""
-    facts, c = ev.facts, row
-    row = next((r for r in _leads(facts, exp) if r["dataset"] == ds), None)
-    if row is None:
+    facts = ev.facts
+    lead = next((r for r in _leads(facts, exp) if r["dataset"] == ds), None)
+    if lead is None:
         return _not_built(f"the {ds} row of mctree/{exp}_lead_summary.csv")
-    x = float(c["value"])
-    leads = [v for _, v in row["at"]] + [row["max"]]
+    x = float(row["value"])
+    leads = [v for _, v in lead["at"]] + [lead["max"]]
     best = np.nanmax(leads) if np.isfinite(leads).any() else float("nan")
-    tleads = [v for _, v, _ in row["t_at"]]
+    tleads = [v for _, v, _ in lead["t_at"]]
     tbest = np.nanmax(tleads) if np.isfinite(tleads).any() else float("nan")
     lo, hi = (1 - GAIN_TOL) * x, (1 + GAIN_TOL) * x
     test = f"{LEAD_TEST}: largest lead >= {lo:.1f}" + (f" and <= {hi:.1f}" if upper else "")
     ok = bool(np.isfinite(best) and best >= lo and (not upper or best <= hi))
     check = Check(ok, f"largest lead {best:+.2f} points" + ("" if ok else f", the paper's {x:g}"))
-    return Outcome([("", [check])], ours=_lead_text(row), published=f"{x:g} points" + (" (upper)" if upper else ""),
+    return Outcome([("", [check])], ours=_lead_text(lead), published=f"{x:g} points" + (" (upper)" if upper else ""),
                    test=test, evidence=facts.sources(f"{exp}_lead", f"{exp}_lead_max"),
                    note="; ".join(x for x in (f"largest lead {best:+.2f}" if ok else "",
                                                f"at equal time the largest lead is {tbest:+.2f}"
@@ -224,7 +224,7 @@ def constantly_better_up_to(ev: MCTreeEvidence, row) -> Outcome:
     """MC13 ("improves the accuracy constantly by up to 15%"): two stated parts: (a) MC-Tree is never
     behind the Bayes tree where both answer, on every data set run here; (b) its largest lead reaches
     15 points (within the gain tolerance)."""
-    facts, c = ev.facts, row
+    facts = ev.facts
     rows, names, exps = [], [], []
     for exp in ("mctree_fig5", "mctree_fig6", "mctree_vowel"):
         if facts.table(f"{exp}_lead") is None:
@@ -234,7 +234,7 @@ def constantly_better_up_to(ev: MCTreeEvidence, row) -> Outcome:
         exps.append(exp)
     if not rows:
         return _not_built("the MC-Tree lead summaries")
-    x = float(c["value"])
+    x = float(row["value"])
     behind, best = [], (-np.inf, "")
     for r in rows:
         neg = [f"{b}: {v:+.2f}" for b, v in r["at"] if np.isfinite(v) and v < 0]
