@@ -143,7 +143,7 @@ def test_lead_summary_leaves_out_budgets_where_one_answers_with_the_prior():
     assert row["first_budget_both_answer"] == 50
     assert (row["lead@50"], row["lead@100"], row["lead@200"], row["lead@500"]) == ("+2.00", "-1.00", "+1.00",
                                                                                      "+1.00")
-    assert row["verdict_gaussians"].startswith("partly")
+    assert not any("verdict" in c for c in row.index)   # the report states numbers; the verdicts judge
     # time: at 2 us MC-Tree is at budget 20 (85) but the Bayes tree answers with the prior -> left out;
     # at 10 us MC-Tree reached budget 100 (92), the Bayes tree budget 50 (88): +4
     def at(us, col="lead_points"):
@@ -158,13 +158,3 @@ def test_lead_summary_leaves_out_budgets_where_one_answers_with_the_prior():
     row = _lead_summary(lead, dl).iloc[0]
     # at 10 us (Bayes tree at 50): MC-Tree at 100 (92) - 88 = +4; at 100 us (Bayes tree at 500): 95 - 94
     assert row["lead@t50"].startswith("+4.00") and row["lead@t500"].startswith("+1.00")
-
-
-def test_verdicts():
-    from bench.report.mctree import _verdict
-
-    assert _verdict("pendigits", [3.5, 3.2, 3.9, 3.1], 3.9) == "reproduced"
-    assert _verdict("pendigits", [1.0, 0.5, 0.2, -0.1], 1.0).startswith("partly")
-    assert _verdict("pendigits", [-1.9, -1.9, -1.2, -0.3], -0.3).startswith("not reproduced")
-    assert _verdict("letter", [5.0, 4.8, 7.1, 8.0], 8.5).startswith("partly")
-    assert _verdict("letter", [5.0, 9.0, 12.1, 14.0], 14.0) == "reproduced"

@@ -258,9 +258,6 @@ def _lead_table(curves: pd.DataFrame, ours: str, other: str) -> pd.DataFrame:
 #: budgets (Gaussians) and times (microseconds per query) at which the lead summary reports
 LEAD_BUDGETS = (50, 100, 200, 500)
 LEAD_TIMES_US = (5, 10, 20, 50, 100, 200)
-#: the paper's claimed lead in points: (lower, upper, kind); "range" = a gain of lower..upper
-#: "throughout" (pendigits), "up_to" = a largest lead of upper (letter)
-LEAD_CLAIM_VALUES = {"pendigits": (3.0, 4.0, "range"), "letter": (None, 15.0, "up_to"), "gender": (6.0, 6.0, "range")}
 
 
 def _step_at(t: np.ndarray, acc: np.ndarray, at: float) -> float:
@@ -313,27 +310,6 @@ def _bayestree_times_us(curves: pd.DataFrame, other: str) -> list[tuple]:
     c = c.dropna(subset=["seconds"])
     t = c.groupby("budget")["seconds"].mean() * 1e6
     return [(int(b), float(f"{v:.3g}")) for b, v in t.sort_index().items() if v > 0]
-
-
-def _verdict(ds: str, leads: list[float], max_lead: float) -> str:
-    """Verdict on the paper's lead claim from the leads at the reporting budgets (or times)
-    where both classifiers answer: reproduced = ahead at every one and the claimed size reached
-    (80 % of it); partly = ahead at most of them but smaller than claimed; not reproduced =
-    behind or level at most of them."""
-    claim = LEAD_CLAIM_VALUES.get(ds)
-    vals = [v for v in leads if not np.isnan(v)]
-    if claim is None or not vals:
-        return "no numeric claim" if claim is None else "no budget where both answer"
-    lo, hi, kind = claim
-    ahead = sum(v > 0 for v in vals)
-    size = (min(vals) if kind == "range" else max_lead)
-    need = 0.8 * (lo if kind == "range" else hi)
-    if ahead == len(vals) and size >= need:
-        return "reproduced"
-    if ahead > len(vals) / 2:
-        return (f"partly: MC-Tree ahead at {ahead}/{len(vals)}, but by {'at least' if kind == 'range' else 'at most'} "
-                f"{size:.1f} points, not {lo if kind == 'range' else hi:g}")
-    return f"not reproduced: MC-Tree ahead at only {ahead}/{len(vals)} (largest lead {max(vals):+.1f})"
 
 
 #: what each hypothesis variant (conf/algo) changes, for the notes
@@ -453,8 +429,9 @@ def _lead_numbers(lead: pd.DataFrame, tlead: pd.DataFrame) -> list[dict]:
 
 def _lead_summary(lead: pd.DataFrame, tlead: pd.DataFrame) -> pd.DataFrame:
     """One row per dataset: the lead at LEAD_BUDGETS Gaussians and at LEAD_TIMES_US, the largest
-    lead, all only where both classifiers answer from their trees, the paper's claim and the
-    verdicts (the numbers: :func:`_lead_numbers`)."""
+    lead, all only where both classifiers answer from their trees, and the paper's claim (the numbers:
+    :func:`_lead_numbers`). The table states numbers; the claims are judged only by the verdicts
+    (:mod:`bench.report.verdicts.mctree`)."""
     rows = []
     for n in _lead_numbers(lead, tlead):
         ds = n["dataset"]
@@ -464,11 +441,8 @@ def _lead_summary(lead: pd.DataFrame, tlead: pd.DataFrame) -> pd.DataFrame:
         row["max_lead_both_answer"] = f"{n['max_lead']:+.2f} @ {n['max_lead_budget']}" \
             if n["max_lead_budget"] is not None else "-"
         row["first_budget_both_answer"] = n["first_budget"] if n["first_budget"] is not None else "-"
-        row["verdict_gaussians"] = _verdict(ds, n["at"], n["max_lead"])
         for b, v, sec in zip(LEAD_BUDGETS, n["t_at"], n["t_seconds"]):
             row[f"lead@t{b}"] = f"{v:+.2f} ({sec * 1e6:.3g}us)" if not np.isnan(v) else "-"
-        tmax = max([v for v in n["t_at"] if not np.isnan(v)], default=float("nan"))
-        row["verdict_time"] = _verdict(ds, n["t_at"], tmax)
         row["paper_claim"] = LEAD_CLAIMS.get(ds, "")
         rows.append(row)
     return pd.DataFrame(rows)
@@ -616,9 +590,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
             shown_name = show.get(d["mctree"], d["mctree"])
             notes.append(f"- {d['dataset']}, {shown_name}{' (' + what + ')' if what else ''}: lead at "
                          f"50/100/200/500 Gaussians {at}; largest {d['max_lead_both_answer']}; at equal time (when the "
-                         f"Bayes tree has read 50/100/200/500 Gaussians) {tat}; "
-                         f"verdict (Gaussians): {d['verdict_gaussians']}; "
-                         f"in time: {d['verdict_time']}. Paper: {d['paper_claim'] or '-'}")
+                         f"Bayes tree has read 50/100/200/500 Gaussians) {tat}. Paper: {d['paper_claim'] or '-'}")
     if name == "mctree_fig4_delta" and not summ.empty:
         notes += ["", "## Sec. 4.1 claims on delta, per dataset", ""] + _delta_claims(summ, curves)
     if name == "mctree_fig5":

@@ -20,7 +20,8 @@ The kinds (each a frozen dataclass with ``run(ev, row) -> Outcome``):
 * :class:`Slope` -- a curve's least-squares log-log slope: linear, sub-linear or constant;
 * :class:`NotHere` -- data or quantity not here: not checkable, with its reason's category;
 * :class:`Bespoke` -- a registered function of the paper's (``fn(ev, row, *args) -> Outcome``), for a
-  claim no kind states.
+  claim no kind states;
+* :class:`Parts` -- a compound claim whose stated parts are each one of the kinds above.
 
 A declaration may wrap its kind (the kind stays the wrapped one's): :class:`Shown` sets the verdict's
 published/test texts (e.g. "figure only (Fig. 6)"), :class:`AlsoOn` also runs the check on a variant of
@@ -33,7 +34,10 @@ sides and level) and ``n_paper`` (its dataset count). A kind asks only what it n
 answers only what its paper's claims ask. Optional hooks: ``label(cmp)`` (a W/D/L comparison's
 label), ``ratio_shown(ratio, a, b, ours, published)`` (a ratio's wording: (ours, published)),
 ``shown(key) -> (text, facts)`` (ours beside a :class:`NotHere`), ``scale(row)`` (a claim's scale when
-its outcome states none), ``variant(name)`` (for :class:`AlsoOn`).
+its outcome states none), ``variant(name)`` (for :class:`AlsoOn`), ``provenance(outcome)`` (fills an
+outcome's ``scale`` and ``extra["experiments"]`` from its evidence before the verdict is made),
+``expected(cmp)`` (how a failed W/D/L expectation is worded), ``test_text`` (the test's name where it is
+no sign test).
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ import numpy as np
 from . import CONSTANT_FACTOR, LINEAR_SLOPE, NOT_CHECKABLE, Verdict
 from ._common import (ABSENT, AVG_TEST, NOT_AT_SCALE, NOT_MEASURABLE, RATIO_TEST, Check, average_check, combine,
                       fmt_p, ratio_check, test_text, unknown, wdl_expect, wdl_p)
+from ._common import TEST_TEXT
 
 
 # ------------------------------------------------------------------ what the adapter answers
@@ -78,14 +83,18 @@ class AvgCell:
 @dataclass
 class PrintedCell:
     """A printed number of the paper's and ours (``se``: our standard error; ``tol``: the absolute
-    tolerance of the claim's kind of number)."""
+    tolerance of the claim's kind of number). ``published`` None: the claim's own value (claims.csv, then
+    shown as claims.csv gives it); ``shown`` / ``published_shown``: the two as the verdict shows them
+    (default: ``:g``)."""
 
     ours: float | None
-    published: float
+    published: float | None
     se: float | None = None
     tol: float = 0.0
     label: str = ""
     fact: str = ""
+    shown: str = ""
+    published_shown: str = ""
 
 
 @dataclass
@@ -182,6 +191,10 @@ class WDL:
     say: str = "expected"
     #: show the number of datasets the comparisons are over after them ("... (67 datasets)")
     datasets: bool = False
+    #: show how many comparisons meet their expectation, on our counts and on the paper's. An adapter
+    #: whose ``test`` is no sign test (counts already decided per data set by the paper's own test)
+    #: shows no p-value and names its test in ``test_text``
+    tally: bool = False
 
     def checks(self, ev) -> tuple[list[tuple[str, list[Check]]], list[str], list[str]]:
         return self._checks(ev, self.side)[:3]
@@ -201,7 +214,8 @@ class WDL:
                     continue
                 ok = _nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else wdl_expect(w, c.expect, ev.test,
                                                                                             ev.alpha)
-                txt = f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(wdl_p(w, ev.test))})"
+                txt = f"{label} {w[0]}/{w[1]}/{w[2]}" + (f" ({fmt_p(wdl_p(w, ev.test))})" if ev.test in TEST_TEXT
+                                                         else "")
                 if self.say == "significant":
                     txt += ", significant" if c.expect == "nonsig" and not ok else ""
                     cs.append(Check(ok, txt))
@@ -222,11 +236,29 @@ class WDL:
         ours = "; ".join(shown)
         if self.datasets and shown and ns:
             ours += f" ({'/'.join(str(n) for n in ns)} datasets)"
-        o = Outcome(parts, ours=ours, test=test_text(ev.test, ev.alpha), evidence=ev.sources(*dict.fromkeys(facts)))
+        test = getattr(ev, "test_text", "") or test_text(ev.test, ev.alpha)
+        o = Outcome(parts, ours=ours, test=test, evidence=ev.sources(*dict.fromkeys(facts)))
+        if self.tally:
+            o.ours, o.published = f"{self._tally(ev, 'ours')} ({o.ours})", self._tally(ev, "published")
         if self.paper_own:
             pparts, pshown, _, _ = self._checks(ev, "published")
             o.published, o.extra["paper_own"] = "; ".join(pshown), combine(pparts)[0]
         return o
+
+    def _tally(self, ev, side: str) -> str:
+        """'<expectation> in k/n comparisons' on one side's counts (n: the comparisons with counts)."""
+        k = n = 0
+        for _, comps in self.parts:
+            for c in comps:
+                cell = ev.wdl(c)
+                w = None if cell is None else (cell.ours if side == "ours" else cell.published)
+                if w is None:
+                    continue
+                n += 1
+                k += bool(_nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else
+                          wdl_expect(w, c.expect, ev.test, ev.alpha))
+        words = {c.expect for _, comps in self.parts for c in comps}
+        return f"{_WORD[words.pop()] if len(words) == 1 else 'as expected'} in {k}/{n} comparisons"
 
 
 @_kind("average")
@@ -283,14 +315,18 @@ class Printed:
 
     def run(self, ev, row) -> Outcome:
         cell = ev.printed(self.key)
-        if cell is None or cell.ours is None:
-            return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {self.key}: no value")])])
+        pub = None if cell is None else (_value(row) if cell.published is None else cell.published)
+        if cell is None or cell.ours is None or pub is None:
+            what = cell.label if cell is not None and cell.label else self.key
+            return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {what}: no value")])],
+                           evidence=ev.sources(cell.fact) if cell is not None and cell.fact else "")
         tol = max(cell.tol, 2 * (cell.se or 0.0))
-        d = cell.ours - cell.published
+        d = cell.ours - pub
         ok = abs(d) <= tol
-        return Outcome([("", [Check(ok, f"{cell.label or self.key}: ours {cell.ours:g} vs paper {cell.published:g}"
+        return Outcome([("", [Check(ok, f"{cell.label or self.key}: ours {cell.ours:g} vs paper {pub:g}"
                                         + ("" if ok else f" (differs by {d:+.3g}, more than {tol:.3g})"))])],
-                       ours=f"{cell.ours:g}", published=f"{cell.published:g}",
+                       ours=cell.shown or f"{cell.ours:g}",
+                       published=cell.published_shown or ("" if cell.published is None else f"{pub:g}"),
                        test=f"within max({cell.tol:g}, 2 standard errors) of the printed number",
                        evidence=ev.sources(cell.fact) if cell.fact else "")
 
@@ -343,13 +379,16 @@ class NotHere:
     #: facts' files)
     show: Any = None
     published: str = ""     #: the paper's number as shown (default: claims.csv's value and unit)
+    #: facts whose report files are the evidence (the adapter's ``sources``), when ``evidence`` is not given
+    facts: tuple = ()
 
     def __post_init__(self):
         if self.category not in (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE):
             raise ValueError(f"NotHere: category {self.category!r} is not one of {(ABSENT, NOT_MEASURABLE, NOT_AT_SCALE)}")
 
     def run(self, ev, row) -> Outcome:
-        o = Outcome([("", [Check(None, f"{self.category}: {self.why}")])], evidence=self.evidence,
+        evidence = self.evidence or (ev.sources(*self.facts) if self.facts else "")
+        o = Outcome([("", [Check(None, f"{self.category}: {self.why}")])], evidence=evidence,
                     published=self.published)
         if self.show is not None:
             o.ours, facts = ev.shown(self.show)
@@ -369,6 +408,29 @@ class Bespoke:
 
     def run(self, ev, row) -> Outcome:
         return self.fn(ev, row, *self.args)
+
+
+@_kind("parts")
+@dataclass(frozen=True)
+class Parts:
+    """A compound claim: ``parts`` is ((part name, check), ...), each part checked by its own kind
+    (e.g. "linear in t and sub-linear in psi": two :class:`Slope`); each becomes one stated part of
+    the claim, combined by the one rule. Ours, test and evidence are the parts' together; ``published``
+    says what the paper states (default: the claim's own value)."""
+
+    parts: tuple
+    published: str = ""
+
+    def run(self, ev, row) -> Outcome:
+        out, ours, tests, evidence = [], [], [], []
+        for name, check in self.parts:
+            o = check.run(ev, row)
+            out.append((name, [c for _, cs in o.parts for c in cs]))
+            ours.append(o.ours)
+            tests.append(o.test)
+            evidence += o.evidence.split(";")
+        return Outcome(out, ours="; ".join(x for x in ours if x), test="; ".join(dict.fromkeys(t for t in tests if t)),
+                       evidence=";".join(dict.fromkeys(e for e in evidence if e)), published=self.published)
 
 
 def _value(row) -> float | None:
@@ -453,6 +515,8 @@ def run(paper: str, checks: dict, ev, claims, finish: Callable | None = None) ->
             out.append(unknown(row, paper))
             continue
         o = check.run(ev, row)
+        if hasattr(ev, "provenance"):   # optional: the adapter fills an outcome's scale / experiments
+            ev.provenance(o)
         if finish is not None:
             o = finish(check, row, o)
         v, reason = combine(o.parts)
@@ -477,11 +541,18 @@ def judge(check, ev, row) -> tuple[str, str, Outcome]:
 
 
 def describe(checks: dict) -> dict[str, str]:
-    """claim id -> its declared kind (``wdl``, ``average``, ..., ``bespoke:<function>``)."""
-    return {cid: (f"bespoke:{c.fn.__name__}" if isinstance(c, Bespoke) else c.kind)
-            for cid, c in ((cid, _declared(c)) for cid, c in checks.items())}
+    """claim id -> its declared kind (``wdl``, ``average``, ..., ``bespoke:<function>``; a compound
+    ``parts(<kind>, ...)``)."""
+    return {cid: _describe(c) for cid, c in checks.items()}
 
 
-__all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Cmp", "WdlCell", "AvgCell",
+def _describe(c) -> str:
+    c = _declared(c)
+    if isinstance(c, Parts):
+        return f"parts({', '.join(_describe(k) for _, k in c.parts)})"
+    return f"bespoke:{c.fn.__name__}" if isinstance(c, Bespoke) else c.kind
+
+
+__all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Parts", "Cmp", "WdlCell", "AvgCell",
            "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "judge", "describe", "slope", "NOT_CHECKABLE",
            "Shown", "AlsoOn"]
