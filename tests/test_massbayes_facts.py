@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from bench.report import keyfig
-from bench.report import massbayes as M
+from bench.papers.massbayes import build as M
 from bench.report.facts import Facts
 
 REPORTS = Path(__file__).resolve().parents[1] / "reports"

@@ -1,6 +1,6 @@
 """Verdicts on ESKDB's claims (ES01..ES37; Zhang, Petitjean and Buntine, 2020).
 
-Reads only the facts :mod:`bench.report.eskdb` recorded (``reports/eskdb/facts.json``, issue 29),
+Reads only the facts :mod:`bench.papers.eskdb.build` recorded (``reports/eskdb/facts.json``, issue 29),
 never a report table: the W/D/L of Tables 3, 4, 7 (``table{3,4,7}_wdl``), the averages of Tables 5, 6,
 9 (``table{5,6,9}_averages``; training times in seconds), the k each SKDB member chose
 (``selected_k``, when the build has it), the paper's datasets absent here (``absent_datasets``) and the
@@ -35,10 +35,10 @@ from pathlib import Path
 import pandas as pd
 from scipy import stats
 
-from . import NOT_CHECKABLE, Verdict
-from ..compare import fmt
-from ..facts import Facts
-from ._common import (AVG_RTOL, AVG_TEST, NOT_MEASURABLE, RATIO_TEST, Check, average_check, check_one, combine, fixed, fmt_p, num,
+from bench.report.verdicts import NOT_CHECKABLE, Verdict
+from bench.report.compare import fmt
+from bench.report.facts import Facts
+from bench.report.verdicts._common import (AVG_RTOL, AVG_TEST, NOT_MEASURABLE, RATIO_TEST, Check, average_check, check_one, combine, fixed, fmt_p, num,
                       ratio_check, test_text, unknown, verdict, wdl_expect, wdl_p)
 
 PAPER = "eskdb"
@@ -157,7 +157,7 @@ def _scale(data: _Data, exp: str = "eskdb_main") -> str:
 
 
 def _wdl_outcome(v: pd.DataFrame, a: str, b: str) -> tuple[int, int, int]:
-    from ...stats.pairwise import outcomes
+    from bench.stats.pairwise import outcomes
 
     o = outcomes(v[a].to_numpy(), v[b].to_numpy(), lower_is_better=True)
     return int((o > 0).sum()), int((o == 0).sum()), int((o < 0).sum())
@@ -173,7 +173,7 @@ def _wdl_check(w, kind: str, label: str) -> Check:
 def _nonsig(w, label: str) -> Check:
     if w is None:
         return Check(None, f"protocol not run at this scale: {label}: no values")
-    from ..compare import published_significance
+    from bench.report.compare import published_significance
 
     sig = published_significance(w[0], w[2], TEST, ALPHA)[1]
     return Check(not sig, f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(wdl_p(w, TEST))})"
@@ -416,7 +416,7 @@ def _tic_attributes(pub: float):
     are in no report table."""
     import yaml
 
-    from ...data.registry import conf_dir
+    from bench.data.registry import conf_dir
 
     path = conf_dir() / "data" / f"{TIC}.yaml"
     feats = (yaml.safe_load(path.read_text()) or {}).get("expected", {}).get("features") if path.exists() else None
@@ -428,7 +428,7 @@ def _tic_attributes(pub: float):
 
 
 def _prior_configured() -> bool:
-    from ...data.registry import conf_dir
+    from bench.data.registry import conf_dir
 
     return (conf_dir() / "algo" / "eskdb_hdp.yaml").exists()
 
@@ -436,7 +436,7 @@ def _prior_configured() -> bool:
 def _prior(stat: str) -> tuple[float, str]:
     import yaml
 
-    from ...data.registry import conf_dir
+    from bench.data.registry import conf_dir
 
     from algorithms.hdp import HDPSettings
 

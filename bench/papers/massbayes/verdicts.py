@@ -34,8 +34,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..facts import FILE, Facts
-from . import (ABSENT, CONSTANT_FACTOR, LINEAR_SLOPE, NOT_AT_SCALE, NOT_CHECKABLE, NOT_MEASURABLE,
+from bench.report.facts import FILE, Facts
+from bench.report.verdicts import (ABSENT, CONSTANT_FACTOR, LINEAR_SLOPE, NOT_AT_SCALE, NOT_CHECKABLE, NOT_MEASURABLE,
                NOT_REPRODUCED, ORDER, PARTLY, REPRODUCED, Verdict, claim_text, published_text)
 
 P = "massbayes"

@@ -1,6 +1,6 @@
 """Verdicts on ECOC-NB's claims (EC01..EC08; Park and Fuernkranz, 2014).
 
-Reads only the facts :mod:`bench.report.ecocnb` recorded (``reports/ecocnb/facts.json``, issue 29), never a
+Reads only the facts :mod:`bench.papers.ecocnb.build` recorded (``reports/ecocnb/facts.json``, issue 29), never a
 report table: the training-time ratios to NB (``table{2,3,4}_traintime_ratio``, ours beside the paper's),
 Table 1's diversity (``table1_diversity``), the medians of the cost claims (``cost_medians``,
 ``cost_overall``), the extra time against N (``instances_extra_time``) and the protocols run
@@ -38,10 +38,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import NOT_CHECKABLE, Verdict
-from ..ecocnb import COST_CLAIMS, ESTIMATOR
-from ..facts import Facts
-from ._common import NOT_AT_SCALE, RATIO_FACTOR, Check, check_one, combine, fixed, ratio_check, unknown, verdict
+from bench.report.verdicts import NOT_CHECKABLE, Verdict
+from bench.papers.ecocnb.build import COST_CLAIMS, ESTIMATOR
+from bench.report.facts import Facts
+from bench.report.verdicts._common import NOT_AT_SCALE, RATIO_FACTOR, Check, check_one, combine, fixed, ratio_check, unknown, verdict
 
 PAPER = "ecocnb"
 TABLES = {2: "normal estimators", 3: "kernel density estimators", 4: "discretised"}
@@ -54,7 +54,7 @@ ALMOST_AS_FAST = 1.5       #: EC08: the median ECOC-NB / NB ratio at most this
 #: the decimals the tables print: ratios to NB, NB's seconds (paper), diversity, seconds and growth of the
 #: instances table (bench.report.ecocnb.RATIO_DIGITS, PAPER_S_DIGITS, DIVERSITY_DIGITS)
 RATIO_DIGITS, PAPER_S_DIGITS, DIVERSITY_DIGITS = 3, 2, 4
-#: the test column: the rule each claim is checked with (EC04, EC05, EC08: bench.report.ecocnb's rules)
+#: the test column: the rule each claim is checked with (EC04, EC05, EC08: bench.papers.ecocnb.build's rules)
 TESTS = {
     "EC01": f"ECOC-NB / NB time ratio on fbis (31 bits) within x{RATIO_FACTOR:g} of the paper's, or lower but "
             f"above 1 (below 1 = timing noise); and EC07's rule on the extra time against N",

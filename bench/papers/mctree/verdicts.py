@@ -30,10 +30,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..facts import Facts
-from . import ABSENT, ACC_TOL, GAIN_TOL, NOT_AT_SCALE, NOT_CHECKABLE, NOT_MEASURABLE, Verdict, claim_text, \
+from bench.report.facts import Facts
+from bench.report.verdicts import ABSENT, ACC_TOL, GAIN_TOL, NOT_AT_SCALE, NOT_CHECKABLE, NOT_MEASURABLE, Verdict, claim_text, \
     published_text
-from ._common import Check, verdict
+from bench.report.verdicts._common import Check, verdict
 
 P = "mctree"
 #: "slightly better" (MC16): a lead of at most this many accuracy points

@@ -1,6 +1,6 @@
 """Verdicts on the A2DE paper's claims (AN01..AN15; Zaidi and Webb, 2013).
 
-Reads only the facts :mod:`bench.report.ande_sr` recorded (``reports/ande_sr/facts.json``,
+Reads only the facts :mod:`bench.papers.ande_sr.build` recorded (``reports/ande_sr/facts.json``,
 :mod:`bench.report.facts`), never its display tables: the W/D/L cells of Tables 2-5 (the fact tables
 ``table{2..5}_wdl_*_long``, shown in the CSVs of the same names) and of the same RF10 cells with
 scikit-learn's forest (``wdl_rf10_sklearn_long``), the plotted values of Figs. 1-4 (``fig*_values``),
@@ -28,9 +28,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..facts import Facts
-from . import Verdict
-from ._common import Check, check_one, combine, fmt_p, test_text, unknown, verdict, wdl_expect, wdl_p
+from bench.report.facts import Facts
+from bench.report.verdicts import Verdict
+from bench.report.verdicts._common import Check, check_one, combine, fmt_p, test_text, unknown, verdict, wdl_expect, wdl_p
 
 PAPER = "ande_sr"
 TEST, ALPHA = "sign2", 0.05          # as bench.report.ande_sr.TEST / ALPHA (checked in the tests)
