@@ -1,4 +1,4 @@
-"""The MC-Tree paper report (bench/report/mctree.py) on a tiny stored experiment."""
+"""The MC-Tree paper report (bench/papers/mctree/build.py) on a tiny stored experiment."""
 
 from tests.helpers import table_cells
 import numpy as np
@@ -8,8 +8,8 @@ import pytest
 from bench.report import keyfig
 from bench.report.build import build_reports
 from bench.report.facts import Facts
-from bench.report.mctree import _lead_table, published_static_levels
-from bench.report.papers import BUILDS
+from bench.papers.mctree.build import _lead_table, published_static_levels
+from bench.report.build import BUILDS
 from bench.runner import run_job
 from bench.store import load
 
@@ -87,7 +87,7 @@ def test_lead_is_the_fold_paired_difference(stored):
     df = load(stored, experiment="mctree_fig5")
     df = df[df["status"] == "ok"].copy()
     df["variant"] = df["algo"]
-    from bench.report.mctree import _curves
+    from bench.papers.mctree.build import _curves
 
     curves = _curves(df)
     lead = _lead_table(curves, "mctree_inf", "bayestree")
@@ -131,7 +131,7 @@ def _hand_curves():
 
 
 def test_lead_summary_leaves_out_budgets_where_one_answers_with_the_prior():
-    from bench.report.mctree import _lead_summary, _time_lead_table
+    from bench.papers.mctree.build import _lead_summary, _time_lead_table
 
     curves = _hand_curves()
     lead = _lead_table(curves, "mctree_inf", "bayestree")

@@ -6,7 +6,9 @@ import pandas as pd
 import pytest
 
 from bench import published
-from bench.report.verdicts import ande_sr, ecocnb, kinds
+from bench.report.verdicts import kinds
+from bench.papers.ande_sr import verdicts as ande_sr
+from bench.papers.ecocnb import verdicts as ecocnb
 from bench.report.verdicts._common import NOT_MEASURABLE, Check
 
 

@@ -1,4 +1,4 @@
-"""The MassBayes paper build (bench.report.massbayes.build): its tables in reports/massbayes/, its missing
+"""The MassBayes paper build (bench.papers.massbayes.build): its tables in reports/massbayes/, its missing
 cells, and the facts its claim checks and key figure read (issue 29: facts, not parsed text)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from bench.report import keyfig
-from bench.report import massbayes as M
+from bench.papers.massbayes import build as M
 from bench.report.facts import Facts
 
 REPORTS = Path(__file__).resolve().parents[1] / "reports"

@@ -65,7 +65,7 @@ def test_scaleup_driver_records_and_figure(conf, tmp_path):
     assert run_experiment("su", "smoke", str(results)) == 0
     assert sorted(p.stat().st_mtime_ns for p in (results / "su").rglob("r*-f*.json")) == before
     # the fig3 report is registered under its experiment name only for massbayes_fig3: call it directly
-    from bench.report.massbayes import report_fig3
+    from bench.papers.massbayes.build import report_fig3
 
     out = tmp_path / "rep"
     out.mkdir()
@@ -84,16 +84,16 @@ def test_scaleup_driver_records_and_figure(conf, tmp_path):
 
 
 def test_the_paper_is_built_by_its_module():
-    from bench.report.massbayes import EXPERIMENTS
+    from bench.papers.massbayes.build import EXPERIMENTS
     from bench.report.pages import paper_experiments
-    from bench.report.papers import BUILDS
+    from bench.report.build import BUILDS
 
     assert "massbayes" in BUILDS
     assert sorted(EXPERIMENTS) == sorted(paper_experiments("massbayes"))   # every experiment of the paper
 
 
 def test_two_standard_error_test():
-    from bench.report.massbayes import fold_two_se as two_se_test
+    from bench.papers.massbayes.build import fold_two_se as two_se_test
 
     idx = pd.MultiIndex.from_tuples([(0, f) for f in range(10)])
     a = pd.Series(np.full(10, 90.0), index=idx)
@@ -118,7 +118,7 @@ def _fake_records(rng):
 
 
 def test_tables_3_to_5_with_published_beside(tmp_path):
-    from bench.report.massbayes import report_table3
+    from bench.papers.massbayes.build import report_table3
 
     df = _fake_records(np.random.default_rng(0))
     files = report_table3(df, {}, tmp_path)
@@ -139,7 +139,7 @@ def test_tables_3_to_5_with_published_beside(tmp_path):
 def test_psi_claims_read_the_published_numbers(tmp_path, monkeypatch):
     """MB01/MB02 and Table 3's CoverType cell come from bench/published/, not from code:
     a changed published value changes the psi_claims table."""
-    import bench.report.massbayes as M
+    import bench.papers.massbayes.build as M
 
     assert M.published_psi_accuracies() == [(5000, 78.21, "Table 3"), (20000, 84.62, "MB01"),
                                             (50000, 88.66, "MB02")]

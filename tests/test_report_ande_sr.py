@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from bench import published
-from bench.report import ande_sr
+from bench.papers.ande_sr import build as ande_sr
 from bench.report.context import ReportContext
 from bench.report.synthetic import write_fake_run
 from bench.store import load
@@ -152,7 +152,7 @@ def test_only_rf10_stored_still_builds(tmp_path):
 def test_the_verdicts_read_only_the_facts(full_run, tmp_path):
     """The verdicts from facts.json alone (no report table beside it) equal the conclusions the build wrote,
     verdict, numbers and evidence; each evidence file is one the build writes."""
-    from bench.report.verdicts import ande_sr as verdicts
+    from bench.papers.ande_sr import verdicts as verdicts
 
     _, out, _ = full_run
     alone = tmp_path / "ande_sr"

@@ -175,7 +175,7 @@ def test_published_cells_are_the_cells_a_build_lists(paper, tmp_path, monkeypatc
     monkeypatch.setenv("BENCH_DATA_DIR", str(tmp_path / "no_data"))
     monkeypatch.setenv("BENCH_DATASETS_DIR", "")   # nor the shipped datasets/: a machine with no data
 
-    mod = importlib.import_module(f"bench.report.{paper}")
+    mod = importlib.import_module(f"bench.papers.{paper}.build")
     (tmp_path / "out").mkdir()
     res = mod.build(ReportContext(str(tmp_path / "none"), None), tmp_path / "out")
     cells = [m for m in res.missing if m.dataset]

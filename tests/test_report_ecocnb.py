@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-from bench.report import ecocnb
+from bench.papers.ecocnb import build as ecocnb
 from bench.report.context import ReportContext
 from bench.report.synthetic import write_fake_run
 
@@ -72,7 +72,7 @@ def test_cost_claims_numbers_verdicts_and_floor(tmp_path, slow_bits, verdict):
     from the recorded facts alone (rules GROWTH_SLACK, ALMOST_AS_FAST of the verdict module), follow them; the
     floor table comes from the newest stored `bench.perf ecoc_text` run."""
     from bench import published
-    from bench.report.verdicts import ecocnb as V
+    from bench.papers.ecocnb import verdicts as V
 
     root = tmp_path / "res"
     for ds in ("oh0", "wap"):

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bench.report import eskdb
+from bench.papers.eskdb import build as eskdb
 from bench.report.context import ReportContext
 from bench.report.synthetic import write_fake_run
 from bench.store import load
@@ -173,7 +173,7 @@ def test_kdb_fix_table_from_the_fix_experiment(tmp_path):
 def test_ablation_under_both_generators(tmp_path):
     """ablation_generators: means, W/D/L with the one-tailed sign test and the members' cut-point diversity
     per generator, recomputed from the records."""
-    from bench.report.eskdb_generators import GENERATORS, ablation_generators
+    from bench.papers.eskdb.generators import GENERATORS, ablation_generators
     from bench.report.context import ReportContext
     from scipy.stats import binomtest
 
@@ -202,7 +202,7 @@ def test_ablation_under_both_generators(tmp_path):
 
 
 def test_ablation_generators_needs_all_six(tmp_path):
-    from bench.report.eskdb_generators import ablation_generators
+    from bench.papers.eskdb.generators import ablation_generators
     from bench.report.context import ReportContext
 
     root = tmp_path / "res"
@@ -276,7 +276,7 @@ def test_the_verdicts_read_the_facts_alone(report, tmp_path):
     """On the built facts with every table removed, the verdicts still quote the tables' numbers, and each
     evidence file is one the build wrote."""
     from bench import published
-    from bench.report.verdicts import eskdb as V
+    from bench.papers.eskdb import verdicts as V
 
     _, out, res = report
     paper = tmp_path / "reports" / "eskdb"
@@ -308,7 +308,7 @@ def test_ablation_claims_say_what_the_reference_codes_draws_give(tmp_path):
     *_authors_rng configs, and says nothing when those were not run."""
     from bench import published
     from bench.report.facts import Facts
-    from bench.report.verdicts import eskdb as V
+    from bench.papers.eskdb import verdicts as V
 
     rows = []
     for i in range(10):   # ES-KDB beats both ablations on bench's draws, loses to randomO on the authors' draws

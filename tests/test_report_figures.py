@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bench.report import eskdb  # noqa: F401  (registers the ESKDB display names)
+from bench.papers.eskdb import build as eskdb  # noqa: F401  (registers the ESKDB display names)
 from bench.report.build import build_reports
 from bench.report.compare import fmt_p
 from bench.report.figures import Caption, caption_path, save, scatter_vs

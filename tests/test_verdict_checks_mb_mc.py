@@ -11,7 +11,9 @@ import pandas as pd
 import pytest
 
 from bench import published
-from bench.report.verdicts import NOT_CHECKABLE, PARTLY, REPRODUCED, kinds, massbayes, mctree
+from bench.report.verdicts import NOT_CHECKABLE, PARTLY, REPRODUCED, kinds
+from bench.papers.massbayes import verdicts as massbayes
+from bench.papers.mctree import verdicts as mctree
 from bench.report.verdicts.kinds import (WDL, Bespoke, Cmp, NotHere, Parts, Printed, PrintedCell, SeriesCell, Slope,
                                          WdlCell)
 

@@ -52,9 +52,9 @@ def test_every_claim_id_gets_exactly_one_verdict(tmp_path):
 
 
 def _fake_module(monkeypatch, paper: str, evaluate):
-    mod = types.ModuleType(f"bench.report.verdicts.{paper}")
+    mod = types.ModuleType(f"bench.papers.{paper}.verdicts")
     mod.evaluate = evaluate
-    monkeypatch.setitem(sys.modules, f"bench.report.verdicts.{paper}", mod)
+    monkeypatch.setitem(sys.modules, f"bench.papers.{paper}.verdicts", mod)
 
 
 def test_a_module_that_raises_is_an_error_naming_the_claims(monkeypatch, tmp_path):

@@ -9,7 +9,8 @@ import pandas as pd
 
 from bench import published
 from bench.report.facts import Facts
-from bench.report.verdicts import eskdb, kinds
+from bench.report.verdicts import kinds
+from bench.papers.eskdb import verdicts as eskdb
 from bench.report.verdicts.kinds import (WDL, AlsoOn, AvgCell, Bespoke, Cmp, NotHere, Outcome, Ratio, Shown,
                                          WdlCell)
 

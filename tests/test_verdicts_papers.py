@@ -8,9 +8,12 @@ import pandas as pd
 import pytest
 
 from bench import published
-from bench.report import ande_sr as ande_report
-from bench.report import eskdb as eskdb_report
-from bench.report.verdicts import VERDICTS, ande_sr, ecocnb, eskdb
+from bench.papers.ande_sr import build as ande_report
+from bench.papers.eskdb import build as eskdb_report
+from bench.report.verdicts import VERDICTS
+from bench.papers.ande_sr import verdicts as ande_sr
+from bench.papers.ecocnb import verdicts as ecocnb
+from bench.papers.eskdb import verdicts as eskdb
 from bench.report.verdicts._common import Check, combine
 
 REPORTS = Path(__file__).resolve().parents[1] / "reports"
@@ -39,7 +42,7 @@ def test_one_verdict_per_claim_on_the_committed_reports(paper):
 
 
 def test_the_test_column_states_the_rule_applied():
-    from bench.report import ecocnb as ecocnb_report
+    from bench.papers.ecocnb import build as ecocnb_report
     from bench.report.verdicts._common import AVG_RTOL, AVG_TEST, RATIO_FACTOR, RATIO_TEST
 
     assert f"x{RATIO_FACTOR:g}" in RATIO_TEST and f"{AVG_RTOL:.0%}" in AVG_TEST
@@ -57,7 +60,7 @@ def test_the_papers_tests_are_the_report_modules():
     assert (eskdb.TEST, eskdb.ALPHA) == (eskdb_report.TEST, eskdb_report.ALPHA)
     # a verdict quotes the numbers as the report's tables print them
     assert eskdb.PRINTED == eskdb_report.AVERAGE_DIGITS
-    from bench.report import ecocnb as ecocnb_report
+    from bench.papers.ecocnb import build as ecocnb_report
 
     assert (ecocnb.RATIO_DIGITS, ecocnb.PAPER_S_DIGITS, ecocnb.DIVERSITY_DIGITS) == (
         ecocnb_report.RATIO_DIGITS, ecocnb_report.PAPER_S_DIGITS, ecocnb_report.DIVERSITY_DIGITS)
@@ -88,7 +91,7 @@ def _claims(paper, *ids):
 
 
 def _wdl_fact(rows):
-    """A W/D/L fact table as bench.report.ande_sr records it: (row, col, subset, measure, ours, published)."""
+    """A W/D/L fact table as bench.papers.ande_sr.build records it: (row, col, subset, measure, ours, published)."""
     def counts(s):
         return [int(x) for x in s.split("/")] if s else [None, None, None]
 

@@ -1,7 +1,7 @@
 """Build reports/: the papers' tables and figures, a summary per stored experiment, and
 reports/index.md.
 
-* The papers are one explicit list, :mod:`bench.report.papers`. A paper's ``build`` runs on every
+* The papers are one explicit list, :mod:`bench.papers`. A paper's ``build`` runs on every
   ``python -m bench.report``, whether or not its experiments ran: it writes what the stored records
   allow and lists every missing cell with its reason, and records its numbers as facts.
 * Every stored experiment also gets the generic summary (mean and standard error over splits
@@ -54,9 +54,12 @@ from .labels import names_for
 from .labels import variant_labels as _variant_labels
 from ..measures import ACCURACY, MEASURES, TIMES
 from ..store import SCALES, results_root  # noqa: F401  (defined once, in the store)
-from .papers import BUILDS
+from ..papers import builds
 from .sections import IndexSections
 from .pages import TITLES, paper_experiments, shorten
+
+#: paper key -> build(ctx, out) -> PaperResult (bench.papers: one explicit list)
+BUILDS = builds()
 from .staging import StagedTree, build_lock
 from .tables import write_table
 

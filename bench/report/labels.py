@@ -1,8 +1,9 @@
 """The names a reader sees: one variant labeller and the papers' algorithm names.
 
-* Every paper module registers ``DISPLAY_NAMES[paper] = {config name: the paper's name}`` (e.g.
-  ``eskdb_hdp`` -> ``ESKDB_HDP``, ``nb_disc`` -> ``NB-Disc`` in the MassBayes paper), the one
-  mapping from config name to display name of that paper, used by its own tables and figures and
+* Every paper declares ``display_names = {config name: the paper's name}`` in its package
+  (:mod:`bench.papers`; e.g. ``eskdb_hdp`` -> ``ESKDB_HDP``, ``nb_disc`` -> ``NB-Disc`` in the
+  MassBayes paper), the one mapping from config name to display name of that paper, read here as
+  ``DISPLAY_NAMES[paper]``, used by its own tables and figures and
   by the generic summaries of its experiments (through :func:`paper_of`).
 * :func:`variant_labels` is the one variant labeller: a label per record, the algorithm name plus
   the parameters that differ when one name was run with several configurations (a swept
@@ -19,10 +20,33 @@ legends, CD diagrams, rank and test tables and summary tables show display names
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 
-#: paper key -> {our config name: the paper's algorithm name}
-DISPLAY_NAMES: dict[str, dict[str, str]] = {}
+
+class _PaperNames(Mapping):
+    """paper key -> {our config name: the paper's algorithm name}, read from the papers'
+    declarations (:mod:`bench.papers`) on use."""
+
+    @staticmethod
+    def _all() -> dict[str, dict[str, str]]:
+        from ..papers import PAPERS
+
+        return {k: dict(p.display_names) for k, p in PAPERS.items()}
+
+    def __getitem__(self, key: str) -> dict[str, str]:
+        return self._all()[key]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+#: paper key -> {our config name: the paper's algorithm name} (the papers' declarations)
+DISPLAY_NAMES: Mapping[str, dict[str, str]] = _PaperNames()
 
 
 def _flat(d, prefix=""):

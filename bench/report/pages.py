@@ -16,18 +16,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..papers import PAPERS
 from . import keyfig
 from . import verdicts as V
 
-#: paper key -> title: of the index sections and of each paper page (the one table of them)
-TITLES = {
-    "massbayes": "MassBayes (Aryal and Ting, 2013)",
-    "ecocnb": "ECOC with naive Bayes (Park and Fuernkranz, 2014)",
-    "eskdb": "ESKDB: Bayesian network classifiers with ensembles and smoothing (Zhang, Petitjean and Buntine, 2020)",
-    "ande_sr": "A2DE with subsumption resolution and MI weighting (Zaidi and Webb, 2013)",
-    "mctree": "MC-Tree, anytime Bayesian classification (Kranen et al., 2010)",
-}
-SHORT = {"massbayes": "MassBayes", "ecocnb": "ECOC-NB", "eskdb": "ESKDB", "ande_sr": "A2DE-SR/MI", "mctree": "MC-Tree"}
+#: paper key -> title and short name: of the index sections and of each paper page (the papers' declarations)
+TITLES = {k: p.title for k, p in PAPERS.items()}
+SHORT = {k: p.short for k, p in PAPERS.items()}
 #: files of a paper folder that are the page itself, not its content
 OWN = {"README.md", "verdicts.md", "index.md"}
 PROVENANCE = "## Provenance"
@@ -273,7 +268,7 @@ def complete_papers(sections: "IndexSections", root: Path | None = None) -> "Ind
 def _published_cells(paper: str, missing: pd.DataFrame) -> int | None:
     """The published cells the paper module fills or lists as missing (its ``published_cells()``, told
     the report's missing list), or None when the module has no such count."""
-    from .papers import published_cells
+    from ..papers import published_cells
 
     return published_cells(paper, missing)
 
@@ -289,9 +284,9 @@ def _missing_cells(root: Path, paper: str) -> tuple[str, str, set[str]]:
         n_cells = int((df["dataset"] != "").sum())
         filled = f"{total - n_cells} of {total}" if total else "-"
         return f"[{len(df)}]({paper}/missing.md)", filled, absent
-    from .papers import PAPERS
+    from ..papers import build_module
 
-    own = getattr(PAPERS.get(paper), "missing_cells", None)   # a paper written per experiment counts its own
+    own = getattr(build_module(paper), "missing_cells", None) if paper in PAPERS else None   # a paper written per experiment counts its own
     if own is not None:
         return own(root)
     return "none printed (claims only)", "none printed (claims only)", set()

@@ -2,7 +2,7 @@
 
 Interface (the rules themselves are written down in :data:`RULES`, in one place):
 
-* Each paper has a module ``bench/report/verdicts/<paper>.py`` with
+* Each paper has a module ``bench/papers/<paper>/verdicts.py`` with
   ``evaluate(reports_dir: Path, claims: pandas.DataFrame) -> list[Verdict]``; ``claims`` holds that
   paper's rows of ``claims.csv`` and the function returns exactly one :class:`Verdict` per row.
   Evaluators read the tables the paper builds wrote under ``reports_dir`` (CSV files, which come
@@ -32,7 +32,8 @@ REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_CHECKABLE = ("reproduced", "partly repro
                                                       "not checkable")
 VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_CHECKABLE)
 
-#: paper key -> the module evaluating its claims (bench.report.verdicts.<module>)
+#: the papers whose claims are judged, in claims.csv order (bench.papers; each judged by its
+#: bench/papers/<key>/verdicts.py)
 PAPERS = ("massbayes", "ecocnb", "eskdb", "ande_sr", "mctree")
 
 #: the reasons a claim can be "not checkable" (a not-checkable reason starts with one of them)
@@ -92,7 +93,7 @@ RULES: tuple[tuple[str, str], ...] = (
      f"a printed gain 'of X' or 'up to X' points when our largest gain is at least {1 - GAIN_TOL:g} X."),
     ("readings",
      "How a claim's words map onto these rules ('in many cases', 'most data sets', 'slightly', 'soon') is "
-     "written in the docstring of its evaluator, bench/report/verdicts/<paper>.py, and in the verdict's test "
+     "written in the docstring of its evaluator, bench/papers/<paper>/verdicts.py, and in the verdict's test "
      "column; the same reading is applied to the paper's own numbers where they are printed, and shown beside "
      "ours."),
     ("the paper's scale",
@@ -215,18 +216,18 @@ def evaluate_paper(paper: str, reports_dir: Path, claims: pd.DataFrame | None = 
     that raise) and the traceback. Verdicts on ids that are not the paper's claims are dropped."""
     claims = _claims(paper) if claims is None else claims
     reports_dir = Path(reports_dir)
-    modname = f"{__name__}.{paper}"
+    modname = f"bench.papers.{paper}.verdicts"
     ids = list(claims["claim_id"])
     try:
         mod = importlib.import_module(modname)
     except ModuleNotFoundError as exc:
-        if exc.name != modname:
+        if exc.name not in (modname, modname.rsplit(".", 1)[0]):   # the paper's package or its verdicts
             raise EvaluatorError(paper, ids, traceback.format_exc()) from exc
-        return _degrade(paper, claims, f"evaluator missing (bench/report/verdicts/{paper}.py not written yet)")
+        return _degrade(paper, claims, f"evaluator missing (bench/papers/{paper}/verdicts.py not written yet)")
     except Exception as exc:
         raise EvaluatorError(paper, ids, traceback.format_exc()) from exc
     if not hasattr(mod, "evaluate"):
-        return _degrade(paper, claims, f"evaluator missing: bench/report/verdicts/{paper}.py has no evaluate()")
+        return _degrade(paper, claims, f"evaluator missing: bench/papers/{paper}/verdicts.py has no evaluate()")
     try:
         got = list(mod.evaluate(reports_dir, claims.copy()))
     except Exception as exc:

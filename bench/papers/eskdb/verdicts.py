@@ -2,7 +2,7 @@
 
 Each claim's check kind and arguments are declared in :data:`CHECKS` (the one claim checker,
 :mod:`bench.report.verdicts.kinds`, issue 29); :class:`Evidence` answers the kinds' questions from the
-facts :mod:`bench.report.eskdb` recorded (``reports/eskdb/facts.json``), never a report table: the W/D/L
+facts :mod:`bench.papers.eskdb.build` recorded (``reports/eskdb/facts.json``), never a report table: the W/D/L
 of Tables 3, 4, 7 (``table{3,4,7}_wdl``), the averages of Tables 5, 6, 9 (``table{5,6,9}_averages``;
 training times in seconds), the k each SKDB member chose (``selected_k``, when the build has it), the
 paper's datasets absent here (``absent_datasets``) and the per-dataset means of the sensitivity
@@ -29,19 +29,19 @@ from pathlib import Path
 import pandas as pd
 from scipy import stats
 
-from . import kinds
-from ..compare import fmt
-from ..facts import Facts
-from ._common import NOT_AT_SCALE, NOT_MEASURABLE, Check, fmt_p, num, test_text, wdl_expect, wdl_p
-from .kinds import (WDL, AlsoOn, AvgCell, Average, Bespoke, Cmp, NotHere, Outcome, Ratio, Shown, WdlCell)
+from bench.report.verdicts import kinds
+from bench.report.compare import fmt
+from bench.report.facts import Facts
+from bench.report.verdicts._common import NOT_AT_SCALE, NOT_MEASURABLE, Check, fmt_p, num, test_text, wdl_expect, wdl_p
+from bench.report.verdicts.kinds import (WDL, AlsoOn, AvgCell, Average, Bespoke, Cmp, NotHere, Outcome, Ratio, Shown, WdlCell)
 
 PAPER = "eskdb"
-TEST, ALPHA = "sign1", 0.05          # as bench.report.eskdb.TEST / ALPHA (checked in the tests)
+TEST, ALPHA = "sign1", 0.05          # as bench.papers.eskdb.build.TEST / ALPHA (checked in the tests)
 N_PAPER = 72
 SMALL_GAIN = 0.25
 GAP_RTOL = 0.25
 TIE = 5e-5                #: means closer than this (half the 4th decimal) tie
-PRINTED = 4               #: the decimals Tables 5, 6, 9 print (bench.report.eskdb.AVERAGE_DIGITS)
+PRINTED = 4               #: the decimals Tables 5, 6, 9 print (bench.papers.eskdb.build.AVERAGE_DIGITS)
 ABLATION = {"ES-KDB": "eskdb_m", "ES-KDB_randomO": "eskdb_random_o", "ES-KDB_randomCP": "eskdb_random_cp"}
 #: the same three with the reference code's java.util.Random draws (issue 30): ES01-ES06 are decided on
 #: bench's draws (ABLATION); the verdict's reason adds what the same rule gives on these
@@ -222,7 +222,7 @@ def _tic_tac_toe_attributes(ev: "Evidence", row) -> Outcome:
     checked shape) equals the paper's; the values per attribute are in no report table (not checked)."""
     import yaml
 
-    from ...data.registry import conf_dir
+    from bench.data.registry import conf_dir
 
     pub = num(row["value"])
     path = conf_dir() / "data" / f"{TIC}.yaml"
@@ -241,7 +241,7 @@ def _prior_statistic(ev: "Evidence", row, stat: str) -> Outcome:
     between 0.36 and 4.7": the statistic ``stat`` (ES27 mean, ES28 sd, ES29 q05, ES30 q95) of the Gamma
     prior on the concentration that conf/algo/eskdb_hdp.yaml configures (HDPSettings' shape and rate)
     equals the paper's value at its printed precision."""
-    from ...data.registry import conf_dir
+    from bench.data.registry import conf_dir
 
     scale = "analytic (the configured prior)"
     if not (conf_dir() / "algo" / "eskdb_hdp.yaml").exists():
@@ -329,7 +329,7 @@ def _column_means(ev: "Evidence", exp: str, names: dict, measure: str, *not_run:
 
 def _wdl_outcome(v: pd.DataFrame, a: str, b: str) -> tuple[int, int, int]:
     """(wins, draws, losses) of column ``a`` against column ``b`` over the rows (lower is better)."""
-    from ...stats.pairwise import outcomes
+    from bench.stats.pairwise import outcomes
 
     o = outcomes(v[a].to_numpy(), v[b].to_numpy(), lower_is_better=True)
     return int((o > 0).sum()), int((o == 0).sum()), int((o < 0).sum())
@@ -345,7 +345,7 @@ def _wdl_check(w, kind: str, label: str) -> Check:
 def _prior(stat: str) -> tuple[float, str]:
     import yaml
 
-    from ...data.registry import conf_dir
+    from bench.data.registry import conf_dir
 
     from algorithms.hdp import HDPSettings
 

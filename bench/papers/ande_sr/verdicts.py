@@ -7,7 +7,7 @@ AN10, AN15) as :class:`~bench.report.verdicts.kinds.WDL` comparisons under the p
 stating the reading of the claim's words. The wording of a claim decides the expectation ("significantly
 more often" -> the paper's sign test must reject, "more often" -> wins > losses).
 
-The evidence adapter (:class:`Adapter`) reads only the facts :mod:`bench.report.ande_sr` recorded
+The evidence adapter (:class:`Adapter`) reads only the facts :mod:`bench.papers.ande_sr.build` recorded
 (``reports/ande_sr/facts.json``, :mod:`bench.report.facts`), never its display tables: the W/D/L cells of
 Tables 2-5 (the fact tables ``table{2..5}_wdl_*_long``, shown in the CSVs of the same names) and of the same
 RF10 cells with scikit-learn's forest (``wdl_rf10_sklearn_long``), the plotted values of Figs. 1-4
@@ -35,13 +35,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..facts import Facts
-from . import Verdict, kinds
-from ._common import ABSENT, NOT_AT_SCALE, Check
-from .kinds import WDL, Bespoke, Cmp, Outcome, WdlCell
+from bench.report.facts import Facts
+from bench.report.verdicts import Verdict, kinds
+from bench.report.verdicts._common import ABSENT, NOT_AT_SCALE, Check
+from bench.report.verdicts.kinds import WDL, Bespoke, Cmp, Outcome, WdlCell
 
 PAPER = "ande_sr"
-TEST, ALPHA = "sign2", 0.05          # as bench.report.ande_sr.TEST / ALPHA (checked in the tests)
+TEST, ALPHA = "sign2", 0.05          # as bench.papers.ande_sr.build.TEST / ALPHA (checked in the tests)
 RF, RF_SK = "RF10", "RF10-sklearn"
 SKLEARN_FILE = "wdl_rf10_sklearn_long.csv"
 ANDE = ["A1DE", "A1DE-S", "A1DE-W", "A1DE-SW", "A2DE", "A2DE-S", "A2DE-W", "A2DE-SW"]

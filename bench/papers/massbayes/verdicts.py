@@ -1,7 +1,7 @@
 """Verdicts on the MassBayes claims (MB01..MB14; Aryal and Ting, 2013).
 
 Reads only the paper's facts (``reports/massbayes/facts.json``, :mod:`bench.report.facts`, written by
-:func:`bench.report.massbayes.build`): the tables ``table3_accuracy_long``, ``table4_wdl`` (W/L/D counts
+:func:`bench.papers.massbayes.build`): the tables ``table3_accuracy_long``, ``table4_wdl`` (W/L/D counts
 as integers), ``table5_runtime_long`` (from experiment ``massbayes_table3``), ``fig3_scaleup``
 (``massbayes_fig3``), ``fig4_<p>_<dataset>`` and ``psi_claims_<dataset>`` (``massbayes_fig4_{psi,t,h}``),
 and the plans shipped with the evidence (``reports/evidence/<experiment>.plan.json``, for the scale
@@ -39,10 +39,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..facts import FILE, Facts
-from . import ABSENT, NOT_AT_SCALE, NOT_MEASURABLE, ORDER, Verdict, kinds
-from ._common import Check
-from .kinds import WDL, Bespoke, Cmp, NotHere, Outcome, Parts, SeriesCell, Slope, WdlCell
+from bench.report.facts import FILE, Facts
+from bench.report.verdicts import ABSENT, NOT_AT_SCALE, NOT_MEASURABLE, ORDER, Verdict, kinds
+from bench.report.verdicts._common import Check
+from bench.report.verdicts.kinds import WDL, Bespoke, Cmp, NotHere, Outcome, Parts, SeriesCell, Slope, WdlCell
 
 P = "massbayes"
 #: the experiment of Tables 3-5: the scale of a verdict without evidence

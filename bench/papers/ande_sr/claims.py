@@ -1,5 +1,5 @@
 """The claim checks of the ``ande_sr`` report: conclusions.{md,csv,tex}, a view of the verdicts of
-:mod:`bench.report.verdicts.ande_sr` on the facts the build recorded before it (the same facts the
+:mod:`bench.papers.ande_sr.verdicts` on the facts the build recorded before it (the same facts the
 verdict stage reads back from ``facts.json``)."""
 
 from __future__ import annotations
@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from ... import published
-from ..context import PaperResult
-from ..tables import write_table
-from .spec import PAPER
+from bench import published
+from bench.report.context import PaperResult
+from bench.report.tables import write_table
+from bench.papers.ande_sr.spec import PAPER
 
 
 def conclusions(out: Path, exp, res: PaperResult) -> list[Path]:
-    """conclusions.{md,csv,tex}: a view of the claim verdicts (bench.report.verdicts.ande_sr, on the facts
+    """conclusions.{md,csv,tex}: a view of the claim verdicts (bench.papers.ande_sr.verdicts, on the facts
     recorded in ``res.facts`` above) — the claims and their wording come from the published claim data."""
-    from ..verdicts import ande_sr as verdicts
+    from bench.papers.ande_sr import verdicts as verdicts
 
     vs = verdicts.evaluate_facts(res.facts, published.claims(PAPER))
     table = pd.DataFrame([{
@@ -26,7 +26,7 @@ def conclusions(out: Path, exp, res: PaperResult) -> list[Path]:
         "with RF10-sklearn": v.extra.get("rf10_sklearn", ""), "ours": v.ours, "published": v.published,
         "test": v.test, "reason": v.reason, "evidence": v.evidence} for v in vs])
     cap = (f"The paper's claims (claims.csv) checked against our runs (scale {exp.plan.get('scale', '?')}): one verdict "
-           f"per claim from bench.report.verdicts.ande_sr. 'paper's own table' applies the same rule to the paper's "
+           f"per claim from bench.papers.ande_sr.verdicts. 'paper's own table' applies the same rule to the paper's "
            f"own counts; 'with RF10-sklearn' is the verdict with scikit-learn's forest in place of Weka's RF10.")
     files = write_table(table, out / "conclusions", caption=cap, index=False)
     counts = table["verdict"].value_counts().to_dict()

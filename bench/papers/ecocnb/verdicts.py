@@ -5,7 +5,7 @@ Each claim's check is declared in :data:`CHECKS`: EC02 as not checkable here (:c
 the others as bespoke functions named after what they check, each docstring stating the reading of the
 claim's words (no generic kind states them: every one is a rule on ratios to NB, see below).
 
-The evidence adapter (:class:`Adapter`) reads only the facts :mod:`bench.report.ecocnb` recorded
+The evidence adapter (:class:`Adapter`) reads only the facts :mod:`bench.papers.ecocnb.build` recorded
 (``reports/ecocnb/facts.json``, issue 29), never a report table: the training-time ratios to NB
 (``table{2,3,4}_traintime_ratio``, ours beside the paper's), Table 1's diversity (``table1_diversity``), the
 medians of the cost claims (``cost_medians``, ``cost_overall``), the extra time against N
@@ -44,11 +44,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import Verdict, kinds
-from ..ecocnb import COST_CLAIMS, ESTIMATOR
-from ..facts import Facts
-from ._common import ABSENT, NOT_AT_SCALE, RATIO_FACTOR, Check, combine, ratio_check
-from .kinds import Bespoke, NotHere, Outcome
+from bench.report.verdicts import Verdict, kinds
+from bench.papers.ecocnb.build import COST_CLAIMS, ESTIMATOR
+from bench.report.facts import Facts
+from bench.report.verdicts._common import ABSENT, NOT_AT_SCALE, RATIO_FACTOR, Check, combine, ratio_check
+from bench.report.verdicts.kinds import Bespoke, NotHere, Outcome
 
 PAPER = "ecocnb"
 TABLES = {2: "normal estimators", 3: "kernel density estimators", 4: "discretised"}
@@ -59,9 +59,9 @@ INSTANCES = "instances_extra_time.csv"
 GROWTH_SLACK = 2.0         #: EC04, EC05: our median ratio's growth at most this x the paper's
 ALMOST_AS_FAST = 1.5       #: EC08: the median ECOC-NB / NB ratio at most this
 #: the decimals the tables print: ratios to NB, NB's seconds (paper), diversity, seconds and growth of the
-#: instances table (bench.report.ecocnb.RATIO_DIGITS, PAPER_S_DIGITS, DIVERSITY_DIGITS)
+#: instances table (bench.papers.ecocnb.build.RATIO_DIGITS, PAPER_S_DIGITS, DIVERSITY_DIGITS)
 RATIO_DIGITS, PAPER_S_DIGITS, DIVERSITY_DIGITS = 3, 2, 4
-#: the test column: the rule each claim is checked with (EC04, EC05, EC08: bench.report.ecocnb's rules)
+#: the test column: the rule each claim is checked with (EC04, EC05, EC08: bench.papers.ecocnb.build's rules)
 TESTS = {
     "EC01": f"ECOC-NB / NB time ratio on fbis (31 bits) within x{RATIO_FACTOR:g} of the paper's, or lower but "
             f"above 1 (below 1 = timing noise); and EC07's rule on the extra time against N",
@@ -129,7 +129,7 @@ def straightforward_ecoc_cost_is_the_number_of_bits(ev, row) -> Outcome:
 def mild_growth_with_code_length(ev, row) -> Outcome:
     """EC04 "the very mild increase of the training time for ECOC-NB for increasing bit-length" (Table 2) and
     EC05 "only a relative slight increase" (Table 3; the tables of each claim are the cost table's,
-    bench.report.ecocnb.COST_CLAIMS): the growth of the median ECOC-NB / NB ratio over the datasets from the
+    bench.papers.ecocnb.build.COST_CLAIMS): the growth of the median ECOC-NB / NB ratio over the datasets from the
     shortest to the longest code at most :data:`GROWTH_SLACK` x the paper's own growth."""
     return _cost(ev, row, _growth_rule)
 
@@ -311,7 +311,7 @@ def _growth_rule(med: dict, pmed: dict, whole: dict) -> str:
 
 def _cost(ev: Adapter, row, rule) -> Outcome:
     """A cost claim: ``rule`` on the medians of each table the cost table pairs with the claim
-    (bench.report.ecocnb.COST_CLAIMS), one check per table; a table not run is "not run"."""
+    (bench.papers.ecocnb.build.COST_CLAIMS), one check per table; a table not run is "not run"."""
     meds, whole = ev.facts.table("cost_medians"), ev.facts.table("cost_overall")
     if meds is None or whole is None:
         return _outcome(ev, row, [("", [Check(None, f"{NOT_AT_SCALE}: cost_claims.csv not built")])], "", "",

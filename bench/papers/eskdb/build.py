@@ -41,60 +41,37 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import published
-from ..stats.collect import variant_params
-from ..stats.spread import standard_error
-from .compare import beside_published, display_beside, long_display, wdl_vs_published
-from .context import PaperResult, ReportContext, dataset_algo_cells
-from .figures import Caption, lines, plt, save, scatter_vs
-from .eskdb_generators import ablation_generators
-from .facts import Facts
-from .html import KEY_FIGURE
-from .labels import DISPLAY_NAMES, variant_labels
-from .tables import write_table
+from bench import published
+from bench.stats.collect import variant_params
+from bench.stats.spread import standard_error
+from bench.report.compare import beside_published, display_beside, long_display, wdl_vs_published
+from bench.report.context import PaperResult, ReportContext, dataset_algo_cells
+from bench.report.figures import Caption, lines, plt, save, scatter_vs
+from bench.papers.eskdb.generators import ablation_generators
+from bench.report.facts import Facts
+from bench.report.html import KEY_FIGURE
+from bench.report.labels import variant_labels
+from bench.papers.eskdb import ABLATION, ALGOS, DECLARATION, AUTHORS_RNG_ABLATION, FIX_VARIANTS, KDB_VARIANTS
+from bench.report.tables import write_table
 
 PAPER = "eskdb"
 EXPERIMENTS = {"main": "eskdb_main", "ablation": "eskdb_ablation", "ensemble": "eskdb_ensemble_size",
                "hdp": "eskdb_hdp_tying"}
-ALGOS = {"NB": ["kdb0"], "TAN": ["tan"], "KDB": ["kdb", "kdb5"], "SKDB": ["skdb"],
-         "KDF": ["kdf"], "AODE": ["aode", "a1de"], "ESKDB_M": ["eskdb_m"], "ESKDB_HDP": ["eskdb_hdp"],
-         "RF": ["rf100_weka"], "RF-sklearn": ["rf100"], "XGBoost_default": ["xgb"], "XGBoost_tuned": ["xgb_tuned"]}
-ABLATION = {"ES-KDB": ["eskdb_m"], "ES-KDB_randomO": ["eskdb_random_o"], "ES-KDB_randomCP": ["eskdb_random_cp"]}
-#: the same three under the reference code's java.util.Random draws (issue 30; table ablation_generators)
-AUTHORS_RNG_ABLATION = {"ES-KDB": "eskdb_m_authors_rng", "ES-KDB_randomO": "eskdb_random_o_authors_rng",
-                        "ES-KDB_randomCP": "eskdb_random_cp_authors_rng"}
 ENSEMBLE_SIZE_PARAM = "n_estimators"
 ENSEMBLE_SIZES = (1, 10, 20, 30)
 TYING_PARAM, PRIOR_PARAM = "tying", "prior"
 TYINGS = ("none", "parent", "level", "single")
 PRIORS = ("uniform", "gamma")
 MEASURES = {"RMSE": "rmse", "error rate": "error", "training time": "train_s"}
-TEST, ALPHA = "sign1", 0.05
+TEST, ALPHA = DECLARATION.test, DECLARATION.alpha
 ALL = "all 72 datasets"
 FIG1_ALGOS = ["NB", "TAN", "KDB", "SKDB", "KDF", "AODE", "ESKDB_M"]
 # the order check of the ESKDB issue: Table 9's averages of these five, worst first in the paper
 ORDER_ALGOS = ["NB", "KDB", "SKDB", "ESKDB_M", "ESKDB_HDP"]
-# shown beside the paper's classifiers as extra columns, never as the paper's: Weka-style Laplace NB (the
-# paper's NB is M-estimation, kdb0) and KDB with other k (the paper's KDB is k = 5, the ESKDB code's -K 5)
-KDB_VARIANTS = {"NB-Laplace": "nb_disc", "KDB-1": "kdb1", "KDB-2": "kdb2"}
 # dataset size groups of the order check (the paper's Table 1 rows): (label, lower bound exclusive, upper inclusive)
 SIZE_GROUPS = (("<= 1000 rows", 0, 1000), ("1001-10000 rows", 1000, 10000), ("> 10000 rows", 10000, np.inf))
 # issue 16: bench's KDB family before and after each fix, on eskdb_main's datasets and folds
 FIX_EXPERIMENT = "eskdb_kdb_fix"
-FIX_VARIANTS = {"NB-Laplace (Weka, not the paper's NB)": "nb_disc", "NB (KDB-0, M-estimation: the paper's NB)": "kdb0",
-                "KDB-5 bench before": "kdb_bench", "KDB-5 + missing slot": "kdb_slot",
-                "KDB-5 + missing slot + ties (paper config)": "kdb", "KDB-1 (not the paper's KDB)": "kdb1",
-                "SKDB bench before": "skdb_bench", "SKDB + missing slot": "skdb_slot",
-                "SKDB + missing slot + ties": "skdb_slot_weka", "SKDB + slot + ties + LOO rule (paper config)": "skdb",
-                "ESKDB_M bench before": "eskdb_m_bench", "ESKDB_M (paper config)": "eskdb_m",
-                "ESKDB_HDP (paper config)": "eskdb_hdp"}
-#: config name -> the paper's name (tables, legends, generic summaries); ablation names for the
-#: ablation-only configs, KDB with another k as KDB-k (never "KDB"), the fix variants as in the fix table
-DISPLAY_NAMES[PAPER] = {**{a: n for n, a in FIX_VARIANTS.items()}, "kdb3": "KDB-3",
-                        **{a: n for n, a in KDB_VARIANTS.items()},
-                        **{a: n for n, names in ABLATION.items() for a in names},
-                        **{a: f"{n} (java.util.Random)" for n, a in AUTHORS_RNG_ABLATION.items()},
-                        **{a: n for n, names in ALGOS.items() for a in names}}
 
 
 def selected_k_table(exp, amap: dict[str, str], out: Path, facts: Facts | None = None) -> list[Path]:

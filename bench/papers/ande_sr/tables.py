@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from ... import published
-from ...stats.pairwise import SIZE_LABELS
-from ...stats.spread import standard_error
-from ...stats.ttests import corrected_resampled_ttest, paired_5x2cv_ttest
-from ..compare import fmt, fmt_p, long_display, wdl_matrix_display
-from ..context import PaperResult
-from ..tables import write_table
-from ..keyfig import WIN_SHARE
-from .data import n_compared, rf10_sklearn_cells, rounds, wdl_cells, wdl_facts
-from .spec import ALGOS, ALPHA, BASELINE, PAIRED, PAPER, SKLEARN_FILE, SUBSETS, TABLES
+from bench import published
+from bench.stats.pairwise import SIZE_LABELS
+from bench.stats.spread import standard_error
+from bench.stats.ttests import corrected_resampled_ttest, paired_5x2cv_ttest
+from bench.report.compare import fmt, fmt_p, long_display, wdl_matrix_display
+from bench.report.context import PaperResult
+from bench.report.tables import write_table
+from bench.report.keyfig import WIN_SHARE
+from bench.papers.ande_sr.data import n_compared, rf10_sklearn_cells, rounds, wdl_cells, wdl_facts
+from bench.papers.ande_sr.spec import ALGOS, ALPHA, BASELINE, PAIRED, PAPER, SKLEARN_FILE, SUBSETS, TABLES
 
 
 def wdl_tables(exp, vals: dict, coll: dict, out: Path, res: PaperResult) -> list[Path]:

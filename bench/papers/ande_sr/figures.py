@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..compare import fmt
-from ..context import PaperResult
-from ..figures import Caption, normalised_bars
-from ..tables import write_table
-from .spec import ALGOS, BASELINE, EXPERIMENT, PAPER
+from bench.report.compare import fmt
+from bench.report.context import PaperResult
+from bench.report.figures import Caption, normalised_bars
+from bench.report.tables import write_table
+from bench.papers.ande_sr.spec import ALGOS, BASELINE, EXPERIMENT, PAPER
 
 #: (file stem, the paper's item, [(panel title, measure)], grouped by collections?, title)
 SPECS = [

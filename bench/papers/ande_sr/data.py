@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..compare import wdl_vs_published
-from .spec import ALGOS, ALPHA, SUBSETS, TEST
+from bench.report.compare import wdl_vs_published
+from bench.papers.ande_sr.spec import ALGOS, ALPHA, SUBSETS, TEST
 
 
 def collections(pds: pd.DataFrame) -> dict[str, list[str] | None]:

@@ -23,24 +23,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..stats.pairwise import two_se_outcome
-from ..stats.spread import standard_error
-from .context import PaperResult, ReportContext
-from .facts import Facts
-from .figures import Caption, save
-from .labels import DISPLAY_NAMES, display_name
-from .tables import write_table
+from bench import published
+from bench.stats.pairwise import two_se_outcome
+from bench.stats.spread import standard_error
+from bench.report.context import PaperResult, ReportContext
+from bench.report.facts import Facts
+from bench.report.figures import Caption, save
+from bench.report.labels import DISPLAY_NAMES, display_name
+from bench.papers.massbayes import ALGOS
+from bench.report.tables import write_table
 
 PAPER = "massbayes"
 #: the published numbers, stored once for every paper (bench/published/massbayes_table*.csv, claims.csv)
-PUBLISHED = Path(__file__).resolve().parents[1] / "published"
+PUBLISHED = published.DIR
 
-#: paper name -> our algorithm config name
-ALGOS = {"MassBayes'": "massbayes_prime", "MassBayes": "massbayes", "A3DE": "a3de", "A2DE": "a2de",
-         "A1DE": "a1de_weka", "BayesNet": "bayesnet_k2", "NB-KDE": "nb_kde", "NB-Disc": "nb_disc", "J48": "j48"}
-#: config name -> the paper's name (tables, legends, generic summaries); gnb (Gaussian NB, Fig. 3 only) is
-#: not in the paper's tables
-DISPLAY_NAMES["massbayes"] = {**{v: k for k, v in ALGOS.items()}, "gnb": "NB-Gaussian"}
 #: paper name -> our dataset names, in order of preference (the first one stored is used)
 DATASETS = {"CoverType": ["covtype_numeric", "covtype_head20k_numeric"], "MiniBooNE": ["miniboone"],
             "OneBig": ["onebig"], "Shuttle": ["shuttle_notime", "shuttle"], "Wave": ["wave"], "RingCurve": ["ringcurve"],
@@ -235,8 +231,8 @@ SYNTHETIC = ("ringcurve", "wave", "ringcurve_wave_trigaussian")
 def synthetic_plots(out: Path) -> list[Path]:
     """Scatter plots of the reconstructed synthetic sets (first 7000 rows), to check that they look
     like a ring, a curve and a wave (bench/data/synthetic_massbayes.py has the definitions)."""
-    from ..data import load
-    from ..data.plot import dataset_figure
+    from bench.data import load
+    from bench.data.plot import dataset_figure
 
     files = []
     for name in SYNTHETIC:

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..stats.pairwise import wdl
-from .tables import write_table
+from bench.stats.pairwise import wdl
+from bench.report.tables import write_table
 
 #: generator -> the paper's variant name -> config
 GENERATORS = {

@@ -39,14 +39,14 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .. import published
-from ..stats.collect import base_algo, variant_params
-from .compare import fmt
-from .context import PaperResult, ReportContext
-from .facts import Facts
-from .html import KEY_FIGURE
-from .labels import DISPLAY_NAMES
-from .tables import write_table
+from bench import published
+from bench.stats.collect import base_algo, variant_params
+from bench.report.compare import fmt
+from bench.report.context import PaperResult, ReportContext
+from bench.report.facts import Facts
+from bench.report.html import KEY_FIGURE
+from bench.papers.ecocnb import CODE_LENGTHS, ROLES
+from bench.report.tables import write_table
 
 PAPER = "ecocnb"
 EXPERIMENTS = {2: "ecocnb_normal", 3: "ecocnb_kernel", 4: "ecocnb_discretized"}
@@ -55,17 +55,9 @@ ALL_EXPERIMENTS = [*EXPERIMENTS.values(), "ecocnb_instances"]
 ESTIMATOR = {2: "normal estimators (Weka 3.6 NaiveBayes': precision grid, cell probability)",
              3: "kernel density", 4: "10-bin equal-frequency discretisation"}
 #: claims on ECOC-NB's cost (bench/published/claims.csv) -> the table whose times they are about (the rules
-#: that judge them are bench.report.verdicts.ecocnb's; this module shows the numbers they are applied to)
+#: that judge them are bench.papers.ecocnb.verdicts's; this module shows the numbers they are applied to)
 COST_CLAIMS = {"EC04": (2,), "EC05": (3,), "EC08": (2, 3, 4)}
-#: published algorithm name -> prefix of our algorithm names
-ROLES = {"NB": "nb", "ECOC-NB": "ecocnb", "ECOC-straightforward": "ecoc_sf"}
 CODE_LENGTH_PARAM = "code_length"
-CODE_LENGTHS = (15, 31, 63, 127, 255, 511, 1023)
-#: config name -> the paper's name (generic summaries of the ECOC-NB experiments): NB, "ECOC-NB <bits>",
-#: "ECOC-straightforward <bits>", one config per estimator (normal, kernel, disc) and code length
-DISPLAY_NAMES[PAPER] = {**{f"nb_{e}_text": "NB" for e in ("normal", "kernel", "disc")},
-                        **{f"{ROLES[r]}_{e}_b{n}": f"{r} {n}" for r in ("ECOC-NB", "ECOC-straightforward")
-                           for e in ("normal", "kernel", "disc") for n in CODE_LENGTHS}}
 
 
 # ---------------------------------------------------------------- Table 1: diversity
@@ -90,7 +82,7 @@ def diversity(X) -> float:
 
 
 def _table1(ctx: ReportContext, out: Path, res: PaperResult) -> list[Path]:
-    from ..data import load
+    from bench.data import load
 
     pub = published.datasets(PAPER)
     rows, facts = [], []
@@ -168,7 +160,7 @@ def _planned_algo(exp, role: str, length: int | None) -> str:
     (e.g. ``ecocnb_normal_b63``), or the role's name prefix when the plan names none."""
     algos = exp.plan.get("algos")
     if not algos and exp.defined:  # a plan without its algorithm list: read the experiment's config
-        from ..experiment_plan import experiment_config
+        from bench.experiment_plan import experiment_config
 
         algos = experiment_config(exp.name).get("algos")
     for algo in algos if isinstance(algos, list) else []:

@@ -1,6 +1,6 @@
 """Zaidi and Webb 2013, "Fast and Effective Single Pass Bayesian Learning": Tables 2-5,
 Figs 1-4 and a verdict on each of the paper's claims (conclusions.md, a view of
-:mod:`bench.report.verdicts.ande_sr`), from the stored runs of experiment ``ande_sr``.
+:mod:`bench.papers.ande_sr.verdicts`), from the stored runs of experiment ``ande_sr``.
 
 What is computed, per (dataset, algorithm) with a complete stored run:
 
@@ -34,12 +34,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from ... import published
-from ..context import PaperResult, ReportContext, dataset_algo_cells
-from ..labels import DISPLAY_NAMES
-from ..ranking import friedman_report
-from . import claims, data, figures, tables
-from .spec import (ALGOS, ALPHA, BASELINE, EXPERIMENT, PAIRED, PAPER, SKLEARN_FILE, SUBSETS, TABLES,  # noqa: F401
+from bench import published
+from bench.report.context import PaperResult, ReportContext, dataset_algo_cells
+from bench.report.labels import DISPLAY_NAMES
+from bench.report.ranking import friedman_report
+from bench.papers.ande_sr import claims, data, figures, tables
+from bench.papers.ande_sr.spec import (ALGOS, ALPHA, BASELINE, EXPERIMENT, PAIRED, PAPER, SKLEARN_FILE, SUBSETS, TABLES,  # noqa: F401
                    TEST, TITLE)
 
 

@@ -35,10 +35,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..facts import Facts
-from . import ABSENT, ACC_TOL, GAIN_TOL, NOT_AT_SCALE, NOT_MEASURABLE, Verdict, kinds
-from ._common import Check
-from .kinds import Bespoke, NotHere, Outcome, Printed, PrintedCell
+from bench.report.facts import Facts
+from bench.report.verdicts import ABSENT, ACC_TOL, GAIN_TOL, NOT_AT_SCALE, NOT_MEASURABLE, Verdict, kinds
+from bench.report.verdicts._common import Check
+from bench.report.verdicts.kinds import Bespoke, NotHere, Outcome, Printed, PrintedCell
 
 P = "mctree"
 #: "slightly better" (MC16): a lead of at most this many accuracy points

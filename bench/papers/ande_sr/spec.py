@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from ..labels import DISPLAY_NAMES
-
 PAPER = "ande_sr"
 EXPERIMENT = "ande_sr"
 TITLE = "Fast and Effective Single Pass Bayesian Learning (Zaidi and Webb, 2013)"
@@ -15,7 +13,7 @@ ALGOS = {"NB": "nb", "A1DE": "a1de", "A1DE-S": "a1de_s", "A1DE-W": "a1de_w", "A1
          "A2DE": "a2de", "A2DE-S": "a2de_s", "A2DE-W": "a2de_w", "A2DE-SW": "a2de_sw", "RF10": "rf10_weka",
          "RF10-sklearn": "rf10"}
 #: config name -> the paper's name, for every table, legend and generic summary of this paper
-DISPLAY_NAMES[PAPER] = {oa: pa for pa, oa in ALGOS.items()}
+DISPLAY_NAMES = {oa: pa for pa, oa in ALGOS.items()}
 BASELINE = "NB"
 SUBSETS = ("all", "large", "medium", "small")
 

@@ -27,18 +27,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..stats.spread import standard_error
-from .context import PaperResult, ReportContext
-from .facts import Facts
-from .figures import Caption, save
-from .labels import DISPLAY_NAMES, unique_display, variant_labels
-from .tables import write_table
+from bench import published
+from bench.stats.spread import standard_error
+from bench.report.context import PaperResult, ReportContext
+from bench.report.facts import Facts
+from bench.report.figures import Caption, save
+from bench.report.labels import DISPLAY_NAMES, unique_display, variant_labels
+from bench.papers.mctree import DECLARATION
+from bench.report.tables import write_table
 
 PAPER = "mctree"
 #: the published numbers, stored once for every paper (bench/published/claims.csv: the mctree rows)
-PUBLISHED = Path(__file__).resolve().parents[1] / "published"
-EXPERIMENTS = ("mctree_fig4_alpha", "mctree_fig4_delta", "mctree_fig5", "mctree_fig5_pages32", "mctree_fig6",
-               "mctree_vowel", "mctree_hypotheses", "mctree_k", "mctree_cost")
+PUBLISHED = published.DIR
+EXPERIMENTS = DECLARATION.experiments
 #: the static decision tree: the placeholder until J48 lands, then j48
 STATIC_TREES = ("j48", "tree_placeholder")
 #: the paper's SVM line: Weka 3.6 SMO's defaults on the numeric attributes (algorithms/smo.py)
@@ -58,13 +59,6 @@ STANDINS = {"covtype_head20k_numeric": "the first 20,000 rows of Covertype (10 n
                                        "here"}
 
 
-#: config name -> the paper's name in legends and tables (the hypothesis variants say what they change)
-DISPLAY_NAMES["mctree"] = {
-    "mctree": "MC-Tree", "mctree_inf": "MC-Tree (delta=inf)", "mctree_inf_cf": "MC-Tree (CF variances)",
-    "mctree_inf_leafpage": "MC-Tree (page-sized leaves)", "mctree_inf_root": "MC-Tree (Def. 3 at the root)",
-    "bayestree": "Bayes tree", "bayestree_cf": "Bayes tree (CF variances)", "bayestree_kclass": "Bayes tree (k-class)",
-    "anytime_nn": "anytime NN", "smo_numeric": "SVM", "smo": "SVM (all attributes)",
-    "svm": "SVC (scikit-learn, extra)", "j48": "C4.5 (J48)", "tree_placeholder": "C4.5 stand-in (sklearn tree)"}
 
 
 def published_claims() -> pd.DataFrame:
@@ -651,7 +645,7 @@ def _record_facts(facts: Facts, name: str, plan: dict, ok: pd.DataFrame, piv: pd
                   first: pd.DataFrame | None) -> None:
     """The numbers of experiment ``name``'s tables as facts (:mod:`bench.report.facts`), each with the
     table that shows it (``mctree/<name>_<table>.csv``), at the precision it shows them: what the
-    claim checks (:mod:`bench.report.verdicts.mctree`) and the key figure read."""
+    claim checks (:mod:`bench.papers.mctree.verdicts`) and the key figure read."""
     src = lambda table: f"{PAPER}/{name}_{table}.csv"  # noqa: E731
     facts.add_value(f"{name}_run", {"scale": plan.get("scale", "ad hoc"), "protocol": plan.get("protocol", "?")},
                     f"{PAPER}/{name}_notes.md", about=f"the scale and protocol {name} ran at")
