@@ -32,6 +32,7 @@ from .context import PaperResult, ReportContext
 from .facts import Facts
 from .figures import Caption, save
 from .labels import DISPLAY_NAMES, unique_display, variant_labels
+from . import contents
 from .tables import write_table
 
 PAPER = "mctree"
@@ -653,6 +654,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
                  "(bench/published/claims.csv, the mctree rows); the paper's curves are not in its text.")
     p = out / f"{name}_notes.md"
     p.write_text("\n".join(notes) + "\n")
+    contents.record(out, "notes", p.stem, [p])
     written.append(p)
     return written
 
