@@ -97,20 +97,7 @@ MIN_IMAGE_PX = 600
 
 def split_top(text: str, sep: str) -> list[str]:
     """``text`` split at ``sep`` outside parentheses and brackets."""
-    parts, depth, start, i = [], 0, 0, 0
-    while i < len(text):
-        ch = text[i]
-        if ch in "([":
-            depth += 1
-        elif ch in ")]" and depth:
-            depth -= 1
-        elif depth == 0 and text.startswith(sep, i):
-            parts.append(text[start:i])
-            start = i = i + len(sep)
-            continue
-        i += 1
-    parts.append(text[start:])
-    return [p for p in (p.strip() for p in parts) if p]
+    return [p for p in (p.strip() for p in _split_keep(text, sep)) if p]
 
 
 def slug(text: str) -> str:

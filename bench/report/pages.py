@@ -1,12 +1,13 @@
 """The reader's view of reports/: one page per paper and the verdict head of ``reports/index.md``.
 
-One interface for every paper: :func:`paper_page` builds ``reports/<paper>/README.md`` from the
-paper's files (its own folder ``reports/<paper>/`` and the experiment folders
-``reports/<paper>_*/``) and its verdicts; :func:`index_head` is the part of ``reports/index.md``
-above the build provenance: the verdict table (one row per paper) and, per paper, the claims not
-reproduced with their one-line reasons. :func:`write_verdict_stage` runs the whole stage from the
-committed report files alone (no stored runs needed): verdicts, paper pages, index head and the
-static HTML view (:mod:`bench.report.html`).
+One interface for every paper: :func:`paper_blocks` builds the page ``reports/<paper>/README.md``
+from the recorded contents (:mod:`bench.report.contents`) of the paper's folder ``reports/<paper>/``
+and its experiment folders ``reports/<paper>_*/``, and from its verdicts; :func:`index_head` is the
+part of ``reports/index.md`` above the build provenance: the verdict table (one row per paper) and,
+per paper, the claims not reproduced with their one-line reasons. Both are blocks
+(:mod:`bench.report.page`), written as Markdown and as HTML (:mod:`bench.report.html`); no page is
+read back. :func:`write_verdict_stage` runs the whole stage from the committed report files alone
+(no stored runs needed): verdicts, paper pages, index head and the static HTML view.
 """
 
 from __future__ import annotations
@@ -29,8 +30,6 @@ TITLES = {
     "mctree": "MC-Tree, anytime Bayesian classification (Kranen et al., 2010)",
 }
 SHORT = {"massbayes": "MassBayes", "ecocnb": "ECOC-NB", "eskdb": "ESKDB", "ande_sr": "A2DE-SR/MI", "mctree": "MC-Tree"}
-#: files of a paper folder that are the page itself, not its content
-OWN = {"README.md", "verdicts.md", "index.md"}
 PROVENANCE = "## Provenance"
 #: characters of a table's caption shown beside its link on a paper page (longer ones are shortened)
 CAPTION_WIDTH = 320
@@ -141,6 +140,23 @@ def _counts_line(vs: list) -> str:
     return ", ".join(f"{n} {k}" for k, n in c.items())
 
 
+#: files of a folder that are pages or drawn by the verdict stage, not recorded contents
+_PAGES = {"README.md", "verdicts.md", "index.md", keyfig.FILE}
+
+
+def _contents(folder: Path) -> list:
+    """The recorded contents of ``folder``; an error when it holds tables or figures but records none
+    (written before contents were recorded: its page would silently leave them out)."""
+    items = contents.read(folder)
+    if not items and not (folder / contents.FILE).exists():
+        strays = sorted(p.name for p in folder.iterdir() if p.suffix in (".md", ".png") and p.name not in _PAGES)
+        if strays:
+            raise ValueError(f"{folder} holds {len(strays)} tables or figures ({', '.join(strays[:3])}"
+                             f"{' ...' if len(strays) > 3 else ''}) but no {contents.FILE}, the record of them "
+                             "the pages list: rebuild it (python -m bench.report --paper <paper>, or --from-evidence)")
+    return items
+
+
 def paper_page(root: Path, paper: str, verdicts: list) -> str:
     """``reports/<paper>/README.md`` (:func:`paper_blocks` in Markdown)."""
     return P.to_markdown(paper_blocks(root, paper, verdicts))
@@ -159,7 +175,7 @@ def paper_blocks(root: Path, paper: str, verdicts: list) -> P.Page:
                    V.verdict_table(vs, link_prefix="../", root=root)])
     for f in folders(root, paper):
         rel = "" if f.name == paper else f"../{f.name}/"
-        items = contents.read(f)
+        items = _contents(f)
         mds = sorted((it for it in items if it.kind in ("table", "notes")),
                      key=lambda it: (it.stem == "missing", it.stem))
         pngs = sorted((it for it in items if it.kind == "figure"), key=lambda it: it.stem + ".png")
