@@ -144,3 +144,23 @@ def test_a_folder_with_tables_but_no_contents_is_an_error_not_a_silent_gap(tmp_p
     (d / "table3_accuracy.md").unlink()
     (d / "README.md").write_text("# an old page\n")     # the page itself is no content
     assert "Tables and figures" not in P.to_markdown(paper_blocks(tmp_path, "massbayes", []))
+
+
+def test_the_recorded_index_sections_become_blocks_that_lose_nothing():
+    """index.json's provenance lines, as blocks (for the HTML view), render back to the same Markdown."""
+    from bench.report.pages import complete_papers
+    from bench.report.sections import IndexSections, blocks_of_lines
+
+    sec = IndexSections(generated="Generated g.", intro=["Intro with `code`.", ""], papers={"eskdb": [
+        "### ESKDB", "", "- built: y", "- experiments read:", "  - experiment `eskdb_main`: scale full",
+        "  - experiment `eskdb_ablation`: scale full", "- **the report module failed**: E: x",
+        "- tables: [t](eskdb/t.md), [u](eskdb/u.md)", ""]})
+    lines = sec.lines()
+    blocks = blocks_of_lines(lines)
+    assert P.to_markdown(blocks) == "\n".join(lines).rstrip("\n") + "\n"
+    bullets = [b for b in blocks if isinstance(b, P.Bullets)][0]
+    assert [len(it.children) for it in bullets.items] == [0, 2, 0, 0]
+    assert P.Link((P.Text("t"),), "eskdb/t.md") in bullets.items[3].content
+    if (REPORTS / "index.json").exists():   # and the committed sections
+        lines = complete_papers(IndexSections.read(REPORTS), REPORTS).lines()
+        assert P.to_markdown(blocks_of_lines(lines)) == "\n".join(lines).rstrip("\n") + "\n"
