@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from bench.report import keyfig
+from bench.report import page as P
 from bench.report import verdicts as V
 from bench.report.html import LIST_OPEN, display_width, png_size, split_top, tex_to_html, write_site
 from bench.report.pages import paper_page
@@ -63,9 +64,15 @@ def test_every_tex_of_the_published_claims_converts_without_a_backslash():
         assert "\\" not in out and "{" not in out and "}" not in out, (tex, out)
 
 
+def _site(root: Path, *blocks, **others) -> None:
+    """The HTML view of a page ``index.md`` made of ``blocks`` (and of pages ``others``: name -> blocks)."""
+    pages = {root / "index.md": P.Page([P.Heading(1, "t"), *blocks])}
+    pages.update({root / f"{name}.md": P.Page(list(b)) for name, b in others.items()})
+    write_site(root, pages)
+
+
 def test_dollars_that_are_not_math_stay(tmp_path):
-    (tmp_path / "index.md").write_text("# t\n\nIt costs $5 and $10; with $\\psi = 20000$ and `$x$`.\n")
-    write_site(tmp_path)
+    _site(tmp_path, P.Para(("It costs $5 and $10; with $\\psi = 20000$ and ", P.Code("$x$"), ".")))
     body = (tmp_path / "index.html").read_text()
     assert "$5 and $10" in body and '<span class="math">ψ = 20000</span>' in body
     assert "<code>$x$</code>" in body   # code is left alone
@@ -73,10 +80,9 @@ def test_dollars_that_are_not_math_stay(tmp_path):
 
 # ------------------------------------------------------------------ links, tables, figures
 def test_a_page_does_not_link_to_itself(tmp_path):
-    (tmp_path / "index.md").write_text("# t\n\nAs HTML: [index.html](index.html), [this](index.md), "
-                                       "[rules](verdicts.md#rules), [top](#t).\n")
-    (tmp_path / "verdicts.md").write_text("# v\n")
-    write_site(tmp_path)
+    _site(tmp_path, P.Para(("As HTML: ", P.link("index.html", "index.html"), ", ", P.link("this", "index.md"), ", ",
+                            P.link("rules", "verdicts.md#rules"), ", ", P.link("top", "#t"), ".")),
+          verdicts=[P.Heading(1, "v")])
     body = (tmp_path / "index.html").read_text()
     assert 'href="index.html"' not in body and 'href="index.md"' not in body
     assert "As HTML: index.html, this," in body
@@ -87,8 +93,7 @@ def test_verdict_table_puts_the_claim_beside_its_id_and_folds_long_lists(tmp_pat
     ours = "; ".join(f"A{i} vs B bias all {i}/0/3 (p = 0.5; exact)" for i in range(8))
     v = V.Verdict(claim_id="X01", paper="massbayes", verdict=V.REPRODUCED, ours=ours, published="5/0/3",
                   test="sign test", evidence="a.csv;b.csv", reason="", claim="The $\\psi = 5000$ claim.")
-    (tmp_path / "index.md").write_text("# t\n\n" + "\n".join(V.verdict_table([v])) + "\n")
-    write_site(tmp_path)
+    _site(tmp_path, V.verdict_table([v]))
     body = (tmp_path / "index.html").read_text()
     heads = re.findall(r"<th>(.*?)</th>", body)
     assert heads[:3] == ["claim", "the claim (paper&#x27;s words)", "verdict"]
@@ -114,17 +119,14 @@ def test_images_are_shown_at_their_drawn_size_at_least_600_px(tmp_path):
     assert display_width(big) == 768 and display_width(small) == 600
     assert display_width(big, key=True) == 1200
     assert display_width(tmp_path / "nothing.png") is None
-    (tmp_path / "index.md").write_text("# t\n\n![big](big.png)\n\n*Big.*\n")
-    write_site(tmp_path)
+    _site(tmp_path, P.Figure("big.png", "big", "Big."))
     assert '<img src="big.png" alt="big" style="width:768px">' in (tmp_path / "index.html").read_text()
 
 
 def test_a_generic_cd_diagram_is_not_shown_twice(tmp_path):
     for stem in ("ranks_error_cd", "summary_error_cd", "summary_rmse_cd"):
         _png(tmp_path / f"{stem}.png", 7, 2, 100)
-    (tmp_path / "index.md").write_text("# t\n\n" + "".join(f"![{s}]({s}.png)\n\n" for s in
-                                       ("ranks_error_cd", "summary_error_cd", "summary_rmse_cd")))
-    write_site(tmp_path)
+    _site(tmp_path, *(P.Figure(f"{s}.png", s) for s in ("ranks_error_cd", "summary_error_cd", "summary_rmse_cd")))
     body = (tmp_path / "index.html").read_text()
     shown = re.findall(r'<img src="([^"]+)"', body)
     assert shown == ["ranks_error_cd.png", "summary_rmse_cd.png"]   # no paper's rmse diagram: kept
@@ -202,12 +204,8 @@ def test_chromium_check_passes_a_good_page_and_fails_a_bad_one(tmp_path):
     for root in (good, bad):
         root.mkdir()
         _png(root / "fig.png", 8, 4, 150)
-    (good / "index.md").write_text("# good\n\n![fig](fig.png)\n\n*A figure.*\n")
-    long_row = "| " + " | ".join("x" * 400 for _ in range(3)) + " |"
-    (bad / "index.md").write_text("# bad\n\n" + "\n".join(["| a | b | c |", "|---|---|---|", long_row] * 40)
-                                  + "\n\n<pre>" + "y" * 3000 + "</pre>\n\n![fig](fig.png)\n")
-    for root in (good, bad):
-        write_site(root)
+    _site(good, P.Figure("fig.png", "fig", "A figure."))
+    _site(bad, *[P.Table(["a", "b", "c"], [["x" * 400] * 3])] * 40, P.Para("y" * 3000), P.Figure("fig.png", "fig"))
     (bad / "index.html").write_text((bad / "index.html").read_text().replace(
         "</body>", '<div style="width:2000px">wide</div></body>'))
     assert cp.main([str(good)]) == 0

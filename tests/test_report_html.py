@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.report import page as P
 from bench.report import verdicts as V
 from bench.report.html import broken_links, site_pages, write_site
 from bench.report.pages import write_verdict_stage
@@ -53,22 +54,32 @@ def test_every_relative_link_and_image_resolves(site):
 
 
 def test_the_checker_finds_a_broken_link_and_image(tmp_path):
-    (tmp_path / "index.md").write_text("# t\n\n[gone](missing.md) ![fig](nofig.png) [ok](index.md) [web](https://x.org)\n")
-    write_site(tmp_path)
+    page = P.Page([P.Heading(1, "t"), P.Para((P.link("gone", "missing.md"), " ", P.link("ok", "index.md"), " ",
+                                                P.link("web", "https://x.org"))), P.Figure("nofig.png", "fig")])
+    write_site(tmp_path, {tmp_path / "index.md": page})
     bad = broken_links(tmp_path)
     assert any("missing.md" in b for b in bad) and any("nofig.png" in b for b in bad)
     urls = [b.split(": ", 1)[1] for b in bad]
     assert urls == ["href=missing.md", "src=nofig.png"]
 
 
-def test_markdown_conversion():
-    md = Path(__file__)  # any existing file as the page's location
-    from bench.report.html import _Converter
+def _blocks() -> P.Page:
+    return P.Page([P.Heading(1, ("Title ", P.em("x"))),
+                   P.Table(["a", "verdict"], [["1 | 2", "not reproduced"]]),
+                   P.Bullets([P.Item(("item ", P.Code("a<b")), [P.Item(("sub ", P.link("l", "x.md")))])]),
+                   P.Figure("f.png", "cap"),
+                   P.Para(("text ", P.strong("bold"), " <tag>"))])
 
-    conv = _Converter(md.resolve(), {})
-    title, body = conv.convert("# Title *x*\n\n| a | verdict |\n|---|---|\n| 1 \\| 2 | not reproduced |\n\n"
-                               "- item `a<b`\n  - sub [l](x.md)\n\n![cap](f.png)\n\ntext **bold** <tag>\n")
-    assert title == "Title x"
+
+def test_one_page_model_renders_to_markdown_and_html():
+    from bench.report.html import page_html
+
+    page = _blocks()
+    md = P.to_markdown(page)
+    assert md == ("# Title *x*\n\n| a | verdict |\n|---|---|\n| 1 \\| 2 | not reproduced |\n\n"
+                  "- item `a<b`\n  - sub [l](x.md)\n\n![cap](f.png)\n\ntext **bold** <tag>\n")
+    body = page_html(page, Path(__file__))
+    assert "<title>Title x</title>" in body and '<h1 id="title-x">Title <em>x</em></h1>' in body
     assert '<td>1 | 2</td><td class="v-not">not reproduced</td>' in body
     assert "<code>a&lt;b</code>" in body and '<a href="x.md">l</a>' in body
     assert body.count("<ul>") == 2 and '<figure><img src="f.png" alt="cap"></figure>' in body
@@ -76,16 +87,17 @@ def test_markdown_conversion():
 
 
 def test_a_figure_caption_becomes_its_figcaption_with_nested_tags():
-    from bench.report.html import _Converter
+    from bench.report.html import page_html
 
-    conv = _Converter(Path(__file__).resolve(), {})
-    _, body = conv.convert("![f1](f.png)\n\n***f1**: accuracy (%) - data: iris*\n\nafter\n\n![f2](g.png)\n\n*two*\nlines*\n")
+    page = P.Page([P.Figure("f.png", "f1", (P.strong("f1"), ": accuracy (%) - data: iris")), P.Para("after"),
+                   P.Figure("g.png", "f2")])
+    assert P.to_markdown(page) == ("![f1](f.png)\n\n***f1**: accuracy (%) - data: iris*\n\nafter\n\n"
+                                   "![f2](g.png)\n")
+    body = page_html(page, Path(__file__))
     assert ('<figure><img src="f.png" alt="f1"><figcaption><strong>f1</strong>: accuracy (%) - data: iris'
             '</figcaption></figure>') in body
     assert "<p>after</p>" in body
-    assert '<figure><img src="g.png" alt="f2"></figure>' in body   # a two-line paragraph is no caption
-    # italics that open with a bold part, elsewhere: properly nested
-    assert conv.inline("***a**: b* and *c*") == "<em><strong>a</strong>: b</em> and <em>c</em>"
+    assert '<figure><img src="g.png" alt="f2"></figure>' in body   # no caption: no figcaption
 
 
 def test_a_paper_page_lists_the_generic_summaries_on_one_line():

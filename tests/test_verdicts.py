@@ -352,8 +352,11 @@ def test_complete_papers_restores_dropped_papers_and_page_links(tmp_path):
         f"### {TITLES['eskdb']}", "", "- built: y", "- experiments read:",
         "  - experiment `eskdb_main`: scale full", "- tables: [t](eskdb/t.md)", ""]},
         experiments={"massbayes_table3": ["### massbayes_table3", "", "- built: z", ""]})
-    (tmp_path / "ecocnb").mkdir()
-    (tmp_path / "ecocnb" / "table2.md").write_text("| a |\n")      # a folder an earlier build wrote
+    import pandas as pd
+
+    from bench.report.tables import write_table
+
+    write_table(pd.DataFrame({"a": [1]}), tmp_path / "ecocnb" / "table2")      # a folder an earlier build wrote
     out = complete_papers(sec, tmp_path)
     lines = out.papers["eskdb"]
     page = "- page (verdicts, tables, figures): [eskdb/README.md](eskdb/README.md)"
@@ -387,8 +390,9 @@ def test_index_sections_round_trip_and_committed_scale(tmp_path):
 def test_index_head_lists_the_reason_of_each_failed_claim(tmp_path):
     vs = [V.Verdict("MC07", "mctree", V.NOT_REPRODUCED, reason="ours +3.36 points", evidence="a/b.csv"),
           V.Verdict("MB03", "massbayes", V.NOT_CHECKABLE, reason=f"{V.NOT_MEASURABLE}: absolute time")]
-    head = index_head(tmp_path, vs)
-    text = "\n".join(head)
+    from bench.report.page import to_markdown
+
+    text = to_markdown(index_head(tmp_path, vs))
     assert "- MC07: ours +3.36 points. [b](a/b.csv)" in text
     assert "quantity not measurable (MB03)" in text
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..report import page as P
 from .analysis import MEASURES, TIMES, Comparison, geometric_mean, summary
 
 #: the papers and methods behind each instrument, for the "How to cite" section
@@ -50,10 +51,11 @@ def _p(v) -> str:
     return fmt_p(v)
 
 
-def _md(df: pd.DataFrame, index: bool = False) -> str:
-    from ..report.tables import to_markdown
+def _md(df: pd.DataFrame, index: bool = False):
+    """``df`` as a table block of the page (:func:`bench.report.tables.table_block`)."""
+    from ..report.tables import table_block
 
-    return to_markdown(df, index=index)
+    return table_block(df, index=index)
 
 
 def _table(df: pd.DataFrame, stem: Path, caption: str, index: bool = False) -> list[Path]:
@@ -105,17 +107,17 @@ def wdl_matrix(pairs: pd.DataFrame, algos: list[str]) -> pd.DataFrame:
     return out
 
 
-def _write_cd(c: Comparison, measure: str, figdir: Path, plan, n_records: int) -> tuple[list[Path], str]:
+def _write_cd(c: Comparison, measure: str, figdir: Path, plan, n_records: int) -> tuple[list[Path], object]:
     """The Nemenyi CD diagram of ``measure`` (always, when there are ranks), with the Friedman
-    p-value in its title and caption; the Markdown that shows it."""
+    p-value in its title and caption; the page block that shows it."""
     from ..report.compare import fmt_p
     from ..report.figures import Caption, cd_diagram
 
     fr = c.friedman.get(measure)
     label = MEASURES[measure]
     if fr is None:
-        return [], (f"No rank analysis of {label}: ranks need at least two datasets with a run of every algorithm "
-                    f"({len(c.datasets)} here).\n")
+        return [], P.Para(f"No rank analysis of {label}: ranks need at least two datasets with a run of every "
+                          f"algorithm ({len(c.datasets)} here).")
     verdict = "rejects" if fr["rejects"] else "does not reject"
     ptext = (f"Friedman chi2_F = {fr['chi2']:.3f} ({fmt_p(fr['p_chi2'], True)}); Iman-Davenport F_F = {fr['f']:.3f}, "
              f"df {fr['df']} ({fmt_p(fr['p_f'], True)}): {verdict} equal performance at alpha = {fr['alpha']}")
@@ -129,8 +131,7 @@ def _write_cd(c: Comparison, measure: str, figdir: Path, plan, n_records: int) -
     files = cd_diagram(fr["ranks"], fr["cd"], fr["n_datasets"], stem,
                        title=f"{label}: Friedman {fmt_p(fr['p_f'], True)} (Iman-Davenport)", cliques=fr["cliques"],
                        caption=cap)
-    md = f"![critical-difference diagram, {label}](figures/cd_{measure}.png)\n\n*{what}*\n"
-    return files, md
+    return files, P.Figure(f"figures/cd_{measure}.png", f"critical-difference diagram, {label}", what)
 
 
 def write(c: Comparison, plan, out: Path, records: pd.DataFrame, run_info: dict,
@@ -163,32 +164,34 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
     tables, figs = root / "tables", root / "figures"
     prov = provenance()
     n_rec = int((records["status"] == "ok").sum()) if not records.empty else 0
-    md: list[str] = [f"# Comparison: {plan.name}", "", summary(c), ""]
+    md: list = [P.Heading(1, f"Comparison: {plan.name}"), P.Para(summary(c))]
     src = (f"{run_info.get('computed', 0)} splits computed and {run_info.get('reused', 0)} reused from the results "
            f"directory")
     if plan.against:
         n_ev = int((records["source"] != "run").sum()) if "source" in records else 0
-        src += f"; {n_ev} baseline splits read from the shipped evidence of `{plan.against}`"
-    md += [f"- algorithms: {', '.join(plan.algos)}; baseline **{plan.baseline}**",
-           f"- datasets: {len(c.datasets)} with a complete run of every algorithm"
-           + (f" ({', '.join(c.datasets)})" if len(c.datasets) <= 20 else ""),
-           f"- protocol: {plan.protocol}, seeds {', '.join(map(str, plan.seeds))}"
-           + (f", {c.rounds} rounds of cross-validation" if c.rounds > 1 else ""),
-           f"- records: {n_rec} successful splits ({src})"]
+        src = P.inlines(src, f"; {n_ev} baseline splits read from the shipped evidence of ", P.Code(plan.against))
+    facts = [P.Item((f"algorithms: {', '.join(plan.algos)}; baseline ", P.strong(plan.baseline))),
+             P.Item(f"datasets: {len(c.datasets)} with a complete run of every algorithm"
+                    + (f" ({', '.join(c.datasets)})" if len(c.datasets) <= 20 else "")),
+             P.Item(f"protocol: {plan.protocol}, seeds {', '.join(map(str, plan.seeds))}"
+                    + (f", {c.rounds} rounds of cross-validation" if c.rounds > 1 else "")),
+             P.Item((f"records: {n_rec} successful splits (", src, ")"))]
     if c.incomplete:
-        md.append("- left out of the tests (no complete run of every algorithm): "
-                  + "; ".join(f"{d} (missing {', '.join(a)})" for d, a in sorted(c.incomplete.items())))
+        facts.append(P.Item("left out of the tests (no complete run of every algorithm): "
+                            + "; ".join(f"{d} (missing {', '.join(a)})" for d, a in sorted(c.incomplete.items()))))
     if plan.missing:
-        md.append("- not available here: " + "; ".join(f"{d}: {w}" for d, w in plan.missing.items()))
+        facts.append(P.Item("not available here: " + "; ".join(f"{d}: {w}" for d, w in plan.missing.items())))
     if fold_problems:
-        md.append("- left out, not on the evidence's folds: " + "; ".join(f"{d}: {w}" for d, w in fold_problems.items()))
-    md += [f"- Generated {time.strftime('%Y-%m-%d %H:%M:%S')} on {prov.get('host')} at commit "
-           f"{prov.get('git_commit') or 'unknown'}", ""]
+        facts.append(P.Item("left out, not on the evidence's folds: "
+                            + "; ".join(f"{d}: {w}" for d, w in fold_problems.items())))
+    facts.append(P.Item(f"Generated {time.strftime('%Y-%m-%d %H:%M:%S')} on {prov.get('host')} at commit "
+                        f"{prov.get('git_commit') or 'unknown'}"))
+    md.append(P.Bullets(facts))
 
     # ------------------------------------------------------------ means
-    md += ["## Error, RMSE and log-loss per dataset", "",
-           "Mean over the splits ± its standard error (over the splits; cross-validation splits are not "
-           "independent, so it understates the uncertainty: a guide, not a test). Lower is better for all three.", ""]
+    md += [P.Heading(2, "Error, RMSE and log-loss per dataset"),
+           P.Para("Mean over the splits ± its standard error (over the splits; cross-validation splits are not "
+                  "independent, so it understates the uncertainty: a guide, not a test). Lower is better for all three.")]
     for m, label in MEASURES.items():
         t = mean_se_table(c, m)
         _table(t, tables / f"{m}_per_dataset", f"{label}: mean ± standard error over the splits", index=False)
@@ -199,22 +202,24 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
                             "se": c.ses[m].loc[d, a] if a in c.ses[m].columns else np.nan,
                             "n_splits": int(c.n_splits.loc[d, a]) if d in c.n_splits.index else 0})
         pd.DataFrame(raw).to_csv(tables / f"{m}_per_dataset_values.csv", index=False)
-        md += [f"### {label}", "", _md(t), f"Files: `tables/{m}_per_dataset.csv` (cells as shown), "
-               f"`tables/{m}_per_dataset_values.csv` (numbers), `.tex`, `.md`.", ""]
+        md += [P.Heading(3, label), _md(t),
+               P.Para(("Files: ", P.Code(f"tables/{m}_per_dataset.csv"), " (cells as shown), ",
+                       P.Code(f"tables/{m}_per_dataset_values.csv"), " (numbers), ", P.Code(".tex"), ", ",
+                       P.Code(".md"), "."))]
 
     # ------------------------------------------------------------ W/D/L
     vb = wdl_display(c.vs_baseline) if not c.vs_baseline.empty else pd.DataFrame()
-    md += ["## Win/draw/loss against the baseline", "",
-           f"For each algorithm, the datasets on which its mean is lower (win), equal (draw) or higher (loss) than "
-           f"the baseline {plan.baseline}'s, with the binomial sign test on wins against losses (draws left out): "
-           f"one-tailed in the direction of the majority (significant when p <= 0.05, as the ESKDB paper) and "
-           f"two-tailed (p < 0.05, as the A2DE paper).", ""]
+    md += [P.Heading(2, "Win/draw/loss against the baseline"),
+           P.Para(f"For each algorithm, the datasets on which its mean is lower (win), equal (draw) or higher (loss) "
+                  f"than the baseline {plan.baseline}'s, with the binomial sign test on wins against losses (draws left "
+                  f"out): one-tailed in the direction of the majority (significant when p <= 0.05, as the ESKDB paper) "
+                  f"and two-tailed (p < 0.05, as the A2DE paper).")]
     if not vb.empty:
         _table(c.vs_baseline, tables / "wdl_vs_baseline", f"W/D/L against {plan.baseline}", index=False)
-        md += [_md(vb), ""]
-    md += ["## Win/draw/loss of every pair", "",
-           "Row algorithm against column algorithm; **bold**: the two-tailed sign test is significant "
-           "(p < 0.05). The long tables give both p-values.", ""]
+        md.append(_md(vb))
+    md += [P.Heading(2, "Win/draw/loss of every pair"),
+           P.Para(("Row algorithm against column algorithm; ", P.strong("bold"), ": the two-tailed sign test is "
+                   "significant (p < 0.05). The long tables give both p-values."))]
     for m, label in MEASURES.items():
         pairs = c.pairs[m]
         if pairs.empty:
@@ -222,14 +227,14 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
         mat = wdl_matrix(pairs, c.algos)
         _table(mat, tables / f"wdl_matrix_{m}", f"W/D/L matrix, {label} (row vs column)", index=True)
         _table(pairs, tables / f"wdl_pairs_{m}", f"W/D/L of every pair, {label}", index=False)
-        md += [f"### {label}", "", _md(mat, index=True), ""]
+        md += [P.Heading(3, label), _md(mat, index=True)]
 
     # ------------------------------------------------------------ ranks
-    md += ["## Ranks: Friedman, Iman-Davenport and Nemenyi", "",
-           "Mean rank of each algorithm over the datasets (1 = best; ties share the mean rank). The Friedman test "
-           "asks whether the ranks differ more than chance allows; Iman-Davenport's F is its less conservative "
-           "form (Demsar 2006). Nemenyi's critical difference (CD) is the least difference of mean ranks it calls "
-           "significant. The diagram is always drawn; its caption gives the Friedman p-value.", ""]
+    md += [P.Heading(2, "Ranks: Friedman, Iman-Davenport and Nemenyi"),
+           P.Para("Mean rank of each algorithm over the datasets (1 = best; ties share the mean rank). The Friedman "
+                  "test asks whether the ranks differ more than chance allows; Iman-Davenport's F is its less "
+                  "conservative form (Demsar 2006). Nemenyi's critical difference (CD) is the least difference of mean "
+                  "ranks it calls significant. The diagram is always drawn; its caption gives the Friedman p-value.")]
     n_ok = n_rec
     for m, label in MEASURES.items():
         fr = c.friedman.get(m)
@@ -242,15 +247,15 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
             rt = pd.DataFrame({"algorithm": order, "mean rank": [f"{fr['ranks'][a]:.3f}" for a in order],
                                "Nemenyi groups (not told apart)": [",".join(groups[a]) for a in order]})
             _table(rt, tables / f"ranks_{m}", f"mean ranks by {label}", index=False)
-            md += [f"### {label}", "", _md(rt)]
-        _, fig_md = _write_cd(c, m, figs, plan, n_ok)
-        md += [fig_md, ""]
+            md += [P.Heading(3, label), _md(rt)]
+        _, fig = _write_cd(c, m, figs, plan, n_ok)
+        md.append(fig)
 
     # ------------------------------------------------------------ Wilcoxon
-    md += ["## Wilcoxon signed-rank tests against the baseline", "",
-           f"Each algorithm's per-dataset means against {plan.baseline}'s (two-sided; zero differences split "
-           f"between the signs, as Demsar recommends), with Holm's step-down correction over the "
-           f"{len(c.algos) - 1} tests of each measure.", ""]
+    md += [P.Heading(2, "Wilcoxon signed-rank tests against the baseline"),
+           P.Para(f"Each algorithm's per-dataset means against {plan.baseline}'s (two-sided; zero differences split "
+                  f"between the signs, as Demsar recommends), with Holm's step-down correction over the "
+                  f"{len(c.algos) - 1} tests of each measure.")]
     if not c.wilcoxon.empty:
         w = c.wilcoxon
         shown = pd.DataFrame({"algorithm": w["algorithm"], "measure": w["measure"], "datasets": w["n"],
@@ -260,16 +265,16 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
                               "significant (Holm, 0.05)": ["yes" if s else "" for s in w["significant_holm"]]})
         _table(w, tables / "wilcoxon_vs_baseline", f"Wilcoxon signed-rank against {plan.baseline}, Holm-corrected",
                index=False)
-        md += [_md(shown), ""]
+        md.append(_md(shown))
 
     # ------------------------------------------------------------ bias / variance
-    md += ["## Bias and variance (Kohavi-Wolpert)", ""]
+    md.append(P.Heading(2, "Bias and variance (Kohavi-Wolpert)"))
     if c.biasvar is None:
-        md += [f"Not computed: the protocol {plan.protocol} with seeds {plan.seeds} gives each test instance a "
-               f"single prediction ({c.rounds} round of cross-validation); the decomposition needs at least two "
-               f"rounds (a repeated protocol such as cv5x2, or several seeds).", ""]
+        md.append(P.Para(f"Not computed: the protocol {plan.protocol} with seeds {plan.seeds} gives each test instance "
+                         f"a single prediction ({c.rounds} round of cross-validation); the decomposition needs at least "
+                         f"two rounds (a repeated protocol such as cv5x2, or several seeds)."))
     elif c.biasvar.empty:
-        md += ["Not computed: no algorithm's predictions could be decomposed.", ""]
+        md.append(P.Para("Not computed: no algorithm's predictions could be decomposed."))
     else:
         bv = c.biasvar
         tab = bv.pivot_table(index="dataset", columns="algo", values=["bias", "variance"])
@@ -283,18 +288,18 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
             rows.append(row)
         shown = pd.DataFrame(rows)
         _table(bv, tables / "bias_variance", "Kohavi-Wolpert bias and variance of 0-1 loss", index=False)
-        md += [f"Bias / variance of the 0-1 loss per dataset ({c.rounds} rounds; noise folded into bias, so bias + "
-               f"variance is the mean error of the repeated cross-validation). W/D/L on bias and variance against "
-               f"the baseline are in the table above.", "", _md(shown), ""]
+        md += [P.Para(f"Bias / variance of the 0-1 loss per dataset ({c.rounds} rounds; noise folded into bias, so "
+                      f"bias + variance is the mean error of the repeated cross-validation). W/D/L on bias and variance "
+                      f"against the baseline are in the table above."), _md(shown)]
 
     # ------------------------------------------------------------ times
-    md += ["## Training and test time, as ratios to the baseline", "",
-           f"Mean CPU seconds per split, divided by {plan.baseline}'s on the same dataset; the summary is the "
-           f"geometric mean of the ratios over the datasets (and their range).", ""]
+    md += [P.Heading(2, "Training and test time, as ratios to the baseline"),
+           P.Para(f"Mean CPU seconds per split, divided by {plan.baseline}'s on the same dataset; the summary is the "
+                  f"geometric mean of the ratios over the datasets (and their range).")]
     hosts = sorted(records["host"].dropna().astype(str).unique()) if "host" in records else []
     if plan.against and len(hosts) > 1:
-        md += [f"The baselines' times were measured where the evidence was made and yours here (hosts: "
-               f"{', '.join(hosts)}): the ratios compare machines as well as algorithms.", ""]
+        md.append(P.Para(f"The baselines' times were measured where the evidence was made and yours here (hosts: "
+                         f"{', '.join(hosts)}): the ratios compare machines as well as algorithms."))
     rows = []
     for t, label in TIMES.items():
         r = c.time_ratios.get(t)
@@ -312,31 +317,33 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
     if rows:
         tt = pd.DataFrame(rows)
         _table(tt, tables / "time_ratios", f"times as ratios to {plan.baseline}", index=False)
-        md += [_md(tt), ""]
+        md.append(_md(tt))
 
     # ------------------------------------------------------------ folds
     if folds is not None:
-        md += [f"## Same folds as the shipped evidence of {plan.against}", "",
-               "Splits depend only on the labels, the protocol and the seed, so two runs share their folds when they "
-               "share the data identity (the file's SHA-256 and every transform), the protocol identity (kind, folds, "
-               "repeats, splitting scheme) and the seed; every split's training and test sizes were compared too.", ""]
+        md += [P.Heading(2, f"Same folds as the shipped evidence of {plan.against}"),
+               P.Para("Splits depend only on the labels, the protocol and the seed, so two runs share their folds when "
+                      "they share the data identity (the file's SHA-256 and every transform), the protocol identity "
+                      "(kind, folds, repeats, splitting scheme) and the seed; every split's training and test sizes "
+                      "were compared too.")]
         _table(folds, tables / "fold_check", "fold check against the evidence", index=False)
-        md += [_md(folds), ""]
+        md.append(_md(folds))
 
-    md += ["## What the parts mean and how to cite them", "",
-           "- A win/draw/loss record counts datasets, not splits: it asks whether one algorithm is better on more "
-           "datasets than chance allows, whatever the size of the differences. The Wilcoxon test also weighs the "
-           "sizes of the differences (by rank). Neither says how large a difference is: read the mean tables.",
-           "- A test that does not reject is not evidence that the algorithms are equal, only that these datasets "
-           "do not show a consistent difference.", ""]
-    md += [f"- {what}: {ref}." for what, ref in CITATIONS]
-    md += ["- bench computes every test with `bench.stats` (sign tests with scipy's binomtest; Friedman, Nemenyi "
-           "and Wilcoxon as Demsar describes them). Cite the method papers above and the version of bench (its "
-           "commit is on the Generated line).", ""]
-    md += ["## Files", "", "- `tables/`: every table as Markdown, LaTeX (`.tex`) and CSV",
-           "- `figures/`: the critical-difference diagrams (PNG, PDF, caption)",
-           "- `splits.csv`: every split's values behind the tables",
-           "- `comparison.json`: what was compared, and the command's counts", ""]
+    md += [P.Heading(2, "What the parts mean and how to cite them"), P.Bullets([
+        P.Item("A win/draw/loss record counts datasets, not splits: it asks whether one algorithm is better on more "
+               "datasets than chance allows, whatever the size of the differences. The Wilcoxon test also weighs the "
+               "sizes of the differences (by rank). Neither says how large a difference is: read the mean tables."),
+        P.Item("A test that does not reject is not evidence that the algorithms are equal, only that these datasets "
+               "do not show a consistent difference."),
+        *[P.Item(f"{what}: {ref}.") for what, ref in CITATIONS],
+        P.Item(("bench computes every test with ", P.Code("bench.stats"), " (sign tests with scipy's binomtest; "
+                "Friedman, Nemenyi and Wilcoxon as Demsar describes them). Cite the method papers above and the "
+                "version of bench (its commit is on the Generated line)."))])]
+    md += [P.Heading(2, "Files"), P.Bullets([
+        P.Item((P.Code("tables/"), ": every table as Markdown, LaTeX (", P.Code(".tex"), ") and CSV")),
+        P.Item((P.Code("figures/"), ": the critical-difference diagrams (PNG, PDF, caption)")),
+        P.Item((P.Code("splits.csv"), ": every split's values behind the tables")),
+        P.Item((P.Code("comparison.json"), ": what was compared, and the command's counts"))])]
 
     root.mkdir(parents=True, exist_ok=True)
     cols = [c_ for c_ in ("dataset", "algo", "seed", "repeat", "fold", "status", "metrics.error", "metrics.rmse",
@@ -348,7 +355,8 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
                                                       "incomplete": c.incomplete,
                                                       "fold_problems": fold_problems}, indent=1, default=str) + "\n")
     readme = root / "README.md"
-    readme.write_text("\n".join(md).rstrip() + "\n")
+    page = P.Page(md)
+    readme.write_text(P.to_markdown(page))
     from ..report.html import page_html
 
-    (root / "index.html").write_text(page_html(readme, {readme.resolve(): (root / "index.html").resolve()}))
+    (root / "index.html").write_text(page_html(page, readme, {readme.resolve(): (root / "index.html").resolve()}))

@@ -9,7 +9,8 @@
 
 Every figure of the reports is written by :func:`save`, the one figure saver: PNG, PDF and a
 caption file ``<stem>.caption.md`` (:class:`Caption`: what is plotted, the data, the protocol,
-the scale and the number of stored records it rests on). Legends and axis labels use the papers'
+the scale and the number of stored records it rests on), and records the figure and its caption as
+data in the folder's contents (:mod:`bench.report.contents`), which the pages list. Legends and axis labels use the papers'
 algorithm names (:mod:`bench.report.labels`), never config names.
 """
 
@@ -26,6 +27,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from ..stats.spread import standard_error  # noqa: E402
+from . import contents  # noqa: E402
 
 DPI = 150
 
@@ -61,6 +63,11 @@ class Caption:
         return cls(what, data or (f"experiment {exp}" if exp else ""), protocol,
                    str(plan.get("scale") or ""), None if n is None else int(n), notes)
 
+    def fields(self) -> dict:
+        """The caption as data (recorded in the folder's contents, :mod:`bench.report.contents`)."""
+        return {"what": self.what, "data": self.data, "protocol": self.protocol, "scale": self.scale,
+                "records": self.records, "notes": self.notes}
+
     def markdown(self, name: str) -> str:
         rows = [f"**{name}**: {self.what.strip()}", ""]
         rows.append(f"- data: {self.data or 'not stated'}")
@@ -93,6 +100,7 @@ def save(fig, stem: Path, caption: Caption) -> list[Path]:
     fig.savefig(paths[1], bbox_inches="tight", metadata={"CreationDate": None})
     plt.close(fig)
     paths[2].write_text(caption.markdown(stem.name))
+    contents.record(stem.parent, "figure", stem.name, paths, caption.fields())
     return paths
 
 

@@ -1,19 +1,20 @@
 """A static HTML view of reports/ (no server, no dependency): ``reports/index.html``, one
-``index.html`` per paper page and ``verdicts.html``, converted from the same Markdown the build
-writes (:mod:`bench.report.pages`).
+``index.html`` per paper page and ``verdicts.html``, rendered from the same blocks as the Markdown
+pages (:mod:`bench.report.page`, built by :mod:`bench.report.pages`); no Markdown is parsed.
 
-The converter covers the Markdown the reports use: ATX headings, pipe tables, bullet lists (nested
-by two spaces), images on a line of their own (shown inline), paragraphs, and inline links, images,
-``code``, **bold** and *italic*. Links to a page that is converted point at its HTML twin; other
-relative links (tables in Markdown, CSV) are kept and open as files.
+Blocks become HTML one for one: headings (with an id from their text), paragraphs, bullet lists
+(nested), tables, figures with their caption; inlines become links, ``<code>``, ``<strong>`` and
+``<em>``. Links to a page of the site point at its HTML twin; other relative links (tables in
+Markdown, CSV) are kept and open as files.
 
 The layout is for a researcher at a 1400 px window: a link to the page itself is plain text; TeX
-between dollars (``$\\psi = 20000$``) is converted to text (:func:`tex_to_html`: ψ = 20000); a verdict
-table has fixed column widths with the claim's words beside its id, and a cell listing many
-comparisons shows one per line, the first few open and the rest folded; every image gets a display
-width from its PNG header (its size at the resolution it was drawn for, at least
-:data:`MIN_IMAGE_PX`, at most the column); a generic summary's critical-difference diagram is a link,
-not a second image, when the same folder shows the paper's own diagram of that measure.
+between dollars in text (a claim's words, ``$\\psi = 20000$``) is converted to text
+(:func:`tex_to_html`: ψ = 20000); a verdict table has fixed column widths with the claim's words
+beside its id, and a cell listing many comparisons shows one per line, the first few open and the
+rest folded; every image gets a display width from its PNG header (its size at the resolution it
+was drawn for, at least :data:`MIN_IMAGE_PX`, at most the column); the key figure comes first; a
+generic summary's critical-difference diagram is a link, not a second image, when the same folder
+shows the paper's own diagram of that measure.
 """
 
 from __future__ import annotations
@@ -23,19 +24,14 @@ import re
 import struct
 from pathlib import Path
 
+from . import page as P
+
 #: the style sheet of the HTML view: one source, ``bench/report/style.css`` (package data), written
 #: beside reports/index.html by :func:`write_site` (or inline in a page built without it)
 CSS = (Path(__file__).with_name("style.css")).read_text()
 #: the key figure's file name (bench.report.keyfig draws it; pages show it first, at its own width)
 KEY_FIGURE = "key_figure.png"
 
-_IMG = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
-_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
-#: ``***a**b*``: italic text that opens with a bold part (a figure's caption)
-_BOLD_IN_ITAL = re.compile(r"(?<![*\w])\*\*\*(.+?)\*\*([^*\n]*?)\*(?![*\w])")
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_ITAL = re.compile(r"(?<![*\w])\*([^*\n]+?)\*(?![*\w])")
-_CODE = re.compile(r"`([^`]+)`")
 #: TeX between dollars, as pandoc reads it: no space just inside either dollar, no digit just after
 #: the closing one ("$5 and $10" is not math)
 _MATH = re.compile(r"(?<![\\$])\$(?=\S)([^$\n]{1,200}?)(?<=\S)\$(?!\d)")
@@ -101,6 +97,15 @@ MIN_IMAGE_PX = 600
 
 def split_top(text: str, sep: str) -> list[str]:
     """``text`` split at ``sep`` outside parentheses and brackets."""
+    return [p for p in (p.strip() for p in _split_keep(text, sep)) if p]
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _split_keep(text: str, sep: str) -> list[str]:
+    """``text`` split at ``sep`` outside parentheses and brackets, every piece kept as it is."""
     parts, depth, start, i = [], 0, 0, 0
     while i < len(text):
         ch = text[i]
@@ -113,18 +118,43 @@ def split_top(text: str, sep: str) -> list[str]:
             start = i = i + len(sep)
             continue
         i += 1
-    parts.append(text[start:])
-    return [p for p in (p.strip() for p in parts) if p]
+    return parts + [text[start:]]
 
 
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+def split_inlines(content: tuple, sep: str) -> list[tuple]:
+    """Inlines split at ``sep`` in their text (outside parentheses, :func:`split_top`): the parts,
+    stripped, the empty ones left out (a cell of links joined by ", " gives one link a part)."""
+    parts: list[list] = [[]]
+    for x in content:
+        if isinstance(x, P.Text):
+            pieces = _split_keep(x.text, sep)
+            parts[-1].append(P.Text(pieces[0]))
+            for piece in pieces[1:]:
+                parts.append([P.Text(piece)])
+        else:
+            parts[-1].append(x)
+    out = []
+    for part in parts:
+        while part and isinstance(part[0], P.Text) and not part[0].text.strip():
+            part.pop(0)
+        while part and isinstance(part[-1], P.Text) and not part[-1].text.strip():
+            part.pop()
+        if part and isinstance(part[0], P.Text):
+            part[0] = P.Text(part[0].text.lstrip())
+        if part and isinstance(part[-1], P.Text):
+            part[-1] = P.Text(part[-1].text.rstrip())
+        if part:
+            out.append(P.inlines(part))
+    return out
 
 
-class _Converter:
+class _Renderer:
+    """One page's blocks as HTML, for the page at ``page`` (its Markdown file: links are relative to
+    its folder); ``pages`` maps every page of the site (resolved .md) to its HTML twin."""
+
     def __init__(self, page: Path, pages: dict[Path, Path]):
         self.page = page
-        self.pages = pages  # resolved .md page -> its .html
+        self.pages = pages
 
     def href(self, url: str) -> str:
         if re.match(r"^[a-z]+:", url) or url.startswith("#"):
@@ -146,47 +176,39 @@ class _Converter:
         target = (self.page.parent / path).resolve()
         return target == self.page or target == self.pages.get(self.page)
 
-    def link(self, m: re.Match) -> str:
-        url = _html.unescape(m.group(2))
-        if self.is_self(url):   # a page does not link to itself
-            return m.group(1)
-        return f'<a href="{_html.escape(self.href(url))}">{m.group(1)}</a>'
+    def text(self, text: str) -> str:
+        """Plain text, escaped; TeX between dollars (a claim's words) as text (:func:`tex_to_html`)."""
+        out, at = [], 0
+        for m in _MATH.finditer(text):
+            out.append(_html.escape(text[at:m.start()], quote=True))
+            out.append(f'<span class="math">{tex_to_html(m.group(1))}</span>')
+            at = m.end()
+        out.append(_html.escape(text[at:], quote=True))
+        return "".join(out)
 
-    def inline(self, text: str) -> str:
-        codes: list[str] = []
+    def inline(self, content) -> str:
+        out = []
+        for x in P.inlines(content):
+            if isinstance(x, P.Text):
+                out.append(self.text(x.text))
+            elif isinstance(x, P.Code):
+                out.append(f"<code>{_html.escape(x.text)}</code>")
+            elif isinstance(x, P.Strong):
+                out.append(f"<strong>{self.inline(x.content)}</strong>")
+            elif isinstance(x, P.Em):
+                out.append(f"<em>{self.inline(x.content)}</em>")
+            elif isinstance(x, P.Link):
+                if self.is_self(x.href):   # a page does not link to itself
+                    out.append(self.inline(x.content))
+                else:
+                    out.append(f'<a href="{_html.escape(self.href(x.href))}">{self.inline(x.content)}</a>')
+            else:
+                raise TypeError(f"not an inline: {x!r}")
+        return "".join(out)
 
-        def keep_code(m):
-            codes.append(f"<code>{_html.escape(m.group(1))}</code>")
-            return f"\x00{len(codes) - 1}\x00"
-
-        def keep_math(m):
-            codes.append(f'<span class="math">{tex_to_html(m.group(1))}</span>')
-            return f"\x00{len(codes) - 1}\x00"
-
-        text = _CODE.sub(keep_code, text)
-        text = _MATH.sub(keep_math, text)
-        text = _html.escape(text, quote=True)
-        text = _IMG.sub(lambda m: f'<img src="{_html.escape(self.href(_html.unescape(m.group(2))))}" alt="{m.group(1)}">', text)
-        text = _LINK.sub(self.link, text)
-        text = _BOLD_IN_ITAL.sub(r"<em><strong>\1</strong>\2</em>", text)
-        text = _BOLD.sub(r"<strong>\1</strong>", text)
-        text = _ITAL.sub(r"<em>\1</em>", text)
-        return re.sub("\x00(\\d+)\x00", lambda m: codes[int(m.group(1))], text)
-
-    def table(self, rows: list[str]) -> str:
-        def cells(line: str) -> list[str]:
-            line = line.strip()
-            if line.startswith("|"):
-                line = line[1:]
-            if line.endswith("|") and not line.endswith("\\|"):
-                line = line[:-1]
-            parts = re.split(r"(?<!\\)\|", line)
-            return [p.strip().replace("\\|", "|") for p in parts]
-
-        head = cells(rows[0])
-        body = [cells(r) for r in rows[2:]] if len(rows) > 1 and re.match(r"^\|?[\s:\-|]+\|?$", rows[1]) \
-            else [cells(r) for r in rows[1:]]
-        verdict_table = VERDICT_COLUMNS.keys() >= set(head) and {"verdict", CLAIM_TEXT} <= set(head)
+    def table(self, t: P.Table) -> str:
+        head = list(t.header)
+        verdict_table = t.kind == "verdicts"
         order = list(range(len(head)))
         if verdict_table:   # the claim's words beside its id, then the verdict and its grounds
             order = sorted(order, key=lambda i: list(VERDICT_COLUMNS).index(head[i]))
@@ -196,17 +218,16 @@ class _Converter:
             widths = [VERDICT_COLUMNS[head[i]] for i in order]
             out.append("<colgroup>" + "".join(f'<col style="width:{100 * w / sum(widths):.1f}%">' for w in widths)
                        + "</colgroup>")
-        out += ["<thead><tr>" + "".join(f"<th>{self.inline(head[i])}</th>" for i in order) + "</tr></thead>",
+        out += ["<thead><tr>" + "".join(f"<th>{self.text(head[i])}</th>" for i in order) + "</tr></thead>",
                 "<tbody>"]
-        for r in body:
+        for r in t.rows:
             tds = []
             for i in order:
-                c = r[i] if i < len(r) else ""
+                c = r[i] if i < len(r) else ()
                 cls = ""
                 if i == vcol:
-                    word = c.replace("*", "").strip()
                     cls = {"reproduced": "v-reproduced", "partly reproduced": "v-partly",
-                           "not reproduced": "v-not", "not checkable": "v-checkable"}.get(word, "")
+                           "not reproduced": "v-not", "not checkable": "v-checkable"}.get(P.plain(c).strip(), "")
                 tds.append(f'<td class="{cls}">' if cls else "<td>")
                 listed = verdict_table and head[i] in LISTED_COLUMNS
                 tds[-1] += (self.listed(c, LISTED_COLUMNS[head[i]]) if listed else self.inline(c)) + "</td>"
@@ -214,12 +235,12 @@ class _Converter:
         out += ["</tbody>", "</table>"]
         return "\n".join(out)
 
-    def listed(self, cell: str, seps: tuple[str, ...]) -> str:
+    def listed(self, cell: tuple, seps: tuple[str, ...]) -> str:
         """A cell listing comparisons ("a; b; c" with ``seps`` ("; ",)): one per line, those after
         the first :data:`LIST_OPEN` folded under a "N more" summary."""
         parts = [cell]
         for sep in seps:
-            parts = [q for p in parts for q in split_top(p, sep)]
+            parts = [q for p in parts for q in split_inlines(p, sep)]
         if len(parts) < 2:
             return self.inline(cell)
         if len(parts) <= LIST_OPEN + 1:
@@ -228,11 +249,11 @@ class _Converter:
         rest = "<br>".join(self.inline(p) for p in parts[LIST_OPEN:])
         return f"{shown}<details><summary>{len(parts) - LIST_OPEN} more</summary>{rest}</details>"
 
-    def figure(self, url: str, alt: str, cap: str, images: set[Path]) -> str:
+    def figure(self, f: P.Figure, images: set[Path]) -> str:
         """A figure at its display width (:func:`display_width`), or a link line when it repeats a
         diagram the page shows (:func:`repeats`)."""
-        path = (self.page.parent / url.split("#")[0]).resolve()
-        src = _html.escape(self.href(url))
+        path = (self.page.parent / f.src.split("#")[0]).resolve()
+        src = _html.escape(self.href(f.src))
         twin = repeats(path, images)
         if twin is not None:
             return (f'<p class="repeat">{_html.escape(path.stem)}: <a href="{src}">the same diagram from the '
@@ -242,92 +263,33 @@ class _Converter:
         width = display_width(path, key=key)
         style = f' style="width:{width}px"' if width else ""
         cls = ' class="key"' if key else ""
-        return f'<figure{cls}><img src="{src}" alt="{_html.escape(alt)}"{style}>{cap}</figure>'
+        cap = f"<figcaption>{self.inline(f.caption)}</figcaption>" if f.caption else ""   # italics: style.css
+        return f'<figure{cls}><img src="{src}" alt="{_html.escape(f.alt)}"{style}>{cap}</figure>'
 
-    def convert(self, md: str) -> tuple[str, str]:
-        lines = md.splitlines()
-        images = {(self.page.parent / m.group(2).split("#")[0]).resolve()
-                  for m in (re.fullmatch(r"!\[([^\]]*)\]\(([^)\s]+)\)", ln.strip()) for ln in lines) if m}
-        out: list[str] = []
-        title = ""
-        i = 0
-        para: list[str] = []
-
-        def flush():
-            if para:
-                out.append("<p>" + self.inline(" ".join(para)) + "</p>")
-                para.clear()
-
-        while i < len(lines):
-            line = lines[i]
-            s = line.strip()
-            if not s:
-                flush()
-                i += 1
-                continue
-            m = re.match(r"^(#{1,6})\s+(.*)$", s)
-            if m:
-                flush()
-                n, text = len(m.group(1)), m.group(2).strip()
-                title = title or re.sub(r"[*`\[\]]", "", text)
-                out.append(f'<h{n} id="{slug(text)}">{self.inline(text)}</h{n}>')
-                i += 1
-                continue
-            if s.startswith("|"):
-                flush()
-                rows = []
-                while i < len(lines) and lines[i].strip().startswith("|"):
-                    rows.append(lines[i])
-                    i += 1
-                out.append(self.table(rows))
-                continue
-            if re.match(r"^\s*[-*]\s+", line):
-                flush()
-                items = []
-                while i < len(lines) and re.match(r"^\s*[-*]\s+", lines[i]):
-                    indent = len(lines[i]) - len(lines[i].lstrip())
-                    items.append((indent // 2, re.sub(r"^\s*[-*]\s+", "", lines[i])))
-                    i += 1
-                out.append(self.ul(items))
-                continue
-            m = re.fullmatch(r"!\[([^\]]*)\]\(([^)\s]+)\)", s)
-            if m:
-                flush()
-                i += 1
-                cap, i = self.figure_caption(lines, i)
-                out.append(self.figure(m.group(2), m.group(1), cap, images))
-                continue
-            para.append(s)
-            i += 1
-        flush()
-        return title, "\n".join(out)
-
-    def figure_caption(self, lines: list[str], i: int) -> tuple[str, int]:
-        """The ``<figcaption>`` of the image line before ``lines[i]``: the next paragraph when it is
-        one line in italics (how the paper pages write a figure's caption), with the line after it;
-        else ``""`` and ``i`` unchanged."""
-        j = i
-        while j < len(lines) and not lines[j].strip():
-            j += 1
-        s = lines[j].strip() if j < len(lines) else ""
-        ends = j + 1 >= len(lines) or not lines[j + 1].strip()
-        if len(s) > 2 and s[0] == "*" and s[-1] == "*" and s[-2] != "*" and ends:
-            return f"<figcaption>{self.inline(s[1:-1])}</figcaption>", j + 1   # italics: style.css
-        return "", i
-
-    def ul(self, items: list[tuple[int, str]]) -> str:
-        out, depth = [], -1
-        for level, text in items:
-            level = min(level, depth + 1)
-            while depth < level:
-                out.append("<ul>")
-                depth += 1
-            while depth > level:
-                out.append("</ul>")
-                depth -= 1
-            out.append(f"<li>{self.inline(text)}</li>")
-        out += ["</ul>"] * (depth + 1)
+    def items(self, items: list[P.Item]) -> str:
+        out = ["<ul>"]
+        for it in items:
+            sub = ("\n" + self.items(it.children)) if it.children else ""
+            out.append(f"<li>{self.inline(it.content)}{sub}</li>")
+        out.append("</ul>")
         return "\n".join(out)
+
+    def block(self, b, images: set[Path]) -> str:
+        if isinstance(b, P.Heading):
+            return f'<h{b.level} id="{slug(P.md_inlines(b.content))}">{self.inline(b.content)}</h{b.level}>'
+        if isinstance(b, P.Para):
+            return f"<p>{self.inline(b.content)}</p>"
+        if isinstance(b, P.Bullets):
+            return self.items(b.items)
+        if isinstance(b, P.Table):
+            return self.table(b)
+        if isinstance(b, P.Figure):
+            return self.figure(b, images)
+        raise TypeError(f"not a block: {b!r}")
+
+    def body(self, page: P.Page) -> str:
+        images = {(self.page.parent / b.src.split("#")[0]).resolve() for b in page.blocks if isinstance(b, P.Figure)}
+        return "\n".join(self.block(b, images) for b in page.blocks)
 
 
 def png_size(path: Path) -> tuple[int, int, float] | None:
@@ -390,38 +352,49 @@ def _relpath(target: Path, start: Path) -> str:
 STYLE_SHEET = "style.css"
 
 
-def page_html(md_path: Path, pages: dict[Path, Path], css_href: str | None = None) -> str:
-    """One page; with ``css_href`` it links the shared style sheet, else the style is inline."""
-    title, body = _Converter(md_path.resolve(), pages).convert(md_path.read_text())
+def page_html(page: P.Page, md_path: Path, pages: dict[Path, Path] | None = None,
+              css_href: str | None = None) -> str:
+    """The HTML of ``page`` (blocks, :mod:`bench.report.page`) whose Markdown twin is ``md_path``
+    (its links are relative to that folder); ``pages`` maps the site's pages (resolved .md) to their
+    HTML. With ``css_href`` it links the shared style sheet, else the style is inline."""
+    md_path = Path(md_path).resolve()
+    body = _Renderer(md_path, pages or {}).body(page)
     style = f'<link rel="stylesheet" href="{css_href}">' if css_href else f"<style>\n{CSS}</style>"
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{_html.escape(title or md_path.stem)}</title>\n{style}\n</head>\n<body>\n"
+            f"<title>{_html.escape(page.title or md_path.stem)}</title>\n{style}\n</head>\n<body>\n"
             f"{body}\n</body>\n</html>\n")
 
 
+def html_twin(md: Path) -> Path:
+    """The HTML file of a page: ``index.html`` for a folder's ``README.md``, else ``<stem>.html``."""
+    md = Path(md)
+    return md.with_name("index.html") if md.name == "README.md" else md.with_suffix(".html")
+
+
 def site_pages(root: Path) -> dict[Path, Path]:
-    """The Markdown pages converted to HTML: index.md, verdicts.md, and per paper README.md (as
-    ``<paper>/index.html``, which holds the paper's verdict table; its verdicts.md stays Markdown)."""
+    """The pages of the HTML view that exist under ``root``: index.md, verdicts.md, and per paper
+    README.md (as ``<paper>/index.html``, which holds the paper's verdict table; its verdicts.md stays
+    Markdown), each (resolved) with its HTML file."""
     from .verdicts import PAPERS
 
     root = Path(root)
-    pairs = {root / "index.md": root / "index.html", root / "verdicts.md": root / "verdicts.html"}
-    for paper in PAPERS:
-        pairs[root / paper / "README.md"] = root / paper / "index.html"
-    return {md.resolve(): h.resolve() for md, h in pairs.items() if md.exists()}
+    mds = [root / "index.md", root / "verdicts.md"] + [root / paper / "README.md" for paper in PAPERS]
+    return {md.resolve(): html_twin(md).resolve() for md in mds if md.exists()}
 
 
-def write_site(root: Path) -> list[Path]:
-    """Write the HTML twin of every page of :func:`site_pages`; return the files."""
+def write_site(root: Path, pages: dict[Path, P.Page]) -> list[Path]:
+    """Write the HTML twin of every page of ``pages`` (Markdown file -> its blocks) and the style
+    sheet; return the files."""
     root = Path(root)
-    pages = site_pages(root)
+    twins = {Path(md).resolve(): html_twin(md).resolve() for md in pages}
     css = root / STYLE_SHEET
     css.write_text(CSS)
     out = [css]
     for stale in root.glob("*/verdicts.html"):   # written by earlier builds; the paper page has them
         stale.unlink()
-    for md, h in pages.items():
-        h.write_text(page_html(md, pages, _relpath(css.resolve(), h.parent)))
+    for md, page in pages.items():
+        h = html_twin(md)
+        h.write_text(page_html(page, md, twins, _relpath(css.resolve(), h.resolve().parent)))
         out.append(h)
     return out
 

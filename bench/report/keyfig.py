@@ -11,7 +11,7 @@ Two parts, from data the build already holds, never from Markdown:
   number is counted, not drawn.
 
 :func:`write_all` writes every paper's figure (the verdict stage calls it before the pages);
-:func:`page_lines` are the Markdown lines that open a paper page with it.
+:func:`page_blocks` is the figure block that opens a paper page with it (:mod:`bench.report.page`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import page as P
 from .html import KEY_FIGURE
 
 #: the figure's file name in the paper folder
@@ -212,17 +213,17 @@ def caption(root: Path, paper: str) -> str:
                else "."))
 
 
-def index_lines(root: Path) -> list[str]:
-    """The Markdown lines opening reports/index.md with the verdict bars ([] when not drawn)."""
+def index_blocks(root: Path) -> list:
+    """The figure block opening reports/index.md with the verdict bars ([] when not drawn)."""
     if not (Path(root) / FILE).exists():
         return []
-    return [f"![verdicts by paper]({FILE})", "",
-            "*Every paper's claims by verdict; the table below links each paper's page, which opens with its "
-            "published numbers against ours.*", ""]
+    return [P.Figure(FILE, "verdicts by paper",
+                     "Every paper's claims by verdict; the table below links each paper's page, which opens with its "
+                     "published numbers against ours.")]
 
 
-def page_lines(root: Path, paper: str) -> list[str]:
-    """The Markdown lines opening a paper page with its key figure ([] when it was not drawn)."""
+def page_blocks(root: Path, paper: str) -> list:
+    """The figure block opening a paper page with its key figure ([] when it was not drawn)."""
     if not (Path(root) / paper / FILE).exists():
         return []
-    return [f"![key figure]({FILE})", "", f"*{caption(root, paper)}*", ""]
+    return [P.Figure(FILE, "key figure", caption(root, paper))]

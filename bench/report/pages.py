@@ -1,12 +1,13 @@
 """The reader's view of reports/: one page per paper and the verdict head of ``reports/index.md``.
 
-One interface for every paper: :func:`paper_page` builds ``reports/<paper>/README.md`` from the
-paper's files (its own folder ``reports/<paper>/`` and the experiment folders
-``reports/<paper>_*/``) and its verdicts; :func:`index_head` is the part of ``reports/index.md``
-above the build provenance: the verdict table (one row per paper) and, per paper, the claims not
-reproduced with their one-line reasons. :func:`write_verdict_stage` runs the whole stage from the
-committed report files alone (no stored runs needed): verdicts, paper pages, index head and the
-static HTML view (:mod:`bench.report.html`).
+One interface for every paper: :func:`paper_blocks` builds the page ``reports/<paper>/README.md``
+from the recorded contents (:mod:`bench.report.contents`) of the paper's folder ``reports/<paper>/``
+and its experiment folders ``reports/<paper>_*/``, and from its verdicts; :func:`index_head` is the
+part of ``reports/index.md`` above the build provenance: the verdict table (one row per paper) and,
+per paper, the claims not reproduced with their one-line reasons. Both are blocks
+(:mod:`bench.report.page`), written as Markdown and as HTML (:mod:`bench.report.html`); no page is
+read back. :func:`write_verdict_stage` runs the whole stage from the committed report files alone
+(no stored runs needed): verdicts, paper pages, index head and the static HTML view.
 """
 
 from __future__ import annotations
@@ -17,14 +18,13 @@ from pathlib import Path
 import pandas as pd
 
 from ..papers import PAPERS
-from . import keyfig
+from . import contents, keyfig
+from . import page as P
 from . import verdicts as V
 
 #: paper key -> title and short name: of the index sections and of each paper page (the papers' declarations)
 TITLES = {k: p.title for k, p in PAPERS.items()}
 SHORT = {k: p.short for k, p in PAPERS.items()}
-#: files of a paper folder that are the page itself, not its content
-OWN = {"README.md", "verdicts.md", "index.md"}
 PROVENANCE = "## Provenance"
 #: characters of a table's caption shown beside its link on a paper page (longer ones are shortened)
 CAPTION_WIDTH = 320
@@ -40,17 +40,15 @@ def folders(root: Path, paper: str) -> list[Path]:
     return out
 
 
-def caption(md: Path) -> str:
-    """The caption of a table written by :func:`bench.report.tables.write_table` (its first
-    paragraph when that is not the table itself), whole up to :data:`CAPTION_WIDTH` characters, else
-    shortened by :func:`shorten` (at a sentence end, else a clause end; never mid-word)."""
-    try:
-        first = md.read_text().split("\n\n", 1)[0].strip()
-    except OSError:
-        return ""
-    if not first or first.startswith("|") or first.startswith("#"):
-        return first.lstrip("# ").split("\n")[0] if first.startswith("#") else ""
-    return shorten(first.replace("\n", " "), CAPTION_WIDTH)
+def caption(text: str) -> str:
+    """A table's caption as a paper page shows it beside the table's link: the first paragraph of
+    the caption its writer recorded (:func:`bench.report.tables.write_table`, in the folder's
+    contents), whole up to :data:`CAPTION_WIDTH` characters, else shortened by :func:`shorten` (at a
+    sentence end, else a clause end; never mid-word)."""
+    first = str(text or "").split("\n\n", 1)[0].strip()
+    if first.startswith("#"):
+        return first.lstrip("# ").split("\n")[0]
+    return shorten(first.replace("\n", " "), CAPTION_WIDTH) if first else ""
 
 
 #: a number (maybe signed, with a decimal point, thousands commas or a percent sign): never the last
@@ -112,22 +110,24 @@ def shorten(text: str, limit: int) -> str:
     return " ".join(words).rstrip(",;:") + " …"
 
 
-def figure_caption(png: Path) -> str:
-    """A figure's caption: its caption file when the figure has one (``<stem>.caption.md``,
-    ``<stem>_caption.md``, ``<stem>.caption.txt`` ... any ``<stem>*caption*.md/.txt`` beside it),
-    else its name."""
-    cands = [png.with_suffix(".caption.md"), png.with_name(png.stem + "_caption.md"),
-             png.with_suffix(".caption.txt"), png.with_name(png.stem + "_caption.txt")]
-    cands += sorted(p for p in png.parent.glob(f"{png.stem}*caption*") if p.suffix in (".md", ".txt"))
-    for cand in cands:
-        if cand.exists():
-            text = " ".join(ln for ln in cand.read_text().splitlines() if not ln.startswith("#"))
-            return " ".join(text.split())
-    for data in (png.with_suffix(".md"), png.with_name(png.stem + "_values.md")):  # the figure's data table
-        cap = caption(data) if data.exists() else ""
-        if cap:
-            return cap
-    return png.stem.replace("_", " ")
+def figure_caption(item: "contents.Item") -> tuple:
+    """A figure's caption (inlines) from its recorded caption (:meth:`bench.report.figures.Caption.fields`):
+    its name in bold, what it plots, then data, protocol, scale, records and notes as its caption file
+    lists them; a caption recorded as text is shown as it is; none: the figure's name."""
+    cap = item.caption
+    if isinstance(cap, dict) and "what" in cap:
+        records = cap.get("records")
+        rest = [f"- data: {cap.get('data') or 'not stated'}", f"- protocol: {cap.get('protocol') or 'not stated'}",
+                f"- scale: {cap.get('scale') or 'not stated'}",
+                "- records: " + ("not drawn from stored runs" if records is None
+                                 else f"{records} stored records (splits)")]
+        if cap.get("notes"):
+            rest.append(f"- notes: {str(cap['notes']).strip()}")
+        text = " ".join(f": {str(cap['what']).strip()} {' '.join(rest)}".split())
+        return P.inlines(P.strong(item.stem), text)
+    if isinstance(cap, dict) and cap.get("text"):
+        return P.inlines(" ".join(str(cap["text"]).split()))
+    return P.inlines(item.stem.replace("_", " "))
 
 
 def _counts_line(vs: list) -> str:
@@ -135,42 +135,69 @@ def _counts_line(vs: list) -> str:
     return ", ".join(f"{n} {k}" for k, n in c.items())
 
 
+#: files of a folder that are pages or drawn by the verdict stage, not recorded contents
+_PAGES = {"README.md", "verdicts.md", "index.md", keyfig.FILE}
+
+
+def _contents(folder: Path) -> list:
+    """The recorded contents of ``folder``; an error when it holds tables or figures but records none
+    (written before contents were recorded: its page would silently leave them out)."""
+    items = contents.read(folder)
+    if not items and not (folder / contents.FILE).exists():
+        strays = sorted(p.name for p in folder.iterdir() if p.suffix in (".md", ".png") and p.name not in _PAGES)
+        if strays:
+            raise ValueError(f"{folder} holds {len(strays)} tables or figures ({', '.join(strays[:3])}"
+                             f"{' ...' if len(strays) > 3 else ''}) but no {contents.FILE}, the record of them "
+                             "the pages list: rebuild it (python -m bench.report --paper <paper>, or --from-evidence)")
+    return items
+
+
 def paper_page(root: Path, paper: str, verdicts: list) -> str:
-    """``reports/<paper>/README.md``: verdicts, then tables and figures folder by folder."""
+    """``reports/<paper>/README.md`` (:func:`paper_blocks` in Markdown)."""
+    return P.to_markdown(paper_blocks(root, paper, verdicts))
+
+
+def paper_blocks(root: Path, paper: str, verdicts: list) -> P.Page:
+    """The page of a paper: verdicts, then tables and figures folder by folder, from each folder's
+    recorded contents (:mod:`bench.report.contents`)."""
     root = Path(root)
     vs = [v for v in verdicts if v.paper == paper]
-    lines = [f"# {TITLES.get(paper, paper)}", "",
-             f"[All papers](../index.md) · [every verdict](../verdicts.md) · [rules](../verdicts.md#rules)", "",
-             *keyfig.page_lines(root, paper), "## Verdicts", "", f"{len(vs)} claims: {_counts_line(vs)}.", "",
-             *V.verdict_table(vs, link_prefix="../", root=root), ""]
+    page = P.Page([P.Heading(1, TITLES.get(paper, paper)),
+                   P.Para(P.join([P.link("All papers", "../index.md"), P.link("every verdict", "../verdicts.md"),
+                                  P.link("rules", "../verdicts.md#rules")], " · ")),
+                   *keyfig.page_blocks(root, paper), P.Heading(2, "Verdicts"),
+                   P.Para(f"{len(vs)} claims: {_counts_line(vs)}."),
+                   V.verdict_table(vs, link_prefix="../", root=root)])
     for f in folders(root, paper):
         rel = "" if f.name == paper else f"../{f.name}/"
-        mds = sorted((p for p in f.glob("*.md") if p.name not in OWN and "caption" not in p.name),
-                     key=lambda p: (p.stem == "missing", p.stem))
-        pngs = sorted(p for p in f.glob("*.png") if p.name != keyfig.FILE)
+        items = _contents(f)
+        mds = sorted((it for it in items if it.kind in ("table", "notes")),
+                     key=lambda it: (it.stem == "missing", it.stem))
+        pngs = sorted((it for it in items if it.kind == "figure"), key=lambda it: it.stem + ".png")
         if not mds and not pngs:
             continue
-        lines += [f"## {'Tables and figures' if f.name == paper else 'Experiment ' + f.name}", ""]
+        page.add(P.Heading(2, "Tables and figures" if f.name == paper else "Experiment " + f.name))
         desc = _description(f.name) if f.name != paper else ""
         if desc:
-            lines += [desc, ""]
-        notes = [p for p in mds if p.stem.endswith("_notes")]
+            page.add(P.Para(desc))
+        notes = [it for it in mds if it.stem.endswith("_notes")]
         if notes:   # one per experiment in a paper folder holding several experiments' files (mctree)
-            lines += ["Notes: " + ", ".join(f"[{p.name}]({rel}{p.name})" for p in notes), ""]
-        generic = [p for p in mds if p.stem in GENERIC_SUMMARIES]
-        own = [p for p in mds if p not in notes and p not in generic]
+            page.add(P.Para(P.inlines("Notes: ", P.join([P.link(f"{it.stem}.md", f"{rel}{it.stem}.md")
+                                                         for it in notes], ", "))))
+        generic = [it for it in mds if it.stem in GENERIC_SUMMARIES]
+        own = [it for it in mds if it not in notes and it not in generic]
         if own or generic:
-            lines += ["Tables:", ""]
-            for p in own:
-                cap = caption(p)
-                lines.append(f"- [{p.stem}]({rel}{p.name})" + (f": {cap}" if cap else ""))
+            page.add(P.Para("Tables:"))
+            bullets = []
+            for it in own:
+                cap = caption(it.caption) if it.kind == "table" else ""
+                bullets.append(P.Item(P.inlines(P.link(it.stem, f"{rel}{it.stem}.md"), f": {cap}" if cap else "")))
             if generic:
-                lines.append(generic_summaries_line({p.stem for p in generic}, rel))
-            lines.append("")
-        for p in pngs:
-            cap = figure_caption(p)
-            lines += [f"![{p.stem}]({rel}{p.name})", "", f"*{cap}*", ""]
-    return "\n".join(lines)
+                bullets.append(generic_summaries_item({it.stem for it in generic}, rel))
+            page.add(P.Bullets(bullets))
+        for it in pngs:
+            page.add(P.Figure(f"{rel}{it.stem}.png", it.stem, figure_caption(it)))
+    return page
 
 
 #: the summaries every experiment folder gets (:mod:`bench.report.build`), not the paper's own
@@ -182,18 +209,23 @@ GENERIC_SUMMARIES = {"summary_error": "error", "summary_error_ranks": "ranks",
                      "summary_train_time": "training CPU time"}
 
 
-def generic_summaries_line(stems: set[str], rel: str) -> str:
+def generic_summaries_item(stems: set[str], rel: str) -> P.Item:
     """One bullet linking the generic summaries present (``stems``), grouped by metric."""
     def link(stem):
-        return f"[{GENERIC_SUMMARIES[stem]}]({rel}{stem}.md)"
+        return P.link(GENERIC_SUMMARIES[stem], f"{rel}{stem}.md")
 
     parts = []
     for head in ("summary_error", "summary_rmse", "summary_train_time"):
         tests = [link(s) for s in (f"{head}_ranks", f"{head}_wilcoxon") if s in stems]
         if head in stems or tests:
             main = link(head) if head in stems else GENERIC_SUMMARIES[head]
-            parts.append(main + (f" ({', '.join(tests)})" if tests else ""))
-    return "- summaries over the splits, every algorithm and dataset: " + " · ".join(parts)
+            parts.append(P.inlines(main, (" (", P.join(tests, ", "), ")") if tests else ""))
+    return P.Item(P.inlines("summaries over the splits, every algorithm and dataset: ", P.join(parts, " · ")))
+
+
+def generic_summaries_line(stems: set[str], rel: str) -> str:
+    """:func:`generic_summaries_item` as a Markdown line."""
+    return P.md_block(P.Bullets([generic_summaries_item(stems, rel)]))
 
 
 def _description(experiment: str) -> str:
@@ -235,7 +267,7 @@ def paper_experiments(paper: str) -> list[str]:
 def _own_tables(root: Path | None, paper: str) -> bool:
     """Whether reports/<paper>/ holds tables or figures of its own (a paper module's), not only its page."""
     d = Path(root) / paper if root is not None else None
-    return bool(d and d.is_dir() and any(p.suffix in (".md", ".png") and p.name not in OWN | {keyfig.FILE} for p in d.iterdir()))
+    return bool(d and d.is_dir() and contents.read(d))
 
 
 def complete_papers(sections: "IndexSections", root: Path | None = None) -> "IndexSections":
@@ -273,8 +305,8 @@ def _published_cells(paper: str, missing: pd.DataFrame) -> int | None:
     return published_cells(paper, missing)
 
 
-def _missing_cells(root: Path, paper: str) -> tuple[str, str, set[str]]:
-    """(display of the missing cells, display of the filled cells, paper data sets absent here)."""
+def _missing_cells(root: Path, paper: str) -> tuple:
+    """(display of the missing cells (inlines), display of the filled cells, paper data sets absent here)."""
     m = root / paper / "missing.csv"
     if m.exists():
         df = pd.read_csv(m, dtype=str, keep_default_na=False)
@@ -283,7 +315,7 @@ def _missing_cells(root: Path, paper: str) -> tuple[str, str, set[str]]:
         # cell rows name a dataset; rows for a whole figure or table (no dataset) are not cells
         n_cells = int((df["dataset"] != "").sum())
         filled = f"{total - n_cells} of {total}" if total else "-"
-        return f"[{len(df)}]({paper}/missing.md)", filled, absent
+        return P.link(str(len(df)), f"{paper}/missing.md"), filled, absent
     from ..papers import build_module
 
     own = getattr(build_module(paper), "missing_cells", None) if paper in PAPERS else None   # a paper written per experiment counts its own
@@ -321,13 +353,12 @@ def _scales(paper: str, verdicts: list, root: Path) -> str:
     return "; ".join(f"{k} ({', '.join(sorted(set(v)))})" for k, v in found.items())
 
 
-def index_head(root: Path, verdicts: list) -> list[str]:
-    """The opening of ``reports/index.md``: the verdict table, then the claims not reproduced."""
+def index_head(root: Path, verdicts: list) -> list:
+    """The opening of ``reports/index.md`` as blocks: the verdict table, then the claims not reproduced."""
     root = Path(root)
-    head = ["# bench reports", "", *keyfig.index_lines(root),
-            "| paper | reproduced | partly | not reproduced | not checkable | data sets here | cells missing | "
-            "cells filled | scale and protocol | page |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+    cols = ["paper", "reproduced", "partly", "not reproduced", "not checkable", "data sets here", "cells missing",
+            "cells filled", "scale and protocol", "page"]
+    rows = []
     tot = {k: 0 for k in V.VERDICTS}
     for paper in V.PAPERS:
         vs = [v for v in verdicts if v.paper == paper]
@@ -335,52 +366,74 @@ def index_head(root: Path, verdicts: list) -> list[str]:
         for k in tot:
             tot[k] += c[k]
         cells, filled, absent = _missing_cells(root, paper)
-        head.append(f"| [{SHORT[paper]}]({paper}/README.md) | {c[V.REPRODUCED]} | {c[V.PARTLY]} | {c[V.NOT_REPRODUCED]} | "
-                    f"{c[V.NOT_CHECKABLE]} | {_datasets_here(root, paper, absent)} | {cells} | {filled} | "
-                    f"{_scales(paper, verdicts, root).replace('|', '/')} | [{SHORT[paper]} page]({paper}/README.md) |")
-    head.append(f"| all {len(verdicts)} claims | {tot[V.REPRODUCED]} | {tot[V.PARTLY]} | {tot[V.NOT_REPRODUCED]} | "
-                f"{tot[V.NOT_CHECKABLE]} | | | | | [every claim](verdicts.md) |")
-    head += ["", "One verdict per claim of the papers' running text (bench/published/claims.csv), by the rules at the "
-             "top of [verdicts.md](verdicts.md); every claim with our number, the paper's, the test and the table "
-             "it rests on: [verdicts.md](verdicts.md) ([csv](verdicts.csv)). Data sets here: the paper's data sets "
-             "we have (of those in its data set table); cells missing: published cells we could not fill (each "
-             "paper's missing.md says why); cells filled: of the published cells (MassBayes: the cells printed in "
-             "its Tables 3 and 5; ECOC-NB: Table 1's data sets and the printed cells of Tables 2-4; ESKDB, A2DE: "
-             "the (data set, algorithm) cells behind their tables and figures), those with our number. The same pages as HTML: [index.html](index.html).", "",
-             "## Claims not reproduced or partly reproduced", ""]
+        rows.append([P.link(SHORT[paper], f"{paper}/README.md"), str(c[V.REPRODUCED]), str(c[V.PARTLY]),
+                     str(c[V.NOT_REPRODUCED]), str(c[V.NOT_CHECKABLE]), _datasets_here(root, paper, absent), cells,
+                     filled, _scales(paper, verdicts, root).replace("|", "/"),
+                     P.link(f"{SHORT[paper]} page", f"{paper}/README.md")])
+    rows.append([f"all {len(verdicts)} claims", str(tot[V.REPRODUCED]), str(tot[V.PARTLY]), str(tot[V.NOT_REPRODUCED]),
+                 str(tot[V.NOT_CHECKABLE]), "", "", "", "", P.link("every claim", "verdicts.md")])
+    verdicts_md = P.link("verdicts.md", "verdicts.md")
+    head = [P.Heading(1, "bench reports"), *keyfig.index_blocks(root), P.Table(cols, rows),
+            P.Para(P.inlines(
+                "One verdict per claim of the papers' running text (bench/published/claims.csv), by the rules at the "
+                "top of ", verdicts_md, "; every claim with our number, the paper's, the test and the table "
+                "it rests on: ", verdicts_md, " (", P.link("csv", "verdicts.csv"), "). Data sets here: the paper's "
+                "data sets we have (of those in its data set table); cells missing: published cells we could not fill "
+                "(each paper's missing.md says why); cells filled: of the published cells (MassBayes: the cells "
+                "printed in its Tables 3 and 5; ECOC-NB: Table 1's data sets and the printed cells of Tables 2-4; "
+                "ESKDB, A2DE: the (data set, algorithm) cells behind their tables and figures), those with our "
+                "number. The same pages as HTML: ", P.link("index.html", "index.html"), ".")),
+            P.Heading(2, "Claims not reproduced or partly reproduced")]
     for paper in V.PAPERS:
         bad = [v for v in verdicts if v.paper == paper and v.verdict in (V.NOT_REPRODUCED, V.PARTLY)]
         nc = [v for v in verdicts if v.paper == paper and v.verdict == V.NOT_CHECKABLE]
-        head += [f"### {SHORT[paper]}", ""]
+        head.append(P.Heading(3, SHORT[paper]))
+        items = []
         if not bad:
-            head.append("- none not reproduced" + (f" ({len(nc)} not checkable)" if nc else ""))
+            items.append(P.Item("none not reproduced" + (f" ({len(nc)} not checkable)" if nc else "")))
         for v in bad:
             tag = "" if v.verdict == V.NOT_REPRODUCED else " (partly)"
-            ev = f" {V.evidence_link(v.evidence.split(';')[0], '', root)}" if v.evidence else ""
-            head.append(f"- {v.claim_id}{tag}: {v.reason}.{ev}".replace("..", "."))
+            ev = (" ", V.evidence_inline(v.evidence.split(";")[0], "", root)) if v.evidence else ""
+            items.append(P.Item(P.inlines(f"{v.claim_id}{tag}: {v.reason}.".replace("..", "."), ev)))
         if nc:
             reasons: dict[str, list[str]] = {}
             for v in nc:
                 reasons.setdefault(v.reason.split(":")[0], []).append(v.claim_id)
-            head.append("- not checkable: " + "; ".join(f"{k} ({', '.join(ids)})" for k, ids in reasons.items()))
-        head.append("")
-    head += [PROVENANCE, ""]
+            items.append(P.Item("not checkable: " + "; ".join(f"{k} ({', '.join(ids)})" for k, ids in reasons.items())))
+        head.append(P.Bullets(items))
+    head.append(P.Heading(2, PROVENANCE.removeprefix("## ")))
     return head
+
+
+def write_pages(root: Path, verdicts: list) -> dict[Path, P.Page]:
+    """Every paper's page, ``reports/<paper>/README.md``; return them by file."""
+    root = Path(root)
+    out = {}
+    for paper in V.PAPERS:
+        d = root / paper
+        d.mkdir(parents=True, exist_ok=True)
+        page = paper_blocks(root, paper, verdicts)
+        (d / "README.md").write_text(P.to_markdown(page) + "\n")
+        out[d / "README.md"] = page
+    return out
 
 
 def write_verdict_stage(root: Path | str = "reports", sections: "IndexSections | None" = None) -> list[Path]:
     """Verdicts, paper pages, the verdict head of index.md and the HTML view, from reports/ alone.
 
     ``sections`` is the rest of index.md (the build's provenance and sections, :mod:`bench.report.sections`);
-    by default those the last build recorded in ``reports/index.json`` (``--verdicts-only``)."""
+    by default those the last build recorded in ``reports/index.json`` (``--verdicts-only``). Every page
+    is built once as blocks (:mod:`bench.report.page`) and written both as Markdown and as HTML."""
     from . import html
-    from .sections import IndexSections
+    from .sections import IndexSections, blocks_of_lines
 
     root = Path(root)
     verdicts = V.evaluate_all(root)
     written = V.write(root, verdicts)
     written += keyfig.write_all(root, verdicts, SHORT)
-    written += write_pages(root, verdicts)
+    pages = write_pages(root, verdicts)
+    written += list(pages)
+    pages[root / "verdicts.md"] = V.verdicts_page(root, verdicts)
     idx = root / "index.md"
     if sections is None:
         sections = IndexSections.read(root)
@@ -389,7 +442,8 @@ def write_verdict_stage(root: Path | str = "reports", sections: "IndexSections |
     else:
         provenance = complete_papers(sections, root).lines()
     head = index_head(root, verdicts)
-    idx.write_text("\n".join(head) + "\n" + "\n".join(provenance).rstrip("\n") + "\n")
+    idx.write_text(P.to_markdown(head) + "\n" + "\n".join(provenance).rstrip("\n") + "\n")
     written.append(idx)
-    written += html.write_site(root)
+    pages[idx] = P.Page(head + blocks_of_lines(provenance))
+    written += html.write_site(root, pages)
     return written

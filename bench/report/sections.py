@@ -15,8 +15,11 @@ masked by the from-evidence check like those of the Markdown files
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from . import page as P
 
 FILE = "index.json"
 PAPERS_HEADING = "## Papers"
@@ -67,3 +70,69 @@ class IndexSections:
         doc = json.loads(path.read_text())
         return cls(generated=doc.get("generated", ""), scale=doc.get("scale"), intro=doc.get("intro", []),
                    papers=doc.get("papers", {}), perf=doc.get("perf"), experiments=doc.get("experiments", {}))
+
+
+# ---------------------------------------------------------------- the recorded lines as page blocks
+#: the inline forms of the recorded lines: a link ``[text](url)``, code in backticks, bold
+_INLINE = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)|`([^`]+)`|\*\*(.+?)\*\*")
+
+
+def _inlines(text: str) -> tuple:
+    out, at = [], 0
+    for m in _INLINE.finditer(text):
+        out.append(text[at:m.start()])
+        if m.group(1) is not None:
+            out.append(P.link(m.group(1), m.group(2)))
+        elif m.group(3) is not None:
+            out.append(P.Code(m.group(3)))
+        else:
+            out.append(P.strong(m.group(4)))
+        at = m.end()
+    out.append(text[at:])
+    return P.inlines(*out)
+
+
+def blocks_of_lines(lines: list[str]) -> list:
+    """The provenance part of index.md (:meth:`IndexSections.lines`) as page blocks, for its HTML
+    view. The sections are recorded as the lines the build composed (index.json), in a fixed form:
+    a heading (``## ``, ``### ``), a bullet (``- ``, nested by two spaces) or a line of text, with
+    links, code and bold inline; this turns that form into blocks, and nothing else reads it."""
+    blocks: list = []
+    items: list[tuple[int, str]] = []
+    para: list[str] = []
+
+    def flush():
+        if para:
+            blocks.append(P.Para(_inlines(" ".join(para))))
+            para.clear()
+        if items:
+            roots: list = []
+            stack: list = []
+            for depth, text in items:
+                item = P.Item(_inlines(text))
+                depth = min(depth, len(stack))
+                del stack[depth:]
+                (stack[-1].children if stack else roots).append(item)
+                stack.append(item)
+            blocks.append(P.Bullets(roots))
+            items.clear()
+
+    for line in lines:
+        s = line.strip()
+        bullet = re.match(r"^( *)- (.*)$", line)
+        if not s:
+            flush()
+        elif re.match(r"^#{1,6} ", s):
+            flush()
+            hashes, text = s.split(" ", 1)
+            blocks.append(P.Heading(len(hashes), _inlines(text.strip())))
+        elif bullet:
+            if para:
+                flush()
+            items.append((len(bullet.group(1)) // 2, bullet.group(2)))
+        else:
+            if items:
+                flush()
+            para.append(s)
+    flush()
+    return blocks

@@ -90,12 +90,32 @@ def shown(df: pd.DataFrame, labels: dict[str, str] | None) -> pd.DataFrame:
     return out
 
 
+def table_block(df: pd.DataFrame, index: bool = True, labels: dict[str, str] | None = None):
+    """``df`` as a table block of a page (:mod:`bench.report.page`): its Markdown as
+    :func:`to_markdown` lays it out, its cells for the HTML view (a cell written ``**x**``, the bold
+    that :func:`latex_escape` also knows, is bold)."""
+    from . import page as P
+
+    view = shown(df, labels)
+    frame = view.reset_index() if index else view
+    def cell(v):
+        text = "" if (isinstance(v, float) and pd.isna(v)) else str(v)
+        m = re.fullmatch(r"\*\*(.+)\*\*", text)
+        return P.strong(m.group(1)) if m else text
+    return P.Table([str(c) for c in frame.columns], [[cell(v) for v in r] for r in frame.itertuples(index=False)],
+                   markdown=to_markdown(view, index=index))
+
+
 def write_table(df: pd.DataFrame, path_stem: Path, caption: str = "", index: bool = True,
                 key_columns: int | None = None, labels: dict[str, str] | None = None) -> list[Path]:
     """Write ``<stem>.md`` (split into parts when wider than :data:`MAX_MD_COLUMNS`, each part
     repeating the first ``key_columns``, see :func:`to_markdown`), ``<stem>.tex`` and ``<stem>.csv``
     (both whole); return their paths. ``labels`` (config name -> the paper's name) applies to the
-    Markdown and LaTeX files only: the CSV keeps the config names, for programs that read it."""
+    Markdown and LaTeX files only: the CSV keeps the config names, for programs that read it. The
+    table and its caption are recorded in the folder's contents (:mod:`bench.report.contents`), which
+    the pages list."""
+    from . import contents
+
     path_stem.parent.mkdir(parents=True, exist_ok=True)
     view = shown(df, labels)
     md = path_stem.with_suffix(".md")
@@ -104,4 +124,5 @@ def write_table(df: pd.DataFrame, path_stem: Path, caption: str = "", index: boo
     tex.write_text(to_latex(view, caption, index=index))
     csv = path_stem.with_suffix(".csv")
     df.to_csv(csv, index=index)
+    contents.record(path_stem.parent, "table", path_stem.name, [md, tex, csv], caption)
     return [md, tex, csv]

@@ -34,6 +34,7 @@ from bench.report.facts import Facts
 from bench.report.figures import Caption, save
 from bench.report.labels import DISPLAY_NAMES, unique_display, variant_labels
 from bench.papers.mctree import DECLARATION
+from bench.report import contents
 from bench.report.tables import write_table
 
 PAPER = "mctree"
@@ -619,6 +620,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
                  "(bench/published/claims.csv, the mctree rows); the paper's curves are not in its text.")
     p = out / f"{name}_notes.md"
     p.write_text("\n".join(notes) + "\n")
+    contents.record(out, "notes", p.stem, [p])
     written.append(p)
     return written
 

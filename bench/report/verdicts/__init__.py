@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .. import page as P
+
 #: the four verdicts a claim can get
 REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_CHECKABLE = ("reproduced", "partly reproduced", "not reproduced",
                                                       "not checkable")
@@ -363,7 +365,7 @@ def counts(verdicts: list[Verdict], paper: str | None = None) -> dict[str, int]:
 
 # ------------------------------------------------------------------ writing
 def _cell(s) -> str:
-    return str(s if s is not None else "").replace("|", "\\|").replace("\n", " ").strip()
+    return str(s if s is not None else "").replace("\n", " ").strip()
 
 
 def _readable(e: str, root: Path | None) -> str:
@@ -374,36 +376,59 @@ def _readable(e: str, root: Path | None) -> str:
     return e
 
 
-def evidence_link(e: str, link_prefix: str = "", root: Path | None = None) -> str:
-    """A Markdown link to an evidence file inside reports/; a file of the repository outside reports/
-    (``../conf/...``: a config the claim is about) is named as a repository path, not linked, so the
-    reports stay self-contained (the HTML view links only inside reports/)."""
+def evidence_inline(e: str, link_prefix: str = "", root: Path | None = None):
+    """A link to an evidence file inside reports/ (an inline of :mod:`bench.report.page`); a file of
+    the repository outside reports/ (``../conf/...``: a config the claim is about) is named as a
+    repository path, not linked, so the reports stay self-contained (the HTML view links only inside
+    reports/)."""
     e = e.strip()
     if e.startswith("../"):
-        return f"`{e[3:]}`"
-    return f"[{Path(e).stem}]({link_prefix}{_readable(e, root)})"
+        return P.Code(e[3:])
+    return P.link(Path(e).stem, f"{link_prefix}{_readable(e, root)}")
+
+
+def evidence_link(e: str, link_prefix: str = "", root: Path | None = None) -> str:
+    """:func:`evidence_inline` in Markdown."""
+    return P.md_inlines(evidence_inline(e, link_prefix, root))
 
 
 def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bool = False,
-                  root: Path | None = None) -> list[str]:
-    """Markdown lines of a verdict table; ``link_prefix`` is prepended to evidence paths (relative
-    to reports/) so that links resolve from the page the table is on; with ``root`` (reports/),
-    evidence CSVs link to their Markdown twin where there is one."""
+                  root: Path | None = None) -> P.Table:
+    """A verdict table (a block of :mod:`bench.report.page`); ``link_prefix`` is prepended to evidence
+    paths (relative to reports/) so that links resolve from the page the table is on; with ``root``
+    (reports/), evidence CSVs link to their Markdown twin where there is one."""
     cols = (["paper"] if with_paper else []) + ["claim", "verdict", "reason", "ours", "published", "test",
                                                  "evidence", "the claim (paper's words)"]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    rows = []
     for v in verdicts:
-        ev = ", ".join(evidence_link(e, link_prefix, root) for e in str(v.evidence).split(";") if e.strip()) \
+        ev = P.join([evidence_inline(e, link_prefix, root) for e in str(v.evidence).split(";") if e.strip()], ", ") \
             if v.evidence else ""
-        cells = ([v.paper] if with_paper else []) + [v.claim_id, f"**{v.verdict}**" if v.verdict == REPRODUCED
-                                                     else v.verdict, v.reason, v.ours, v.published, v.test, ev,
-                                                     v.claim]
-        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-    return lines
+        rows.append(([_cell(v.paper)] if with_paper else []) +
+                    [_cell(v.claim_id), P.strong(_cell(v.verdict)) if v.verdict == REPRODUCED else _cell(v.verdict),
+                     _cell(v.reason), _cell(v.ours), _cell(v.published), _cell(v.test), ev, _cell(v.claim)])
+    return P.Table(cols, rows, kind="verdicts")
 
 
-def rules_lines() -> list[str]:
-    return [f"- **{k}**: {t}" for k, t in RULES]
+def rules_block() -> P.Bullets:
+    return P.Bullets([P.Item(P.inlines(P.strong(k), f": {t}")) for k, t in RULES])
+
+
+def verdicts_page(root: Path, verdicts: list[Verdict]) -> P.Page:
+    """``reports/verdicts.md``: every claim, after the rules."""
+    c = counts(verdicts)
+    return P.Page([P.Heading(1, "Verdicts on the papers' claims"),
+                   P.Para(f"{len(verdicts)} claims: " + ", ".join(f"{n} {k}" for k, n in c.items()) + "."),
+                   P.Heading(2, "Rules"), rules_block(), P.Heading(2, "Every claim"),
+                   verdict_table(verdicts, with_paper=True, root=root)])
+
+
+def paper_verdicts_page(root: Path, paper: str, verdicts: list[Verdict]) -> P.Page:
+    """``reports/<paper>/verdicts.md``: the paper's claims (its page, README.md, shows them too)."""
+    vs = [v for v in verdicts if v.paper == paper]
+    cp = counts(vs)
+    return P.Page([P.Para(P.inlines(f"Verdicts on the {paper} claims: " + ", ".join(f"{n} {k}" for k, n in cp.items())
+                                    + " (rules: ", P.link("verdicts.md", "../verdicts.md#rules"), ")")),
+                   verdict_table(vs, link_prefix="../", root=root)])
 
 
 def write(reports_dir: Path | str = "reports", verdicts: list[Verdict] | None = None) -> list[Path]:
@@ -414,21 +439,13 @@ def write(reports_dir: Path | str = "reports", verdicts: list[Verdict] | None = 
     df = to_frame(verdicts)
     df.to_csv(root / "verdicts.csv", index=False)
     written.append(root / "verdicts.csv")
-    c = counts(verdicts)
-    md = ["# Verdicts on the papers' claims", "",
-          f"{len(verdicts)} claims: " + ", ".join(f"{n} {k}" for k, n in c.items()) + ".", "",
-          "## Rules", "", *rules_lines(), "", "## Every claim", "",
-          *verdict_table(verdicts, with_paper=True, root=root), ""]
-    (root / "verdicts.md").write_text("\n".join(md))
+    (root / "verdicts.md").write_text(P.to_markdown(verdicts_page(root, verdicts)))
     written.append(root / "verdicts.md")
     for paper in PAPERS:
         vs = [v for v in verdicts if v.paper == paper]
         d = root / paper
         d.mkdir(parents=True, exist_ok=True)
         to_frame(vs).to_csv(d / "verdicts.csv", index=False)
-        cp = counts(vs)
-        (d / "verdicts.md").write_text("\n".join(
-            [f"Verdicts on the {paper} claims: " + ", ".join(f"{n} {k}" for k, n in cp.items()) +
-             " (rules: [verdicts.md](../verdicts.md#rules))", "", *verdict_table(vs, link_prefix="../", root=root), ""]))
+        (d / "verdicts.md").write_text(P.to_markdown(paper_verdicts_page(root, paper, vs)))
         written += [d / "verdicts.csv", d / "verdicts.md"]
     return written

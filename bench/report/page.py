@@ -1,0 +1,230 @@
+"""The pages of reports/ as data: a small block model, rendered to Markdown here and to HTML by
+:mod:`bench.report.html` (issue 29: Markdown, TeX and HTML are outputs only, never inputs).
+
+A page (:class:`Page`) is a list of blocks: :class:`Heading`, :class:`Para`, :class:`Bullets`
+(nested :class:`Item`), :class:`Table` and :class:`Figure`. Their text is a list of inlines:
+plain strings (:class:`Text`; a ``str`` stands for one), :class:`Code`, :class:`Strong`,
+:class:`Em` and :class:`Link`. The builders of the pages (:mod:`bench.report.pages`,
+:mod:`bench.report.verdicts`, :mod:`bench.report.keyfig`) make blocks; :func:`to_markdown` writes
+the ``.md`` page and :func:`bench.report.html.page_html` its HTML twin from the same blocks, so
+neither is ever parsed back.
+
+Text is written into Markdown as it is (a claim's TeX between dollars included: the HTML renderer
+shows it as text, :func:`bench.report.html.tex_to_html`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+# ---------------------------------------------------------------- inlines
+@dataclass(frozen=True)
+class Text:
+    text: str
+
+
+@dataclass(frozen=True)
+class Code:
+    text: str
+
+
+@dataclass(frozen=True)
+class Strong:
+    content: tuple
+
+
+@dataclass(frozen=True)
+class Em:
+    content: tuple
+
+
+@dataclass(frozen=True)
+class Link:
+    content: tuple
+    href: str
+
+
+Inline = Union[Text, Code, Strong, Em, Link, str]
+
+
+def inlines(*parts) -> tuple:
+    """A tuple of inlines from ``parts`` (strings become :class:`Text`; a list or tuple is spliced;
+    empty strings are left out)."""
+    out: list = []
+    for p in parts:
+        if isinstance(p, (list, tuple)):
+            out += inlines(*p)
+        elif isinstance(p, str):
+            if p:
+                out.append(Text(p))
+        elif p is not None:
+            out.append(p)
+    return tuple(out)
+
+
+def link(text, href: str) -> Link:
+    return Link(inlines(text), href)
+
+
+def strong(*parts) -> Strong:
+    return Strong(inlines(*parts))
+
+
+def em(*parts) -> Em:
+    return Em(inlines(*parts))
+
+
+def join(parts, sep) -> tuple:
+    """The inlines of ``parts`` with ``sep`` (a string) between them."""
+    out: list = []
+    for k, p in enumerate(parts):
+        if k:
+            out.append(Text(sep))
+        out += inlines(p)
+    return tuple(out)
+
+
+def plain(content) -> str:
+    """The text of inlines without any markup (a page's title)."""
+    out = []
+    for x in inlines(content):
+        if isinstance(x, (Text, Code)):
+            out.append(x.text)
+        else:
+            out.append(plain(x.content))
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- blocks
+@dataclass
+class Heading:
+    level: int
+    content: tuple
+
+    def __post_init__(self):
+        self.content = inlines(self.content)
+
+
+@dataclass
+class Para:
+    content: tuple
+
+    def __post_init__(self):
+        self.content = inlines(self.content)
+
+
+@dataclass
+class Item:
+    content: tuple
+    children: list["Item"] = field(default_factory=list)
+
+    def __post_init__(self):
+        self.content = inlines(self.content)
+
+
+@dataclass
+class Bullets:
+    items: list[Item]
+
+
+@dataclass
+class Table:
+    """A table of inline cells; ``kind`` ``"verdicts"`` is a verdict table (the HTML view lays it out
+    with fixed column widths, :data:`bench.report.html.VERDICT_COLUMNS`)."""
+
+    header: list[str]
+    rows: list[list[tuple]]
+    kind: str = ""
+    #: the table's Markdown when its writer lays it out itself (:func:`bench.report.tables.table_block`:
+    #: padded columns, a wide table in parts); else the rows in plain pipe-table form
+    markdown: str = ""
+
+    def __post_init__(self):
+        self.rows = [[inlines(c) for c in r] for r in self.rows]
+
+
+@dataclass
+class Figure:
+    """An image on a line of its own with its caption; ``src`` relative to the page."""
+
+    src: str
+    alt: str
+    caption: tuple = ()
+
+    def __post_init__(self):
+        self.caption = inlines(self.caption)
+
+
+Block = Union[Heading, Para, Bullets, Table, Figure]
+
+
+@dataclass
+class Page:
+    blocks: list = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        return next((plain(b.content) for b in self.blocks if isinstance(b, Heading)), "")
+
+    def add(self, *blocks) -> "Page":
+        self.blocks += [b for b in blocks if b is not None]
+        return self
+
+
+# ---------------------------------------------------------------- Markdown
+def md_inlines(content) -> str:
+    out = []
+    for x in inlines(content):
+        if isinstance(x, Text):
+            out.append(x.text)
+        elif isinstance(x, Code):
+            out.append(f"`{x.text}`")
+        elif isinstance(x, Strong):
+            out.append(f"**{md_inlines(x.content)}**")
+        elif isinstance(x, Em):
+            out.append(f"*{md_inlines(x.content)}*")
+        elif isinstance(x, Link):
+            out.append(f"[{md_inlines(x.content)}]({x.href})")
+        else:
+            raise TypeError(f"not an inline: {x!r}")
+    return "".join(out)
+
+
+def md_cell(content) -> str:
+    """A table cell in Markdown: a ``|`` escaped, a line break a space."""
+    return md_inlines(content).replace("|", "\\|").replace("\n", " ").strip()
+
+
+def md_block(block) -> str:
+    if isinstance(block, Heading):
+        return "#" * block.level + " " + md_inlines(block.content)
+    if isinstance(block, Para):
+        return md_inlines(block.content)
+    if isinstance(block, Bullets):
+        lines: list[str] = []
+
+        def walk(items, depth):
+            for it in items:
+                lines.append("  " * depth + "- " + md_inlines(it.content))
+                walk(it.children, depth + 1)
+
+        walk(block.items, 0)
+        return "\n".join(lines)
+    if isinstance(block, Table):
+        if block.markdown:
+            return block.markdown.rstrip("\n")
+        lines = ["| " + " | ".join(block.header) + " |", "|" + "|".join("---" for _ in block.header) + "|"]
+        lines += ["| " + " | ".join(md_cell(c) for c in r) + " |" for r in block.rows]
+        return "\n".join(lines)
+    if isinstance(block, Figure):
+        out = f"![{block.alt}]({block.src})"
+        return out + (f"\n\n*{md_inlines(block.caption)}*" if block.caption else "")
+    raise TypeError(f"not a block: {block!r}")
+
+
+def to_markdown(page: Page | list) -> str:
+    """The page in Markdown: its blocks one blank line apart, ending with a newline."""
+    blocks = page.blocks if isinstance(page, Page) else page
+    return "\n\n".join(md_block(b) for b in blocks) + "\n"
