@@ -171,3 +171,18 @@ def test_es36_reads_scikit_learns_forest_beside_wekas_when_tabled(tmp_path):
                                                     "RMSE ESKDB_M vs RF-sklearn 30/0/32")
         else:
             assert "rf_sklearn" not in v.extra
+
+
+def test_each_verdict_names_the_experiment_its_numbers_come_from():
+    """The scale gate holds an ESKDB claim to its own experiment (eskdb_main for the paper's tables), not
+    to every experiment of the paper: a medium-scale sensitivity sweep must not gate Table 5's averages."""
+    from pathlib import Path
+
+    from bench import published
+
+    root = Path(__file__).resolve().parents[1] / "reports"
+    vs = {v.claim_id: v for v in eskdb.evaluate(root, published.claims("eskdb"))}
+    assert vs["ES07"].extra["experiments"] == ["eskdb_main"]
+    assert vs["ES31"].extra["experiments"] == ["eskdb_ensemble_size"]
+    assert vs["ES05"].extra["experiments"] == ["eskdb_ablation"]
+    assert "experiments" not in vs["ES27"].extra        # a config's prior: no run behind it

@@ -516,8 +516,20 @@ class Evidence:
 CHECKS = _declared()
 
 
+def _experiments(check, row, o: kinds.Outcome) -> kinds.Outcome:
+    """Name the experiment a claim's numbers come from (:data:`EXPERIMENT`, else eskdb_main) in
+    ``extra["experiments"]``, so that the scale gate holds the claim to that experiment alone (the
+    paper's folder, ``eskdb/``, would stand for all of the paper's experiments, e.g. hold Table 5's
+    averages to the ensemble-size sweep). A claim resting only on configs (``../conf/...``) names none."""
+    files = [e.strip() for e in str(o.evidence or "").split(";") if e.strip()]
+    if files and all(e.startswith("../") for e in files):
+        return o
+    o.extra.setdefault("experiments", [EXPERIMENT.get(row["claim_id"], "eskdb_main")])
+    return o
+
+
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list:
-    return kinds.run(PAPER, CHECKS, Evidence(Path(reports_dir)), claims)
+    return kinds.run(PAPER, CHECKS, Evidence(Path(reports_dir)), claims, finish=_experiments)
 
 
 __all__ = ["evaluate", "CHECKS", "Evidence"]
