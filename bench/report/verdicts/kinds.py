@@ -525,7 +525,7 @@ def run(paper: str, checks: dict, ev, claims, finish: Callable | None = None) ->
         out.append(Verdict(claim_id=cid, paper=paper, verdict=v, ours=o.ours, published=o.published, test=o.test,
                            evidence=o.evidence, reason=reason, claim=str(row.get("quote", "")),
                            # an adapter may answer ``scale(row)``: the scale of a claim whose outcome states none
-                           scale=o.scale or (ev.scale(row) if hasattr(ev, "scale") else ""),
+                           scale=o.scale or (ev.scale(row) if callable(getattr(ev, "scale", None)) else ""),
                            extra=o.extra))
     return out
 
