@@ -146,21 +146,52 @@ def test_a_folder_with_tables_but_no_contents_is_an_error_not_a_silent_gap(tmp_p
     assert "Tables and figures" not in P.to_markdown(paper_blocks(tmp_path, "massbayes", []))
 
 
-def test_the_recorded_index_sections_become_blocks_that_lose_nothing():
-    """index.json's provenance lines, as blocks (for the HTML view), render back to the same Markdown."""
-    from bench.report.pages import complete_papers
-    from bench.report.sections import IndexSections, blocks_of_lines
+def test_every_block_survives_its_json_form():
+    """page.to_json / from_json: each kind of block and inline comes back equal and renders the same."""
+    import json
 
-    sec = IndexSections(generated="Generated g.", intro=["Intro with `code`.", ""], papers={"eskdb": [
-        "### ESKDB", "", "- built: y", "- experiments read:", "  - experiment `eskdb_main`: scale full",
-        "  - experiment `eskdb_ablation`: scale full", "- **the report module failed**: E: x",
-        "- tables: [t](eskdb/t.md), [u](eskdb/u.md)", ""]})
-    lines = sec.lines()
-    blocks = blocks_of_lines(lines)
-    assert P.to_markdown(blocks) == "\n".join(lines).rstrip("\n") + "\n"
-    bullets = [b for b in blocks if isinstance(b, P.Bullets)][0]
-    assert [len(it.children) for it in bullets.items] == [0, 2, 0, 0]
-    assert P.Link((P.Text("t"),), "eskdb/t.md") in bullets.items[3].content
-    if (REPORTS / "index.json").exists():   # and the committed sections
-        lines = complete_papers(IndexSections.read(REPORTS), REPORTS).lines()
-        assert P.to_markdown(blocks_of_lines(lines)) == "\n".join(lines).rstrip("\n") + "\n"
+    blocks = [P.Heading(2, ("A ", P.Code("x"), " heading")), P.Para(("text, ", P.strong("bold ", P.Code("c")), ", ",
+                                                                      P.em("it"), ", ", P.link(("a ", P.Code("l")), "a/b.md"))),
+              P.Bullets([P.Item("one", [P.Item(("two ", P.link("t", "t.md")), [P.Item("three")])]), P.Item("four")]),
+              P.Table(["a", "b"], [[("1 ", P.Code("x")), "2"]], kind="verdicts", markdown="| a | b |\n"),
+              P.Figure("f.png", "f", (P.strong("f"), ": caption"))]
+    back = [P.from_json(json.loads(json.dumps(P.to_json(b)))) for b in blocks]
+    assert back == blocks
+    assert P.to_markdown(back) == P.to_markdown(blocks)
+    for bad in ({"para": ["x", {"bold": ["y"]}]}, {"heading": "2", "content": []}, "- a Markdown line", {"bullets": [["x"]]}):
+        with pytest.raises(ValueError, match="not a|inlines must be"):
+            P.from_json(bad)
+
+
+def test_the_index_sections_are_blocks_stored_as_data(tmp_path):
+    """index.json holds the sections as page blocks (no Markdown to parse back): they come back equal and
+    render the provenance of index.md; a file with the earlier Markdown lines is refused with the fix."""
+    import json
+
+    from bench.report.pages import complete_papers
+    from bench.report.sections import IndexSections, section
+
+    sec = IndexSections(generated="Generated g.", intro=[P.Para(("Intro with ", P.Code("code"), "."))], papers={"eskdb": section(
+        "ESKDB", [P.Item("built: y"), P.Item("experiments read:", [P.Item(("experiment ", P.Code("eskdb_main"), ": scale full")),
+                                                                   P.Item(("experiment ", P.Code("eskdb_ablation"), ": scale full"))]),
+                  P.Item((P.strong("the report module failed"), ": E: x")),
+                  P.Item(("tables: ", P.link("t", "eskdb/t.md"), ", ", P.link("u", "eskdb/u.md")))])})
+    sec.write(tmp_path)
+    text = (tmp_path / "index.json").read_text()
+    assert "](" not in text and "`" not in text and "**" not in text and '"- ' not in text and '"### ' not in text
+    back = IndexSections.read(tmp_path)
+    assert back == sec
+    assert P.to_markdown(back.blocks()) == (
+        "Generated g.\n\nIntro with `code`.\n\n## Papers\n\n### ESKDB\n\n- built: y\n- experiments read:\n"
+        "  - experiment `eskdb_main`: scale full\n  - experiment `eskdb_ablation`: scale full\n"
+        "- **the report module failed**: E: x\n- tables: [t](eskdb/t.md), [u](eskdb/u.md)\n\n## Stored experiments\n")
+    doc = json.loads(text)
+    doc["papers"]["eskdb"] = ["### ESKDB", "", "- built: y", ""]   # the form before the sections were blocks
+    (tmp_path / "index.json").write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match="recorded as Markdown lines.*remove"):
+        IndexSections.read(tmp_path)
+    if (REPORTS / "index.json").exists():   # the committed sections: data that writes back to the same file
+        committed = IndexSections.read(REPORTS)
+        assert committed.to_json() == (REPORTS / "index.json").read_text()
+        md = P.to_markdown(complete_papers(committed, REPORTS).blocks())
+        assert "\n" + md in (REPORTS / "index.md").read_text()

@@ -7,6 +7,7 @@ import json
 
 import pandas as pd
 
+from bench.report import page as P
 from bench.report.perf import perf_report, perf_runs
 
 
@@ -30,10 +31,10 @@ def test_newest_run_wins_and_other_benchmarks_are_kept(tmp_path):
     # another machine: only benchmark "a" is stored, newer; "b" must stay with its old figures
     res2 = tmp_path / "results2"
     _run(res2, "perf-20260202-000000.json", [_row("a", "x", 1.0, 5.0)])
-    files, lines = perf_report(perf_runs(res2), out)
+    files, items = perf_report(perf_runs(res2), out)
     table = pd.read_csv(out / "perf.csv")
     assert list(table.benchmark) == ["a", "b"]
     assert table.set_index("benchmark").loc["a", "peer/ours"] == "5.00x"
     assert table.set_index("benchmark").loc["b", "peer/ours"] == "3.00x"
     assert "20260101" in table.set_index("benchmark").loc["b", "measured"]
-    assert any("kept from the earlier table" in line for line in lines)
+    assert any("kept from the earlier table" in P.plain(it.content) for it in items)

@@ -345,45 +345,50 @@ def test_stage_writes_all_claims_and_index_begins_with_the_verdict_table(reports
 
 
 def test_complete_papers_restores_dropped_papers_and_page_links(tmp_path):
+    from bench.report import page as P
     from bench.report.pages import TITLES, complete_papers
-    from bench.report.sections import IndexSections
+    from bench.report.sections import IndexSections, parts, section
 
-    sec = IndexSections(generated="Generated x.", papers={"eskdb": [
-        f"### {TITLES['eskdb']}", "", "- built: y", "- experiments read:",
-        "  - experiment `eskdb_main`: scale full", "- tables: [t](eskdb/t.md)", ""]},
-        experiments={"massbayes_table3": ["### massbayes_table3", "", "- built: z", ""]})
+    sec = IndexSections(generated="Generated x.", papers={"eskdb": section(TITLES["eskdb"], [
+        P.Item("built: y"), P.Item("experiments read:", [P.Item(("experiment ", P.Code("eskdb_main"), ": scale full"))]),
+        P.Item(("tables: ", P.link("t", "eskdb/t.md")))])},
+        experiments={"massbayes_table3": section("massbayes_table3", [P.Item("built: z")])})
     import pandas as pd
 
     from bench.report.tables import write_table
 
     write_table(pd.DataFrame({"a": [1]}), tmp_path / "ecocnb" / "table2")      # a folder an earlier build wrote
     out = complete_papers(sec, tmp_path)
-    lines = out.papers["eskdb"]
+    lines = P.md_block(out.papers["eskdb"][1]).split("\n")
     page = "- page (verdicts, tables, figures): [eskdb/README.md](eskdb/README.md)"
     assert lines.index(page) == lines.index("- tables: [t](eskdb/t.md)") - 1
     for paper in ("massbayes", "mctree", "ecocnb", "ande_sr"):
-        block = out.papers[paper]
-        assert block[0] == f"### {TITLES[paper]}" and f"[{paper}/README.md]({paper}/README.md)" in "\n".join(block)
-    assert "not rebuilt by the build that wrote this index" in "\n".join(out.papers["ecocnb"])
-    assert "not built yet" in "\n".join(out.papers["mctree"])
+        title, items = parts(out.papers[paper])
+        assert P.plain(title) == TITLES[paper]
+        assert P.Link((P.Text(f"{paper}/README.md"),), f"{paper}/README.md") in items[0].content
+    assert "not rebuilt by the build that wrote this index" in P.to_markdown(out.papers["ecocnb"])
+    assert "not built yet" in P.to_markdown(out.papers["mctree"])
     again = complete_papers(IndexSections(**{k: v for k, v in vars(out).items()}), tmp_path)
-    assert again.lines() == out.lines()                        # idempotent
-    text = "\n".join(out.lines())
+    assert again.blocks() == out.blocks()                        # idempotent
+    text = P.to_markdown(out.blocks())
     assert text.index("## Papers") < text.index("## Stored experiments") < text.index("### massbayes_table3")
 
 
 def test_index_sections_round_trip_and_committed_scale(tmp_path):
     from bench.report import build
-    from bench.report.sections import IndexSections
+    from bench.report import page as P
+    from bench.report.sections import IndexSections, section
 
     assert IndexSections.read(tmp_path) is None and build.committed_scale(tmp_path) is None
-    sec = IndexSections(generated="Generated g.", scale="medium", intro=["i", ""], papers={"b": ["### B", ""]},
-                        perf=["### perf", ""], experiments={"z": ["### z", ""], "a": ["### a", ""]})
+    sec = IndexSections(generated="Generated g.", scale="medium", intro=[P.Para("i")], papers={"b": section("B", [])},
+                        perf=section("perf", [P.Item("built: p")]),
+                        experiments={"z": section("z", []), "a": section("a", [])})
     sec.write(tmp_path)
     back = IndexSections.read(tmp_path)
-    assert back == IndexSections(**{**vars(sec), "experiments": {"a": ["### a", ""], "z": ["### z", ""]}})
-    assert back.lines() == ["Generated g.", "", "i", "", "## Papers", "", "### B", "", "## Speed (make bench-perf)",
-                            "", "### perf", "", "## Stored experiments", "", "### a", "", "### z", ""]
+    assert back == IndexSections(**{**vars(sec), "experiments": {"a": section("a", []), "z": section("z", [])}})
+    assert P.to_markdown(back.blocks()).split("\n") == [
+        "Generated g.", "", "i", "", "## Papers", "", "### B", "", "## Speed (make bench-perf)", "", "### perf", "",
+        "- built: p", "", "## Stored experiments", "", "### a", "", "### z", ""]
     assert build.committed_scale(tmp_path) == "medium"
 
 

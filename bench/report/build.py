@@ -55,8 +55,9 @@ from .labels import variant_labels as _variant_labels
 from ..measures import ACCURACY, MEASURES, TIMES
 from ..store import SCALES, results_root  # noqa: F401  (defined once, in the store)
 from ..papers import builds
-from .sections import IndexSections
-from .pages import TITLES, paper_experiments, shorten
+from . import page as P
+from .sections import IndexSections, parts, says, section
+from .pages import TITLES, page_item, paper_experiments, shorten
 
 #: paper key -> build(ctx, out) -> PaperResult (bench.papers: one explicit list)
 BUILDS = builds()
@@ -156,15 +157,15 @@ def _n_records(ctx: ReportContext, name: str) -> int:
         return 0
 
 
-def _failed_section(title: str, exc: BaseException, old_block: list[str] | None, generated: str) -> list[str]:
-    lines = [f"### {title}", "", f"- **the report module failed**: {type(exc).__name__}: {exc}",
-             f"- at fault: {_where(exc)}"]
+def _failed_section(title: str, exc: BaseException, old_block: list | None, generated: str) -> list:
+    items = [P.Item((P.strong("the report module failed"), f": {type(exc).__name__}: {exc}")),
+             P.Item(f"at fault: {_where(exc)}")]
     if old_block:
-        lines.append("- the files of the earlier build were kept; its section follows")
-        lines += [ln for ln in _kept(old_block, generated)[1:] if ln.strip()]
+        items.append(P.Item("the files of the earlier build were kept; its section follows"))
+        items += parts(_kept(old_block, generated))[1]
     else:
-        lines.append("- no earlier build to keep")
-    return lines + [""]
+        items.append(P.Item("no earlier build to keep"))
+    return section(title, items)
 
 
 def variant_labels(df: pd.DataFrame, names: dict[str, str] | None = None) -> pd.Series:
@@ -231,12 +232,15 @@ def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path,
     return written, notes
 
 
-def _links(files: list[Path], out_root: Path, suffixes=(".md",)) -> str:
+def _links(label: str, files: list[Path], out_root: Path, suffixes=(".md",)) -> P.Item:
+    """The bullet ``label: `` and a link to each of ``files`` with one of ``suffixes`` (else ``none``)."""
     picked = [f for f in files if f.suffix in suffixes and not f.name.endswith(".caption.md")]
-    return ", ".join(f"[{f.stem}]({f.relative_to(out_root).as_posix()})" for f in picked) or "none"
+    if not picked:
+        return P.Item(f"{label}: none")
+    return P.Item((f"{label}: ", P.join([P.link(f.stem, f.relative_to(out_root).as_posix()) for f in picked], ", ")))
 
 
-def _missing_summary(result: PaperResult) -> list[str]:
+def _missing_summary(result: PaperResult) -> list:
     by_cat: dict[str, list] = defaultdict(list)
     for m in result.missing:
         by_cat[m.category].append(m)
@@ -255,7 +259,7 @@ def _missing_summary(result: PaperResult) -> list[str]:
                 what.append(f"algorithms {', '.join(algos[:12])}{' ...' if len(algos) > 12 else ''}")
             if dsets:
                 what.append(f"{len(dsets)} datasets")
-        lines.append(f"  - {cat}: {len(ms)} cells ({'; '.join(what) or ', '.join(items)})")
+        lines.append(P.Item(f"{cat}: {len(ms)} cells ({'; '.join(what) or ', '.join(items)})"))
     return lines
 
 
@@ -268,19 +272,19 @@ def _write_missing(result: PaperResult, out: Path) -> list[Path]:
                        caption=f"{result.paper}: every missing cell and figure, and why")
 
 
-def _experiment_line(ctx: ReportContext, name: str) -> str:
+def _experiment_line(ctx: ReportContext, name: str) -> P.Item:
     view = ctx.experiment(name)
     plan = view.plan
     if not view.defined and view.n_records == 0:
-        return f"  - experiment `{name}`: not defined yet (no conf/experiment/{name}.yaml), nothing stored"
+        return P.Item(("experiment ", P.Code(name), f": not defined yet (no conf/experiment/{name}.yaml), nothing stored"))
     hosts = ", ".join(view.hosts()) or "-"
     when = plan.get("finished_at", "-")
     run = "planned, not run" if plan.get("not_run") else f"last run finished {when}"
     ma = plan.get("missing_algos") or {}
     extra = f"; skipped (not implemented yet): {', '.join(ma)}" if ma else ""
-    return (f"  - experiment `{name}`: scale {plan.get('scale', 'ad hoc')}, protocol {plan.get('protocol', '-')}, "
-            f"{view.n_records} stored records ({view.n_failed} failed{_na(view.n_not_applicable)}), run on {hosts}; "
-            f"{run}{extra}")
+    return P.Item(("experiment ", P.Code(name), f": scale {plan.get('scale', 'ad hoc')}, protocol {plan.get('protocol', '-')}, "
+                   f"{view.n_records} stored records ({view.n_failed} failed{_na(view.n_not_applicable)}), run on {hosts}; "
+                   f"{run}{extra}"))
 
 
 def _na(n: int) -> str:
@@ -300,22 +304,21 @@ def _clean_stale(written: list[Path], dirs: set[Path]) -> list[Path]:
     return removed
 
 
-KEPT_NOTE = "- kept from an earlier build: "
+KEPT_NOTE = "kept from an earlier build: "
 #: why an earlier index section is kept: nothing to remake it from, or a build restricted to others
 NOTHING_STORED = "nothing of it is stored in this results directory"
 NOT_SELECTED = "not selected by this build (--paper / --experiment)"
 
 
-def _kept(block: list[str], generated: str, why: str = NOTHING_STORED) -> list[str]:
-    """An earlier index section, marked as kept, saying ``why`` (with the earlier build's date and
-    commit when the section does not carry its own; an earlier build's reason is replaced)."""
-    out = [line for line in block if not line.startswith(KEPT_NOTE)]
-    while out and not out[-1].strip():   # a recorded section ends with a blank line; the note follows its text
-        out.pop()
-    if not any(line.startswith("- built:") for line in out):
+def _kept(block: list, generated: str, why: str = NOTHING_STORED) -> list:
+    """An earlier index section (blocks), marked as kept, saying ``why`` (with the earlier build's
+    date and commit when the section does not carry its own; an earlier build's reason is replaced)."""
+    title, items = parts(block)
+    items = [it for it in items if not says(it, KEPT_NOTE)]
+    if not any(says(it, "built:") for it in items):
         when = generated.removeprefix("Generated ").rstrip(".") if generated else "an earlier build"
-        out.insert(2 if len(out) > 1 and not out[1].strip() else 1, f"- built: {when}")
-    return out + [f"{KEPT_NOTE}{why}", ""]
+        items.insert(0, P.Item(f"built: {when}"))
+    return section(title, items + [P.Item(f"{KEPT_NOTE}{why}")])
 
 
 
@@ -478,11 +481,11 @@ class _Build:
                       f"{prov['n_cpus']} CPUs), bench {prov['bench_version']} at commit {prov['git_commit']}"
                       + (f", requested scale {scale}" if scale else "") + ".",
             scale=scale,
-            intro=["Each paper lists its tables and figures (Markdown; LaTeX, CSV, PNG and PDF beside them), the "
-                   "experiments they read, and every cell that could not be filled, by reason "
-                   "(full lists in each paper's `missing.md`). Every section says when and at which commit it "
-                   "was built: a section whose runs are not stored in the results directory of a later build "
-                   "is kept as it was.", ""])
+            intro=[P.Para(("Each paper lists its tables and figures (Markdown; LaTeX, CSV, PNG and PDF beside them), "
+                           "the experiments they read, and every cell that could not be filled, by reason "
+                           "(full lists in each paper's ", P.Code("missing.md"), "). Every section says when and at "
+                           "which commit it was built: a section whose runs are not stored in the results directory "
+                           "of a later build is kept as it was."))])
         built = f"{time.strftime('%Y-%m-%d %H:%M:%S')} on {prov['host']} at commit {str(prov['git_commit'])[:12]}"
         return cls(ctx, out_root, keep_earlier, old, sec, built)
 
@@ -545,31 +548,31 @@ def _papers_stage(b: _Build, papers: list[str] | None) -> None:
         b.sec.papers[paper] = _paper_section(b, paper, title, n_rec, result)
 
 
-def _paper_section(b: _Build, paper: str, title: str, n_rec: int, result: PaperResult) -> list[str]:
-    index = [f"### {title}", "", f"- built: {b.built}, from {n_rec} stored records",
-             "- experiments read:" if result.experiments else "- experiments read: none"]
-    index += [_experiment_line(b.ctx, name) for name in result.experiments]
-    index.append(f"- page (verdicts, tables, figures): [{paper}/README.md]({paper}/README.md)")
-    index.append(f"- tables: {_links(result.files, b.out_root)}")
-    index.append(f"- figures: {_links(result.files, b.out_root, ('.png',))}")
-    index += [f"- {n}" for n in result.notes]
+def _paper_section(b: _Build, paper: str, title: str, n_rec: int, result: PaperResult) -> list:
+    index = [P.Item(f"built: {b.built}, from {n_rec} stored records"),
+             P.Item("experiments read:" if result.experiments else "experiments read: none",
+                    [_experiment_line(b.ctx, name) for name in result.experiments])]
+    index.append(page_item(paper))
+    index.append(_links("tables", result.files, b.out_root))
+    index.append(_links("figures", result.files, b.out_root, (".png",)))
+    index += [P.Item(n) for n in result.notes]
     if result.missing:
-        index.append(f"- missing ({len(result.missing)} cells; [full list]({paper}/missing.md)):")
-        index += _missing_summary(result)
+        index.append(P.Item((f"missing ({len(result.missing)} cells; ", P.link("full list", f"{paper}/missing.md"),
+                             "):"), _missing_summary(result)))
     else:
-        index.append("- missing: nothing")
-    return index + [""]
+        index.append(P.Item("missing: nothing"))
+    return section(title, index)
 
 
 def _perf_stage(b: _Build) -> None:
     """The speed benchmarks (results/perf, written by ``make bench-perf``), or their earlier section."""
     from .perf import perf_report
 
-    perf_files, perf_lines = perf_report(b.ctx.perf_runs(), b.out_root / "perf")
+    perf_files, perf_items = perf_report(b.ctx.perf_runs(), b.out_root / "perf")
     if perf_files:
         b.dirs.add(b.out_root / "perf")
         b.written += perf_files
-        b.sec.perf = ["### perf", "", f"- built: {b.built}", *perf_lines, ""]
+        b.sec.perf = section("perf", [P.Item(f"built: {b.built}"), *perf_items])
     elif b.keep_earlier and b.old.perf and (b.out_root / "perf" / "perf.md").exists():
         b.sec.perf = _kept(b.old.perf, b.old.generated)
 
@@ -584,15 +587,15 @@ def _experiments_stage(b: _Build, experiments: list[str] | None) -> None:
         # a folder shared with the paper of the same name starts from the paper's files (fresh or kept)
         tmp = _staging(out, keep=out in b.fresh or name in BUILDS)
         try:
-            lines, files = _experiment_section(ctx, name, tmp, out_root, b.built)
+            items, files = _experiment_section(ctx, name, tmp, out_root, b.built)
         except Exception as exc:
             _build_failed(f"experiment {name}", exc, tmp, out, b.failures)
             sections[name] = _failed_section(name, exc, b.old.experiments.get(name), b.old.generated)
             continue
         files = _commit(tmp, out, files)
         b.written += files
-        sections[name] = [ln.replace(str(tmp), str(out)) for ln in lines]
-        sections[name].insert(4, f"- files: {_links(files, out_root)}")
+        items.insert(2, _links("files", files, out_root))   # after built and scale
+        sections[name] = section(name, items)
     for name, block in b.old.experiments.items():  # summaries of experiments not stored here, or not selected
         if name not in names and (out_root / name).is_dir() and (out_root / name) not in b.dirs:
             sections[name] = _kept(block, b.old.generated,
@@ -609,7 +612,7 @@ def _claims_stage(b: _Build) -> None:
     except Exception as exc:  # the tables are written; a failing verdict stage must not lose them
         print(f"the verdict stage failed ({_where(exc)}):\n{traceback.format_exc()}", file=sys.stderr)
         b.failures.append(f"verdicts: {type(exc).__name__}: {exc} (at fault: {_where(exc)})")
-        (b.out_root / "index.md").write_text("\n".join(["# bench reports", "", *b.sec.lines()]) + "\n")
+        (b.out_root / "index.md").write_text(P.to_markdown([P.Heading(1, "bench reports"), *b.sec.blocks()]))
         b.written.append(b.out_root / "index.md")
 
 
@@ -623,7 +626,7 @@ def _experiments_only(ctx: ReportContext, out_root: Path, names: list[str]) -> l
         out = out_root / name
         tmp = _staging(out, keep=name in BUILDS)
         try:
-            _lines, files = _experiment_section(ctx, name, tmp, out_root, built, evidence_shipped=False)
+            _items, files = _experiment_section(ctx, name, tmp, out_root, built, evidence_shipped=False)
         except Exception as exc:
             _build_failed(f"experiment {name}", exc, tmp, out, failures)
             continue
@@ -635,8 +638,9 @@ def _experiments_only(ctx: ReportContext, out_root: Path, names: list[str]) -> l
 
 def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path, built: str,
                         evidence_shipped: bool = True):
-    """The generic summary of one stored experiment written into ``out``: (index lines, files).
-    The lines leave out the "- files:" line (the caller adds it with the files' final places)."""
+    """The generic summary of one stored experiment written into ``out``: (the bullet items of its
+    index section, files). The items leave out the "files:" one (the caller adds it, third, with the
+    files' final places)."""
     view = ctx.experiment(name)
     df = view.all_records
     # a folder shared with a paper module (ande_sr) gets one rank analysis, the paper's (ranks_*: over the values
@@ -646,30 +650,30 @@ def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path
     n_ok, n_na, n_failed = counts["ok"], counts["not_applicable"], counts["failed"]
     hosts = ", ".join(sorted(df["host"].dropna().astype(str).unique())) if "host" in df else "-"
     plan = view.plan
-    index = [f"### {name}", "", f"- built: {built}",
-             f"- scale: {plan.get('scale', 'ad hoc')}; protocol {plan.get('protocol', '-')}; "
-             f"{n_ok} stored records ({n_failed} failed{_na(n_na)}); run on {hosts}"]
+    index = [P.Item(f"built: {built}"),
+             P.Item(f"scale: {plan.get('scale', 'ad hoc')}; protocol {plan.get('protocol', '-')}; "
+                    f"{n_ok} stored records ({n_failed} failed{_na(n_na)}); run on {hosts}")]
     if ctx.evidence is not None and ctx.evidence.has(name):
-        index.append(f"- evidence: [{name}.records.parquet]({EVIDENCE}/{name}.records.parquet) ({len(df)} splits; "
-                     f"checksums in [{EVIDENCE}/MANIFEST.json]({EVIDENCE}/MANIFEST.json))")
-    index += [f"- {n}" for n in notes]
+        index.append(P.Item(("evidence: ", P.link(f"{name}.records.parquet", f"{EVIDENCE}/{name}.records.parquet"),
+                             f" ({len(df)} splits; checksums in ",
+                             P.link(f"{EVIDENCE}/MANIFEST.json", f"{EVIDENCE}/MANIFEST.json"), ")")))
+    index += [P.Item(n) for n in notes]
     missing = plan.get("missing_datasets") or {}
     if missing:
-        index.append("- missing datasets: " + "; ".join(f"{k} ({v})" for k, v in missing.items()))
+        index.append(P.Item("missing datasets: " + "; ".join(f"{k} ({v})" for k, v in missing.items())))
     ma = plan.get("missing_algos") or {}
     if ma:
-        index.append(f"- skipped, not implemented yet (no conf/algo/<name>.yaml): {', '.join(ma)}")
+        index.append(P.Item(f"skipped, not implemented yet (no conf/algo/<name>.yaml): {', '.join(ma)}"))
     for label, n, keep in (("failed", n_failed, lambda st: ~st.isin(["ok", "not_applicable"])),
                            ("not applicable", n_na, lambda st: st == "not_applicable")):
         if not n:
             continue
         groups = list(df[keep(df["status"])].groupby(["algo", "dataset"]))
         for (a, d), g in groups[:MAX_LISTED]:
-            index.append(f"- {label}: {a} on {d}, {len(g)} splits: {shorten(str(g['error'].iloc[0]), ERROR_WIDTH)}")
+            index.append(P.Item(f"{label}: {a} on {d}, {len(g)} splits: {shorten(str(g['error'].iloc[0]), ERROR_WIDTH)}"))
         if len(groups) > MAX_LISTED:
-            index.append(f"- {label}: {len(groups) - MAX_LISTED} more (algorithm, dataset) pairs "
-                         f"(summary_long.csv has them all)")
-    index.append("")
+            index.append(P.Item(f"{label}: {len(groups) - MAX_LISTED} more (algorithm, dataset) pairs "
+                                f"(summary_long.csv has them all)"))
     shipped = evidence_shipped and ctx.evidence is not None and ctx.evidence.has(name)
     files.append(write_experiment_manifest(name, df, plan, out, files, shipped))
     return index, files

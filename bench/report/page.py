@@ -228,3 +228,94 @@ def to_markdown(page: Page | list) -> str:
     """The page in Markdown: its blocks one blank line apart, ending with a newline."""
     blocks = page.blocks if isinstance(page, Page) else page
     return "\n\n".join(md_block(b) for b in blocks) + "\n"
+
+
+# ---------------------------------------------------------------- JSON (blocks stored as data: reports/index.json)
+def inlines_to_json(content) -> list:
+    """Inlines as JSON values: a string for text, ``{"code": s}``, ``{"strong": [...]}``,
+    ``{"em": [...]}``, ``{"link": [...], "href": s}``."""
+    out: list = []
+    for x in inlines(content):
+        if isinstance(x, Text):
+            out.append(x.text)
+        elif isinstance(x, Code):
+            out.append({"code": x.text})
+        elif isinstance(x, Strong):
+            out.append({"strong": inlines_to_json(x.content)})
+        elif isinstance(x, Em):
+            out.append({"em": inlines_to_json(x.content)})
+        elif isinstance(x, Link):
+            out.append({"link": inlines_to_json(x.content), "href": x.href})
+        else:
+            raise TypeError(f"not an inline: {x!r}")
+    return out
+
+
+def inlines_from_json(doc) -> tuple:
+    """The inlines of :func:`inlines_to_json`'s form."""
+    if not isinstance(doc, list):
+        raise ValueError(f"inlines must be a JSON list, not {doc!r}")
+    out: list = []
+    for x in doc:
+        if isinstance(x, str):
+            out.append(Text(x))
+        elif isinstance(x, dict) and set(x) == {"code"} and isinstance(x["code"], str):
+            out.append(Code(x["code"]))
+        elif isinstance(x, dict) and set(x) == {"strong"}:
+            out.append(Strong(inlines_from_json(x["strong"])))
+        elif isinstance(x, dict) and set(x) == {"em"}:
+            out.append(Em(inlines_from_json(x["em"])))
+        elif isinstance(x, dict) and set(x) == {"link", "href"} and isinstance(x["href"], str):
+            out.append(Link(inlines_from_json(x["link"]), x["href"]))
+        else:
+            raise ValueError(f"not an inline: {x!r} (a string, or one of code, strong, em, link+href)")
+    return tuple(out)
+
+
+def _item_to_json(item: Item) -> dict:
+    doc = {"item": inlines_to_json(item.content)}
+    if item.children:
+        doc["children"] = [_item_to_json(c) for c in item.children]
+    return doc
+
+
+def _item_from_json(doc) -> Item:
+    if not isinstance(doc, dict) or "item" not in doc or not set(doc) <= {"item", "children"}:
+        raise ValueError(f"not a bullet item: {doc!r} (expected item, and children)")
+    return Item(inlines_from_json(doc["item"]), [_item_from_json(c) for c in doc.get("children", [])])
+
+
+def to_json(block) -> dict:
+    """A block as a JSON object, one key naming its kind (:func:`from_json` reads it back)."""
+    if isinstance(block, Heading):
+        return {"heading": block.level, "content": inlines_to_json(block.content)}
+    if isinstance(block, Para):
+        return {"para": inlines_to_json(block.content)}
+    if isinstance(block, Bullets):
+        return {"bullets": [_item_to_json(it) for it in block.items]}
+    if isinstance(block, Table):
+        return {"table": {"header": list(block.header), "rows": [[inlines_to_json(c) for c in r] for r in block.rows],
+                          "kind": block.kind, "markdown": block.markdown}}
+    if isinstance(block, Figure):
+        return {"figure": {"src": block.src, "alt": block.alt, "caption": inlines_to_json(block.caption)}}
+    raise TypeError(f"not a block: {block!r}")
+
+
+def from_json(doc) -> Block:
+    """The block of :func:`to_json`'s form; a ValueError names what is not one."""
+    if isinstance(doc, dict):
+        if set(doc) == {"heading", "content"} and isinstance(doc["heading"], int):
+            return Heading(doc["heading"], inlines_from_json(doc["content"]))
+        if set(doc) == {"para"}:
+            return Para(inlines_from_json(doc["para"]))
+        if set(doc) == {"bullets"} and isinstance(doc["bullets"], list):
+            return Bullets([_item_from_json(it) for it in doc["bullets"]])
+        if set(doc) == {"table"} and isinstance(doc["table"], dict):
+            t = doc["table"]
+            return Table(list(t["header"]), [[inlines_from_json(c) for c in r] for r in t["rows"]],
+                         t.get("kind", ""), t.get("markdown", ""))
+        if set(doc) == {"figure"} and isinstance(doc["figure"], dict):
+            f = doc["figure"]
+            return Figure(f["src"], f["alt"], inlines_from_json(f.get("caption", [])))
+    raise ValueError(f"not a block: {str(doc)[:200]} (expected one of heading+content, para, bullets, table, "
+                     f"figure)")

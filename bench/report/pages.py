@@ -250,11 +250,12 @@ def write_pages(root: Path, verdicts: list) -> list[Path]:
 
 
 # ---------------------------------------------------------------- the index's Papers section
-PAGE_LINE = "- page (verdicts, tables, figures): "
+PAGE_LINE = "page (verdicts, tables, figures): "
 
 
-def page_line(paper: str) -> str:
-    return f"{PAGE_LINE}[{paper}/README.md]({paper}/README.md)"
+def page_item(paper: str) -> P.Item:
+    """The bullet of a paper's index section that links its page."""
+    return P.Item((PAGE_LINE, P.link(f"{paper}/README.md", f"{paper}/README.md")))
 
 
 def paper_experiments(paper: str) -> list[str]:
@@ -273,26 +274,25 @@ def _own_tables(root: Path | None, paper: str) -> bool:
 def complete_papers(sections: "IndexSections", root: Path | None = None) -> "IndexSections":
     """``sections`` with a section for every paper, each with its page link: a paper the build left
     out gets a section saying whether an earlier build's files are there, and a kept section without
-    a page line gets one (after the experiments it read)."""
+    a page item gets one (after the experiments it read)."""
+    from .sections import parts, says, section
+
     for paper in V.PAPERS:
         block = sections.papers.get(paper)
         if block is None:
-            head = [f"### {TITLES[paper]}", "", page_line(paper)]
             if _own_tables(root, paper):   # a paper's folder that the build writing this index did not build
-                sections.papers[paper] = head + ["- not rebuilt by the build that wrote this index: its tables and "
-                                                 "figures, from an earlier build, are listed on its page", ""]
+                note = P.Item("not rebuilt by the build that wrote this index: its tables and figures, from an "
+                              "earlier build, are listed on its page")
             else:
-                sections.papers[paper] = head + [f"- not built yet: no build has written reports/{paper}/ "
-                                                 f"(python -m bench.report --paper {paper})", ""]
+                note = P.Item(f"not built yet: no build has written reports/{paper}/ "
+                              f"(python -m bench.report --paper {paper})")
+            sections.papers[paper] = section(TITLES[paper], [page_item(paper), note])
             continue
-        if any(ln.startswith(PAGE_LINE) for ln in block):
+        title, items = parts(block)
+        if any(says(it, PAGE_LINE) for it in items):
             continue
-        at = next((k for k, ln in enumerate(block) if ln.startswith(("- tables", "- figures", "- missing"))), None)
-        if at is None:
-            at = len(block)
-            while at > 1 and not block[at - 1].strip():
-                at -= 1
-        sections.papers[paper] = block[:at] + [page_line(paper)] + block[at:]
+        at = next((k for k, it in enumerate(items) if says(it, ("tables", "figures", "missing"))), len(items))
+        sections.papers[paper] = section(title, items[:at] + [page_item(paper)] + items[at:])
     return sections
 
 
@@ -425,7 +425,7 @@ def write_verdict_stage(root: Path | str = "reports", sections: "IndexSections |
     by default those the last build recorded in ``reports/index.json`` (``--verdicts-only``). Every page
     is built once as blocks (:mod:`bench.report.page`) and written both as Markdown and as HTML."""
     from . import html
-    from .sections import IndexSections, blocks_of_lines
+    from .sections import IndexSections
 
     root = Path(root)
     verdicts = V.evaluate_all(root)
@@ -438,12 +438,11 @@ def write_verdict_stage(root: Path | str = "reports", sections: "IndexSections |
     if sections is None:
         sections = IndexSections.read(root)
     if sections is None:
-        provenance = ["No build provenance yet (no reports/index.json: run python -m bench.report)."]
+        provenance = [P.Para("No build provenance yet (no reports/index.json: run python -m bench.report).")]
     else:
-        provenance = complete_papers(sections, root).lines()
-    head = index_head(root, verdicts)
-    idx.write_text(P.to_markdown(head) + "\n" + "\n".join(provenance).rstrip("\n") + "\n")
+        provenance = complete_papers(sections, root).blocks()
+    pages[idx] = P.Page(index_head(root, verdicts) + provenance)
+    idx.write_text(P.to_markdown(pages[idx]))
     written.append(idx)
-    pages[idx] = P.Page(head + blocks_of_lines(provenance))
     written += html.write_site(root, pages)
     return written

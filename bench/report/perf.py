@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import page as P
 from .tables import write_table
 
 __all__ = ["perf_runs", "perf_report"]
@@ -49,9 +50,10 @@ def _kept_rows(csv_path: Path, rerun: set[str]) -> list[dict]:
     return [r for r in old.to_dict("records") if r["benchmark"] not in rerun]
 
 
-def perf_report(runs: list[dict], out: Path) -> tuple[list[Path], list[str]]:
+def perf_report(runs: list[dict], out: Path) -> tuple[list[Path], list]:
     """Write ``perf.md|tex|csv`` under ``out`` from the stored perf ``runs`` (:func:`perf_runs`, or
-    the evidence's); return the files and index lines (empty when no perf run is stored)."""
+    the evidence's); return the files and the bullet items of the index section (page blocks,
+    :class:`bench.report.page.Item`; empty when no perf run is stored)."""
     if not runs:
         return [], []
     newest: dict[str, dict] = {}
@@ -82,9 +84,9 @@ def perf_report(runs: list[dict], out: Path) -> tuple[list[Path], list[str]]:
     machines = sorted({f"{r.get('provenance', {}).get('host', '?')} ({r.get('provenance', {}).get('cpu', '?')})"
                        for r in newest.values()})
     kept_b = sorted({r["benchmark"] for r in kept})
-    lines = [f"- {len(rows) - len(kept)} rows from {len(newest)} benchmarks ({', '.join(sorted(newest))}), newest stored run of "
-             f"each; measured on {', '.join(machines)}",
-             *([f"- {len(kept)} rows of {len(kept_b)} benchmarks not stored here ({', '.join(kept_b)}) kept from the "
-                "earlier table, each with its own 'measured' column"] if kept else []),
-             f"- table: [perf](perf/perf.md)"]
-    return files, lines
+    items = [P.Item(f"{len(rows) - len(kept)} rows from {len(newest)} benchmarks ({', '.join(sorted(newest))}), newest "
+                    f"stored run of each; measured on {', '.join(machines)}"),
+             *([P.Item(f"{len(kept)} rows of {len(kept_b)} benchmarks not stored here ({', '.join(kept_b)}) kept from "
+                       "the earlier table, each with its own 'measured' column")] if kept else []),
+             P.Item(("table: ", P.link("perf", "perf/perf.md")))]
+    return files, items
