@@ -195,3 +195,56 @@ def test_the_index_sections_are_blocks_stored_as_data(tmp_path):
         assert committed.to_json() == (REPORTS / "index.json").read_text()
         md = P.to_markdown(complete_papers(committed, REPORTS).blocks())
         assert "\n" + md in (REPORTS / "index.md").read_text()
+
+def test_index_items_are_found_by_their_role_not_their_text():
+    """A later build finds an index item by its role (page.Item.role, kept in index.json), never by its
+    words: the page link goes before the item whose role is "tables" whatever it says, a kept section
+    gets one "built" item and one "kept" note however often it is kept."""
+    import json
+
+    from bench.report.build import _kept
+    from bench.report.pages import complete_papers
+    from bench.report.sections import IndexSections, has_role, parts, section
+
+    items = [P.Item("made at noon", role="built"), P.Item("some words"), P.Item("the tables here", role="tables"),
+             P.Item("missing: nothing", role="missing")]
+    sec = IndexSections(papers={"eskdb": section("ESKDB", items)})
+    back = P.from_json(json.loads(json.dumps(P.to_json(P.Bullets(items)))))
+    assert [it.role for it in back.items] == ["built", "", "tables", "missing"]
+    _, got = parts(complete_papers(sec).papers["eskdb"])
+    assert [it.role for it in got] == ["built", "", "page", "tables", "missing"]
+    once = _kept(section("ESKDB", items), "Generated then.")
+    twice = _kept(once, "Generated later.", "a second reason")
+    _, got = parts(twice)
+    assert [it.role for it in got].count("built") == 1 and [it.role for it in got].count("kept") == 1
+    assert P.plain(got[-1].content).endswith("a second reason")
+    _, fresh = parts(_kept(section("X", [P.Item("built: words, but no role")]), "Generated at 5."))
+    assert has_role(fresh[0], "built") and P.plain(fresh[0].content) == "built: at 5"
+
+
+def test_a_papers_italics_are_emphasis_not_stars():
+    """Published claims write the paper's italics as *...*: the verdict table's claim cell holds them as
+    Em, so the Markdown is as before and the HTML shows italics; a lone star or "a * b" stays text."""
+    from bench.report.html import _Renderer
+
+    q = P.quoted("the *Level* strategy and the *Gamma*(2,1) prior; 2 * 3 and a*")
+    assert P.Em((P.Text("Level"),)) in q and P.Em((P.Text("Gamma"),)) in q
+    assert P.md_inlines(q) == "the *Level* strategy and the *Gamma*(2,1) prior; 2 * 3 and a*"
+    assert P.quoted("no italics") == (P.Text("no italics"),)
+    html = _Renderer(Path("x.md"), {}).inline(q)
+    assert "<em>Level</em>" in html and "*Level*" not in html and "2 * 3" in html
+
+
+def test_verdict_bar_labels_never_overlap():
+    """The key figure's verdict bar names a segment's verdict only when the words fit its width, else its
+    count, else nothing (the bar's title lists every count)."""
+    from bench.report.keyfig import CHAR_IN, LABEL_PAD_IN, _bar_label
+
+    assert _bar_label(5, "reproduced", 3.0) == "5 reproduced"
+    assert _bar_label(4, "not reproduced", 1.7) == "4 not reproduced"   # 16 characters: ~1.5 in with margins
+    assert _bar_label(4, "not reproduced", 1.2) == "4"
+    assert _bar_label(1, "partly reproduced", 0.4) == "1"
+    assert _bar_label(1, "partly reproduced", 0.1) == ""
+    for n, v, w in [(4, "not reproduced", 1.6), (12, "not checkable", 1.0)]:
+        label = _bar_label(n, v, w)
+        assert len(label) * CHAR_IN + LABEL_PAD_IN <= w

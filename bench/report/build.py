@@ -56,7 +56,7 @@ from ..measures import ACCURACY, MEASURES, TIMES
 from ..store import SCALES, results_root  # noqa: F401  (defined once, in the store)
 from ..papers import builds
 from . import page as P
-from .sections import IndexSections, parts, says, section
+from .sections import IndexSections, has_role, parts, section
 from .pages import TITLES, page_item, paper_experiments, shorten
 
 #: paper key -> build(ctx, out) -> PaperResult (bench.papers: one explicit list)
@@ -236,8 +236,9 @@ def _links(label: str, files: list[Path], out_root: Path, suffixes=(".md",)) -> 
     """The bullet ``label: `` and a link to each of ``files`` with one of ``suffixes`` (else ``none``)."""
     picked = [f for f in files if f.suffix in suffixes and not f.name.endswith(".caption.md")]
     if not picked:
-        return P.Item(f"{label}: none")
-    return P.Item((f"{label}: ", P.join([P.link(f.stem, f.relative_to(out_root).as_posix()) for f in picked], ", ")))
+        return P.Item(f"{label}: none", role=label)
+    return P.Item((f"{label}: ", P.join([P.link(f.stem, f.relative_to(out_root).as_posix()) for f in picked], ", ")),
+                  role=label)
 
 
 def _missing_summary(result: PaperResult) -> list:
@@ -314,11 +315,11 @@ def _kept(block: list, generated: str, why: str = NOTHING_STORED) -> list:
     """An earlier index section (blocks), marked as kept, saying ``why`` (with the earlier build's
     date and commit when the section does not carry its own; an earlier build's reason is replaced)."""
     title, items = parts(block)
-    items = [it for it in items if not says(it, KEPT_NOTE)]
-    if not any(says(it, "built:") for it in items):
+    items = [it for it in items if not has_role(it, "kept")]
+    if not any(has_role(it, "built") for it in items):
         when = generated.removeprefix("Generated ").rstrip(".") if generated else "an earlier build"
-        items.insert(0, P.Item(f"built: {when}"))
-    return section(title, items + [P.Item(f"{KEPT_NOTE}{why}")])
+        items.insert(0, P.Item(f"built: {when}", role="built"))
+    return section(title, items + [P.Item(f"{KEPT_NOTE}{why}", role="kept")])
 
 
 
@@ -549,7 +550,7 @@ def _papers_stage(b: _Build, papers: list[str] | None) -> None:
 
 
 def _paper_section(b: _Build, paper: str, title: str, n_rec: int, result: PaperResult) -> list:
-    index = [P.Item(f"built: {b.built}, from {n_rec} stored records"),
+    index = [P.Item(f"built: {b.built}, from {n_rec} stored records", role="built"),
              P.Item("experiments read:" if result.experiments else "experiments read: none",
                     [_experiment_line(b.ctx, name) for name in result.experiments])]
     index.append(page_item(paper))
@@ -558,9 +559,9 @@ def _paper_section(b: _Build, paper: str, title: str, n_rec: int, result: PaperR
     index += [P.Item(n) for n in result.notes]
     if result.missing:
         index.append(P.Item((f"missing ({len(result.missing)} cells; ", P.link("full list", f"{paper}/missing.md"),
-                             "):"), _missing_summary(result)))
+                             "):"), _missing_summary(result), role="missing"))
     else:
-        index.append(P.Item("missing: nothing"))
+        index.append(P.Item("missing: nothing", role="missing"))
     return section(title, index)
 
 
@@ -572,7 +573,7 @@ def _perf_stage(b: _Build) -> None:
     if perf_files:
         b.dirs.add(b.out_root / "perf")
         b.written += perf_files
-        b.sec.perf = section("perf", [P.Item(f"built: {b.built}"), *perf_items])
+        b.sec.perf = section("perf", [P.Item(f"built: {b.built}", role="built"), *perf_items])
     elif b.keep_earlier and b.old.perf and (b.out_root / "perf" / "perf.md").exists():
         b.sec.perf = _kept(b.old.perf, b.old.generated)
 
@@ -650,7 +651,7 @@ def _experiment_section(ctx: ReportContext, name: str, out: Path, out_root: Path
     n_ok, n_na, n_failed = counts["ok"], counts["not_applicable"], counts["failed"]
     hosts = ", ".join(sorted(df["host"].dropna().astype(str).unique())) if "host" in df else "-"
     plan = view.plan
-    index = [P.Item(f"built: {built}"),
+    index = [P.Item(f"built: {built}", role="built"),
              P.Item(f"scale: {plan.get('scale', 'ad hoc')}; protocol {plan.get('protocol', '-')}; "
                     f"{n_ok} stored records ({n_failed} failed{_na(n_na)}); run on {hosts}")]
     if ctx.evidence is not None and ctx.evidence.has(name):

@@ -83,6 +83,19 @@ MAX_COLUMNS, PANEL_IN = 4, 2.6
 SPLIT_MIN = 10
 
 
+#: inches per character of the bar's labels (10 pt sans-serif, a wide average) and their side margins
+CHAR_IN, LABEL_PAD_IN = 0.085, 0.15
+
+
+def _bar_label(n: int, verdict: str, seg_in: float) -> str:
+    """The label of a verdict bar segment ``seg_in`` inches wide: "<n> <verdict>" when it fits, else the
+    count alone when that fits, else none (the bar's title lists every count), so labels never overlap."""
+    for label in (f"{n} {verdict}", str(n)):
+        if len(label) * CHAR_IN + LABEL_PAD_IN <= seg_in:
+            return label
+    return ""
+
+
 def draw(paper: str, counts: dict[str, int], data: pd.DataFrame, path: Path) -> Path:
     """Draw the key figure into ``path`` (PNG): the verdict bar over the scatter panels (:func:`panels`)."""
     import matplotlib
@@ -107,11 +120,13 @@ def draw(paper: str, counts: dict[str, int], data: pd.DataFrame, path: Path) -> 
 
     bar = fig.add_subplot(grid[0, :])
     total, left = sum(counts.values()), 0
+    bar_w = width - 0.75   # the bar's inches: the figure less the grid's left and right margins
     for verdict, n in counts.items():
         if n:
             bar.barh(0, n, left=left, color=COLOURS[verdict], edgecolor="white")
-            bar.text(left + n / 2, 0, f"{n} {verdict}" if n / max(total, 1) > 0.2 else str(n),
-                     ha="center", va="center", fontsize=10)
+            label = _bar_label(n, verdict, n / max(total, 1) * bar_w)
+            if label:
+                bar.text(left + n / 2, 0, label, ha="center", va="center", fontsize=10)
         left += n
     bar.set_xlim(0, max(total, 1))
     bar.set_yticks([])

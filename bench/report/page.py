@@ -64,6 +64,22 @@ def inlines(*parts) -> tuple:
     return tuple(out)
 
 
+#: a span the paper set in italics, as the published claims write it (``*Level*``): no space inside its stars
+_EMPHASIS = __import__("re").compile(r"\*([^*\s][^*]*?[^*\s]|[^*\s])\*")
+
+
+def quoted(text: str) -> tuple:
+    """A paper's sentence as inlines: its italics, written ``*...*`` in the published claims
+    (``bench/published/claims.csv``), as :class:`Em` (Markdown writes them back as they were; the
+    HTML view shows them in italics, not with their stars)."""
+    out: list = []
+    at = 0
+    for m in _EMPHASIS.finditer(text):
+        out += [text[at:m.start()], em(m.group(1))]
+        at = m.end()
+    return inlines(*out, text[at:])
+
+
 def link(text, href: str) -> Link:
     return Link(inlines(text), href)
 
@@ -117,8 +133,13 @@ class Para:
 
 @dataclass
 class Item:
+    """A bullet item; ``role`` names what the item is for a reader of the data (``"built"``,
+    ``"kept"``, ``"page"``, ``"tables"``, ``"figures"``, ``"missing"``), so that a later build finds
+    an item by its role, never by its text."""
+
     content: tuple
     children: list["Item"] = field(default_factory=list)
+    role: str = ""
 
     def __post_init__(self):
         self.content = inlines(self.content)
@@ -276,13 +297,16 @@ def _item_to_json(item: Item) -> dict:
     doc = {"item": inlines_to_json(item.content)}
     if item.children:
         doc["children"] = [_item_to_json(c) for c in item.children]
+    if item.role:
+        doc["role"] = item.role
     return doc
 
 
 def _item_from_json(doc) -> Item:
-    if not isinstance(doc, dict) or "item" not in doc or not set(doc) <= {"item", "children"}:
-        raise ValueError(f"not a bullet item: {doc!r} (expected item, and children)")
-    return Item(inlines_from_json(doc["item"]), [_item_from_json(c) for c in doc.get("children", [])])
+    if not isinstance(doc, dict) or "item" not in doc or not set(doc) <= {"item", "children", "role"}:
+        raise ValueError(f"not a bullet item: {doc!r} (expected item, and children and role)")
+    return Item(inlines_from_json(doc["item"]), [_item_from_json(c) for c in doc.get("children", [])],
+                str(doc.get("role", "")))
 
 
 def to_json(block) -> dict:

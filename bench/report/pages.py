@@ -255,7 +255,7 @@ PAGE_LINE = "page (verdicts, tables, figures): "
 
 def page_item(paper: str) -> P.Item:
     """The bullet of a paper's index section that links its page."""
-    return P.Item((PAGE_LINE, P.link(f"{paper}/README.md", f"{paper}/README.md")))
+    return P.Item((PAGE_LINE, P.link(f"{paper}/README.md", f"{paper}/README.md")), role="page")
 
 
 def paper_experiments(paper: str) -> list[str]:
@@ -275,7 +275,7 @@ def complete_papers(sections: "IndexSections", root: Path | None = None) -> "Ind
     """``sections`` with a section for every paper, each with its page link: a paper the build left
     out gets a section saying whether an earlier build's files are there, and a kept section without
     a page item gets one (after the experiments it read)."""
-    from .sections import parts, says, section
+    from .sections import has_role, parts, section
 
     for paper in V.PAPERS:
         block = sections.papers.get(paper)
@@ -289,9 +289,9 @@ def complete_papers(sections: "IndexSections", root: Path | None = None) -> "Ind
             sections.papers[paper] = section(TITLES[paper], [page_item(paper), note])
             continue
         title, items = parts(block)
-        if any(says(it, PAGE_LINE) for it in items):
+        if any(has_role(it, "page") for it in items):
             continue
-        at = next((k for k, it in enumerate(items) if says(it, ("tables", "figures", "missing"))), len(items))
+        at = next((k for k, it in enumerate(items) if has_role(it, ("tables", "figures", "missing"))), len(items))
         sections.papers[paper] = section(title, items[:at] + [page_item(paper)] + items[at:])
     return sections
 

@@ -48,9 +48,9 @@ def parts(blocks: list) -> tuple[tuple, list]:
     return blocks[0].content, items
 
 
-def says(item, prefix: str | tuple[str, ...]) -> bool:
-    """Whether a bullet item's text (:func:`bench.report.page.plain`) starts with ``prefix``."""
-    return P.plain(item.content).startswith(prefix)
+def has_role(item, roles: str | tuple[str, ...]) -> bool:
+    """Whether a bullet item's role (:attr:`bench.report.page.Item.role`) is one of ``roles``."""
+    return item.role in ((roles,) if isinstance(roles, str) else roles)
 
 
 @dataclass

@@ -319,7 +319,7 @@ def _cost(ctx: ReportContext, out: Path, facts: Facts | None = None) -> list[Pat
             "values at 0, first prediction s": perf["kernel_values_at_0_s"].map(lambda v: fmt(v, 3)),
         })
         files += write_table(t, out / "cost_floor", index=False, caption=(
-            "ECOC-NB's training cost against its floor (issue 16; `python -m bench.perf ecoc_text`, fold 0 of "
+            "ECOC-NB's training cost against its floor (issue 16; measured by python -m bench.perf ecoc_text, fold 0 of "
             "10-fold CV, median process CPU seconds over repeated fits on a shared machine, one BLAS thread). "
             "The floor is the matrix product of Eqs. 1-2 alone: the per-class statistics (rows x classes) times "
             "the membership of the 2n groups C_b^+, C_b^- as the equations are written, and of the n positive "

@@ -405,7 +405,7 @@ def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bo
             if v.evidence else ""
         rows.append(([_cell(v.paper)] if with_paper else []) +
                     [_cell(v.claim_id), P.strong(_cell(v.verdict)) if v.verdict == REPRODUCED else _cell(v.verdict),
-                     _cell(v.reason), _cell(v.ours), _cell(v.published), _cell(v.test), ev, _cell(v.claim)])
+                     _cell(v.reason), _cell(v.ours), _cell(v.published), _cell(v.test), ev, P.quoted(_cell(v.claim))])
     return P.Table(cols, rows, kind="verdicts")
 
 
