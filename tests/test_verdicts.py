@@ -351,7 +351,7 @@ def test_complete_papers_restores_dropped_papers_and_page_links(tmp_path):
 
     sec = IndexSections(generated="Generated x.", papers={"eskdb": section(TITLES["eskdb"], [
         P.Item("built: y"), P.Item("experiments read:", [P.Item(("experiment ", P.Code("eskdb_main"), ": scale full"))]),
-        P.Item(("tables: ", P.link("t", "eskdb/t.md")))])},
+        P.Item(("tables: ", P.link("t", "eskdb/t.md")), role="tables")])},
         experiments={"massbayes_table3": section("massbayes_table3", [P.Item("built: z")])})
     import pandas as pd
 
