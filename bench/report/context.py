@@ -56,7 +56,7 @@ class PaperResult:
     paper: str
     files: list = field(default_factory=list)
     missing: list = field(default_factory=list)
-    notes: list = field(default_factory=list)          #: Markdown lines for the index
+    notes: list = field(default_factory=list)          #: plain-text lines for the index (one bullet each)
     experiments: list = field(default_factory=list)    #: experiment names the module read
     #: the numbers behind the tables, as data (:mod:`bench.report.facts`); written to facts.json
     facts: "Facts | None" = None
