@@ -51,3 +51,14 @@ def test_declarations_are_light():
             "print(int('matplotlib' in sys.modules), int('pandas' in sys.modules and 'bench.papers.eskdb.build' in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0", "0"]
+
+
+def test_a_papers_measure_names_map_into_the_measure_registry():
+    """A declaration's ``measures`` (the paper's names -> ours) names only measures of bench.measures, so a
+    paper's tables and verdicts read the columns every other stage reads; ESKDB declares its three."""
+    from bench.measures import MEASURES
+
+    for key, d in PAPERS.items():
+        unknown = {k: v for k, v in d.measures.items() if v not in MEASURES}
+        assert not unknown, f"{key}: measures not in bench.measures: {unknown}"
+    assert PAPERS["eskdb"].measures == {"RMSE": "rmse", "error rate": "error", "training time": "train_s"}

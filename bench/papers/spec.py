@@ -17,7 +17,9 @@ class Paper:
     test of its W/D/L claims (``sign1``: one-tailed binomial sign test, p <= alpha; ``sign2``:
     two-tailed, p < alpha; None: the paper has no W/D/L test); ``published`` the stems of its
     tables in ``bench/published/`` (the verbatim copy of the papers' printed numbers, one copy for
-    all papers beside ``claims.csv``, so that one ``diff`` checks it against the source)."""
+    all papers beside ``claims.csv``, so that one ``diff`` checks it against the source); ``measures``
+    maps the names the paper gives its measures to the names of our measure registry
+    (:data:`bench.measures.MEASURES`, checked by the tests), in the order its tables show them."""
 
     key: str
     seed: str
@@ -30,6 +32,7 @@ class Paper:
     display_names: dict = field(default_factory=dict)
     test: str | None = None
     alpha: float | None = None
+    measures: dict = field(default_factory=dict)
 
     @property
     def published(self) -> list[str]:

@@ -29,9 +29,14 @@ DISPLAY_NAMES = {**{a: n for n, a in FIX_VARIANTS.items()}, "kdb3": "KDB-3",
                  **{a: f"{n} (java.util.Random)" for n, a in AUTHORS_RNG_ABLATION.items()},
                  **{a: n for n, names in ALGOS.items() for a in names}}
 
+#: the paper's measure names -> our measure registry's (bench.measures), and the two of its W/D/L tables
+MEASURES = {"RMSE": "rmse", "error rate": "error", "training time": "train_s"}
+ACCURACY = {k: MEASURES[k] for k in ("RMSE", "error rate")}
+
 DECLARATION = Paper(
     key="eskdb", seed="002",
     title="ESKDB: Bayesian network classifiers with ensembles and smoothing (Zhang, Petitjean and Buntine, 2020)",
     short="ESKDB", authors="He Zhang, François Petitjean and Wray Buntine", year=2020,
     experiments=("eskdb_main", "eskdb_ablation", "eskdb_ensemble_size", "eskdb_hdp_tying"),
-    algorithms=ALGOS, display_names=DISPLAY_NAMES, test="sign1", alpha=0.05)
+    algorithms=ALGOS, display_names=DISPLAY_NAMES, test="sign1", alpha=0.05,
+    measures=MEASURES)

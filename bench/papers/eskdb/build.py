@@ -51,7 +51,7 @@ from bench.papers.eskdb.generators import ablation_generators
 from bench.report.facts import Facts
 from bench.report.html import KEY_FIGURE
 from bench.report.labels import variant_labels
-from bench.papers.eskdb import ABLATION, ALGOS, DECLARATION, AUTHORS_RNG_ABLATION, FIX_VARIANTS, KDB_VARIANTS
+from bench.papers.eskdb import ABLATION, ACCURACY, ALGOS, DECLARATION, MEASURES, AUTHORS_RNG_ABLATION, FIX_VARIANTS, KDB_VARIANTS
 from bench.report.tables import write_table
 
 PAPER = "eskdb"
@@ -62,7 +62,6 @@ ENSEMBLE_SIZES = (1, 10, 20, 30)
 TYING_PARAM, PRIOR_PARAM = "tying", "prior"
 TYINGS = ("none", "parent", "level", "single")
 PRIORS = ("uniform", "gamma")
-MEASURES = {"RMSE": "rmse", "error rate": "error", "training time": "train_s"}
 TEST, ALPHA = DECLARATION.test, DECLARATION.alpha
 ALL = "all 72 datasets"
 FIG1_ALGOS = ["NB", "TAN", "KDB", "SKDB", "KDF", "AODE", "ESKDB_M"]
@@ -147,7 +146,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     # WDL tables 3, 4, 7
     for number in (3, 4, 7):
         pub = published.wdl(PAPER, number)
-        long = wdl_vs_published(pub, vals, amap, {"RMSE": "rmse", "error rate": "error"}, {ALL: None}, TEST, ALPHA,
+        long = wdl_vs_published(pub, vals, amap, ACCURACY, {ALL: None}, TEST, ALPHA,
                                 algo_reasons=reasons)
         disp = long_display(long)
         res.facts.add_table(f"table{number}_wdl", _wdl_facts(long), f"{PAPER}/table{number}_wdl.csv",
@@ -379,7 +378,7 @@ def _order_by_group(vals: dict, names: dict[str, str], common) -> pd.DataFrame:
     ``common`` (one row per group x measure; columns = names, plus n and the order)."""
     rows = []
     for group, ds in _size_groups(list(common)).items():
-        for mname, m in (("RMSE", "rmse"), ("error rate", "error")):
+        for mname, m in ACCURACY.items():
             row = {"datasets": group, "n": len(ds), "measure": mname}
             means = pd.Series({n: float(vals[m].loc[ds, a].mean()) if ds else np.nan for n, a in names.items()})
             row.update(means.to_dict())
@@ -406,7 +405,7 @@ def _bnc_order(vals: dict, amap: dict, out: Path) -> list[Path]:
     for name in names + list(extra):
         a = extra.get(name, amap.get(name))
         row = {"algorithm": name if name not in extra else f"{name} ({a}, not in the paper)", "config": a}
-        for mname, m in (("RMSE", "rmse"), ("error rate", "error")):
+        for mname, m in ACCURACY.items():
             row[f"{mname} published"] = pub9.get((name, mname), np.nan) if name not in extra else np.nan
             row[f"{mname} ours"] = float(vals[m].loc[common, a].mean())
         rows.append(row)

@@ -23,6 +23,7 @@ import pandas as pd
 
 from bench.stats.pairwise import wdl
 from bench.report.tables import write_table
+from bench.papers.eskdb import ACCURACY
 
 #: generator -> the paper's variant name -> config
 GENERATORS = {
@@ -56,7 +57,7 @@ def ablation_generators(exp, out: Path) -> list[Path]:
         return []
     rows = []
     for gen, names in GENERATORS.items():
-        for mname, m in (("RMSE", "rmse"), ("error rate", "error")):
+        for mname, m in ACCURACY.items():
             v = vals[m].loc[common]
             row = {"generator": gen, "measure": mname, "datasets": len(common)}
             for n, a in names.items():

@@ -29,6 +29,7 @@ from pathlib import Path
 import pandas as pd
 from scipy import stats
 
+from bench.papers.eskdb import ACCURACY
 from bench.report.verdicts import kinds
 from bench.report.compare import fmt
 from bench.report.facts import Facts
@@ -47,7 +48,7 @@ ABLATION = {"ES-KDB": "eskdb_m", "ES-KDB_randomO": "eskdb_random_o", "ES-KDB_ran
 #: bench's draws (ABLATION); the verdict's reason adds what the same rule gives on these
 ABLATION_AUTHORS = {k: f"{v}_authors_rng" for k, v in ABLATION.items()}
 AUTHORS_NOTE = "with the reference code's java.util.Random draws (eskdb_*_authors_rng)"
-MEASURE_COL = {"RMSE": "rmse", "error rate": "error"}
+MEASURE_COL = ACCURACY     #: the paper's accuracy measures -> the columns of our facts' tables
 TIC = "tic_tac_toe"
 RF_SK = "RF-sklearn"
 PRIOR_CONF = "conf/algo/eskdb_hdp.yaml"
