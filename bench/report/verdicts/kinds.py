@@ -23,6 +23,10 @@ The kinds (each a frozen dataclass with ``run(ev, row) -> Outcome``):
   claim no kind states;
 * :class:`Parts` -- a compound claim whose stated parts are each one of the kinds above.
 
+Each kind's options beyond the ones named here (e.g. :class:`WDL`'s ``paper_own``, ``say``, ``datasets``,
+``tally``; :class:`NotHere`'s ``show`` and ``facts``) are documented on its fields, with defaults that
+keep the plain reading.
+
 A declaration may wrap its kind (the kind stays the wrapped one's): :class:`Shown` sets the verdict's
 published/test texts (e.g. "figure only (Fig. 6)"), :class:`AlsoOn` also runs the check on a variant of
 the evidence (``ev.variant(name)``) and notes what it gives there.
