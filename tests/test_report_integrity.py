@@ -67,6 +67,7 @@ def test_report_cli_smoke_over_medium_leaves_the_medium_files(tmp_path, scale):
 
     IndexSections(generated="Generated 2026-01-01 on vm, requested scale medium.", scale="medium").write(out)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    (tmp_path / "empty").mkdir()
     proc = subprocess.run([sys.executable, "-m", "bench.report", "--results-dir", str(tmp_path / "empty"),
                            "--out", str(out), "--scale", scale, "--paper", "eskdb"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
@@ -75,3 +76,39 @@ def test_report_cli_smoke_over_medium_leaves_the_medium_files(tmp_path, scale):
     assert (out / "eskdb" / "table.md").read_text() == "medium numbers"
     assert "requested scale medium" in (out / "index.md").read_text()
     assert (out / "scale-smoke" / "index.md").exists()
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--paper", "nosuch"], "unknown paper 'nosuch'; the papers are massbayes, ecocnb, eskdb, ande_sr, mctree"),
+    (["--experiment", "nosuch"], "unknown experiment 'nosuch': no conf/experiment/<name>.yaml and nothing stored"),
+    (["--results-dir", "{tmp}/nowhere"], "no such folder"),
+])
+def test_report_cli_refuses_what_names_nothing_before_writing(tmp_path, capsys, argv, says):
+    """A paper that is not ours, an experiment with neither a config nor stored runs, a --results-dir that
+    is no folder: exit 2 with the fix, and nothing written (they used to rewrite the earlier reports and
+    exit 0 as if the named thing had been built)."""
+    from bench.report.__main__ import main
+
+    out = tmp_path / "reports"
+    res = tmp_path / "results"
+    res.mkdir()
+    args = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    if "--results-dir" not in args:
+        args += ["--results-dir", str(res)]
+    assert main(args + ["--out", str(out)]) == 2
+    assert says in capsys.readouterr().err
+    assert not out.exists()
+    (res / "nosuch").mkdir()            # an experiment stored here but not configured is a user's: allowed
+    assert _bad(["--experiment", "nosuch", "--results-dir", str(res)]) is None
+
+
+def _bad(argv):
+    import argparse
+
+    from bench.report.__main__ import _bad_arguments
+
+    ns = argparse.Namespace(paper=None, results_dir=None, experiment=None, from_evidence=False, verdicts_only=False)
+    for k, v in zip(argv[::2], argv[1::2]):
+        key = k.lstrip("-").replace("-", "_")
+        setattr(ns, key, [v] if key in ("paper", "experiment") else v)
+    return _bad_arguments(ns)

@@ -39,6 +39,10 @@ def main(argv=None) -> int:
                          "it with --out byte for byte (build-time lines aside); exit 1 on any difference")
     ap.add_argument("--check-into", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    bad = _bad_arguments(args)
+    if bad:
+        print(f"error: {bad}", file=sys.stderr)
+        return 2
     if args.from_evidence:
         return _from_evidence(args)
     if args.verdicts_only:
@@ -78,6 +82,31 @@ def main(argv=None) -> int:
     else:
         print(f"wrote {len(written)} files under {out}/ (index: {out}/index.md)")
     return 0
+
+
+def _bad_arguments(args) -> str | None:
+    """What is wrong with the command line, with the fix, before anything is written (None: nothing):
+    a paper that is not one of ours, an experiment with neither a config nor stored runs, a
+    ``--results-dir`` that is no folder. Each would otherwise give a build that writes the earlier
+    reports again and exits 0, as if the named thing had been built."""
+    from ..experiment_plan import experiment_names
+    from ..papers import PAPERS
+    from ..store import results_root
+
+    unknown = [p for p in args.paper or [] if p not in PAPERS]
+    if unknown:
+        return (f"unknown paper {', '.join(map(repr, unknown))}; the papers are {', '.join(PAPERS)} "
+                f"(python -m bench.report --paper <key>)")
+    if args.results_dir is not None and not Path(args.results_dir).is_dir():
+        return (f"--results-dir {args.results_dir}: no such folder. Give the folder your runs wrote (the results "
+                f"root: $BENCH_RESULTS_DIR, else results/), or leave --results-dir out")
+    if args.experiment and not (args.from_evidence or args.verdicts_only):
+        root, known = results_root(args.results_dir), set(experiment_names())
+        lost = [e for e in args.experiment if e not in known and not (root / e).is_dir()]
+        if lost:
+            return (f"unknown experiment {', '.join(map(repr, lost))}: no conf/experiment/<name>.yaml and nothing "
+                    f"stored under {root}/<name>. Defined: {', '.join(sorted(known))}")
+    return None
 
 
 def _from_evidence(args) -> int:
