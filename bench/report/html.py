@@ -82,9 +82,10 @@ def tex_to_html(tex: str) -> str:
 
 
 #: the columns of a verdict table (:func:`bench.report.verdicts.verdict_table`) in the order the HTML
-#: shows them, with their relative widths (the table has fixed widths: long cells wrap, never widen it)
+#: shows them, with their relative widths (the table has fixed widths: long cells wrap, never widen it;
+#: the paper key and the claim id, e.g. "massbayes" and "MB06a", fit on one line at 1400 px)
 CLAIM_TEXT = "the claim (paper's words)"
-VERDICT_COLUMNS = {"paper": 5.5, "claim": 4.5, CLAIM_TEXT: 21, "verdict": 8.5, "reason": 17, "ours": 15,
+VERDICT_COLUMNS = {"paper": 8.5, "claim": 5, CLAIM_TEXT: 21, "verdict": 8.5, "reason": 17, "ours": 15,
                    "published": 15, "test": 8, "evidence": 9}
 #: verdict-table columns that list comparisons (or files), with their separators (outermost first):
 #: shown one per line
