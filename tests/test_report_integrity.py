@@ -99,16 +99,9 @@ def test_report_cli_refuses_what_names_nothing_before_writing(tmp_path, capsys, 
     assert says in capsys.readouterr().err
     assert not out.exists()
     (res / "nosuch").mkdir()            # an experiment stored here but not configured is a user's: allowed
-    assert _bad(["--experiment", "nosuch", "--results-dir", str(res)]) is None
-
-
-def _bad(argv):
     import argparse
 
     from bench.report.__main__ import _bad_arguments
 
-    ns = argparse.Namespace(paper=None, results_dir=None, experiment=None, from_evidence=False, verdicts_only=False)
-    for k, v in zip(argv[::2], argv[1::2]):
-        key = k.lstrip("-").replace("-", "_")
-        setattr(ns, key, [v] if key in ("paper", "experiment") else v)
-    return _bad_arguments(ns)
+    assert _bad_arguments(argparse.Namespace(paper=None, results_dir=str(res), experiment=["nosuch"],
+                                             from_evidence=False, verdicts_only=False)) is None

@@ -83,6 +83,8 @@ MAX_COLUMNS, PANEL_IN = 4, 2.6
 SPLIT_MIN = 10
 
 
+#: the grid's left and right margins (inches): the axes' labels, and the room the bar leaves
+LEFT_IN, RIGHT_IN = 0.6, 0.15
 #: inches per character of the bar's labels (10 pt sans-serif, a wide average) and their side margins
 CHAR_IN, LABEL_PAD_IN = 0.085, 0.15
 
@@ -115,12 +117,12 @@ def draw(paper: str, counts: dict[str, int], data: pd.DataFrame, path: Path) -> 
     height = head_in + bar_in + nrow * row_in + foot_in
     fig = plt.figure(figsize=(width, height))
     grid = fig.add_gridspec(1 + nrow, ncol, height_ratios=[bar_in] + [row_in] * nrow, hspace=0.3, wspace=0.32,
-                            left=0.6 / width, right=1 - 0.15 / width, top=1 - head_in / height,
+                            left=LEFT_IN / width, right=1 - RIGHT_IN / width, top=1 - head_in / height,
                             bottom=foot_in / height)
 
     bar = fig.add_subplot(grid[0, :])
     total, left = sum(counts.values()), 0
-    bar_w = width - 0.75   # the bar's inches: the figure less the grid's left and right margins
+    bar_w = width - LEFT_IN - RIGHT_IN   # the bar's inches
     for verdict, n in counts.items():
         if n:
             bar.barh(0, n, left=left, color=COLOURS[verdict], edgecolor="white")

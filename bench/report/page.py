@@ -15,6 +15,7 @@ shows it as text, :func:`bench.report.html.tex_to_html`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -65,7 +66,7 @@ def inlines(*parts) -> tuple:
 
 
 #: a span the paper set in italics, as the published claims write it (``*Level*``): no space inside its stars
-_EMPHASIS = __import__("re").compile(r"\*([^*\s][^*]*?[^*\s]|[^*\s])\*")
+_EMPHASIS = re.compile(r"\*([^*\s][^*]*?[^*\s]|[^*\s])\*")
 
 
 def quoted(text: str) -> tuple:

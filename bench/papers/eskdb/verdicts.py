@@ -48,12 +48,11 @@ ABLATION = {"ES-KDB": "eskdb_m", "ES-KDB_randomO": "eskdb_random_o", "ES-KDB_ran
 #: bench's draws (ABLATION); the verdict's reason adds what the same rule gives on these
 ABLATION_AUTHORS = {k: f"{v}_authors_rng" for k, v in ABLATION.items()}
 AUTHORS_NOTE = "with the reference code's java.util.Random draws (eskdb_*_authors_rng)"
-MEASURE_COL = ACCURACY     #: the paper's accuracy measures -> the columns of our facts' tables
 TIC = "tic_tac_toe"
 RF_SK = "RF-sklearn"
 PRIOR_CONF = "conf/algo/eskdb_hdp.yaml"
 TIME = "training time"
-MEASURES = ("RMSE", "error rate")
+MEASURES = tuple(ACCURACY)    #: the paper's accuracy measures ("RMSE", "error rate")
 ESKDBS = ("ESKDB_M", "ESKDB_HDP")
 #: the experiment a claim's numbers come from, when not eskdb_main (its scale is that experiment's)
 EXPERIMENT = {**{c: "eskdb_ablation" for c in ("ES01", "ES02", "ES03", "ES04", "ES05", "ES06")},
@@ -446,7 +445,7 @@ class Evidence:
         t = t[t["algo"].isin(algos)]
         if t.empty:
             return None, 0
-        v = t.pivot_table(index="dataset", columns="algo", values=MEASURE_COL.get(measure, measure)).dropna()
+        v = t.pivot_table(index="dataset", columns="algo", values=ACCURACY.get(measure, measure)).dropna()
         if any(a not in v.columns for a in algos):
             return None, 0
         return v[algos], len(v)
