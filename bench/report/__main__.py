@@ -27,7 +27,12 @@ def main(argv=None) -> int:
                          "earlier reports of papers and experiments that have no stored records here)")
     ap.add_argument("--force-scale", action="store_true",
                     help="write into --out even when its reports were built at a larger scale (default: a smaller-"
-                         "scale build goes to <out>/scale-<scale>/)")
+                         "scale build goes to <out>/scale-<scale>/); it never replaces shipped evidence with a "
+                         "smaller run: that takes --replace-evidence")
+    ap.add_argument("--replace-evidence", action="append", default=None, metavar="EXPERIMENT",
+                    help="replace the evidence shipped in <out>/evidence for this experiment (repeatable) even when "
+                         "the stored run is smaller or different (a smaller scale, another protocol, fewer records or "
+                         "datasets); without it such a build writes to <out>/scale-<scale>/ or is refused")
     ap.add_argument("--verdicts-only", action="store_true",
                     help="only the verdict stage, from the report files in --out (no stored runs needed): "
                          "verdicts.{md,csv}, each paper's README.md, the verdict head of index.md, the HTML view")
@@ -67,6 +72,13 @@ def main(argv=None) -> int:
     out, note = output_dir_for(args.out, args.scale, args.force_scale)
     if note:
         print(note, flush=True)
+    if not experiment_only(args.experiment, args.paper):
+        out, note = _guard_evidence(args, out)
+        if out is None:
+            print(f"error: {note}", file=sys.stderr)
+            return 2
+        if note:
+            print(note, flush=True)
     try:
         written = build_reports(args.results_dir, str(out), args.experiment, scale=args.scale, papers=args.paper,
                                 keep_earlier=not args.fresh)
@@ -107,6 +119,25 @@ def _bad_arguments(args) -> str | None:
             return (f"unknown experiment {', '.join(map(repr, lost))}: no conf/experiment/<name>.yaml and nothing "
                     f"stored under {root}/<name>. Defined: {', '.join(sorted(known))}")
     return None
+
+
+def _guard_evidence(args, out: Path) -> tuple[Path | None, str | None]:
+    """Where the build goes so that it never replaces the evidence shipped in ``out`` with a smaller or
+    different run (:mod:`bench.report.guard`): ``out``, a ``scale-<scale>`` folder beside it, or None
+    with the refusal."""
+    from ..store import results_root
+    from . import guard
+    from .context import ReportContext
+
+    root = results_root(args.results_dir)
+    names = guard.selected_experiments(ReportContext(root).stored_experiments(), args.experiment, args.paper)
+    where, note = guard.decide(out, guard.check(root, out, names, fresh=args.fresh), args.replace_evidence)
+    if where is not None and where != out:   # the folder beside holds its own evidence: guard it too
+        found = guard.check(root, where, names, fresh=args.fresh)
+        again, refusal = guard.decide(where, found, args.replace_evidence)
+        if again is None:
+            return None, refusal
+    return where, note
 
 
 def _from_evidence(args) -> int:

@@ -56,6 +56,7 @@ from ..measures import ACCURACY, MEASURES, TIMES
 from ..store import SCALES, results_root  # noqa: F401  (defined once, in the store)
 from ..papers import builds
 from . import page as P
+from .guard import selected_experiments
 from .sections import IndexSections, has_role, parts, section
 from .pages import TITLES, page_item, paper_experiments, shorten
 
@@ -409,7 +410,7 @@ def _build_reports(results_dir: str | None = None, out_dir: str = "reports", exp
         records = ReportContext(root)
         stored = [n for n in records.stored_experiments() if n != "perf"]
         broken: dict[str, BaseException] = {}
-        for name in experiments or stored:
+        for name in selected_experiments(stored, experiments, papers):
             if name in stored:
                 try:
                     export_experiment(root, name, fresh_ev, records.experiment(name))
@@ -502,7 +503,7 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
     b = _Build.start(ctx, out_root, scale, keep_earlier)
     _papers_stage(b, papers)
     _perf_stage(b)
-    _experiments_stage(b, experiments)
+    _experiments_stage(b, experiments, papers)
     _clean_stale(b.written, {d for d in b.dirs if d.name == "perf"})
     if tables_done is not None:  # the evidence joins reports/ before the verdicts read its plans
         b.written += tables_done(b.failures)
@@ -578,10 +579,11 @@ def _perf_stage(b: _Build) -> None:
         b.sec.perf = _kept(b.old.perf, b.old.generated)
 
 
-def _experiments_stage(b: _Build, experiments: list[str] | None) -> None:
-    """The generic summary of every stored (or named) experiment; the earlier sections of the others."""
+def _experiments_stage(b: _Build, experiments: list[str] | None, papers: list[str] | None) -> None:
+    """The generic summary of every stored (or named, or the named papers') experiment; the earlier
+    sections of the others."""
     ctx, out_root = b.ctx, b.out_root
-    names = experiments or [n for n in ctx.stored_experiments() if n != "perf"]
+    names = selected_experiments(ctx.stored_experiments(), experiments, papers)
     sections = b.sec.experiments   # experiment -> its index section, listed by name
     for name in names:
         out = out_root / name
