@@ -263,7 +263,7 @@ def run_split(algo_cfg: dict, ds: Dataset, split: Split, seed: int) -> tuple[dic
     preds = {
         "test_index": split.test.astype(np.int64),
         "y_true": yte.astype(np.int32),
-        "proba": proba.astype(np.float32),
+        "proba": np.asarray(proba, dtype=np.float64),  # what the metrics were computed from, exactly
     }
     anytime_cfg = algo_cfg.get("anytime")
     if anytime_cfg and hasattr(est, "predict_proba_anytime"):
@@ -305,7 +305,7 @@ def anytime_evaluation(est, cfg: dict, Xte, yte: np.ndarray, n_classes: int) -> 
         raise ValueError(f"predict_proba_anytime returned shape {proba_b.shape}; expected "
                          f"({len(budgets)}, {n}, n_classes)")
     rows, pred_b, ptrue_b, full_b = [], np.empty((len(budgets), n), np.int32), \
-        np.empty((len(budgets), n), np.float32), []
+        np.empty((len(budgets), n), np.float64), []
     for i, b in enumerate(budgets):
         full = _full_proba(est, proba_b[i], n_classes, n)
         row = {"budget": None if math.isinf(b) else b, **M.all_metrics(yte, full)}
@@ -316,7 +316,7 @@ def anytime_evaluation(est, cfg: dict, Xte, yte: np.ndarray, n_classes: int) -> 
         pred_b[i] = M.predict_from_proba(full)
         ptrue_b[i] = full[np.arange(n), yte]
         if cfg.get("store_proba"):
-            full_b.append(full.astype(np.float32))
+            full_b.append(np.asarray(full, dtype=np.float64))
     fields = {"metrics_by_budget": rows,
               "anytime": {"unit": cfg.get("unit") or "default", "budgets": [r["budget"] for r in rows],
                           "predict_cpu_s": t_any.cpu_s, "predict_wall_s": t_any.wall_s}}

@@ -299,7 +299,7 @@ def _evaluate(algo_cfg, aname, ahash, experiment, dataset, info, protocol_cfg, c
                        "peak_increase_mb": peak_rss_mb() - base},
             "model_bytes": len(pickle.dumps(model if len(model) > 1 else est, protocol=pickle.HIGHEST_PROTOCOL)),
             "_predictions": {"test_index": np.arange(yte.size, dtype=np.int64), "y_true": yte.astype(np.int32),
-                             "proba": full.astype(np.float32)},
+                             "proba": np.asarray(full, dtype=np.float64)},
         })
         extra = getattr(est, "diagnostics_", None)
         if isinstance(extra, dict):

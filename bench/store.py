@@ -350,9 +350,11 @@ def read_record(path: Path, strict: bool = False) -> dict | None:
 def metrics_problem(record: dict) -> str | None:
     """Why the metrics of an ``ok`` record disagree with its ``.npz``, or None when they agree
     (or there is nothing to compare). The error rate and RMSE are computed again from the stored
-    labels and float32 probabilities: the error may differ only on rows whose two highest
-    probabilities are equal in float32, the RMSE by float32 rounding. Call it after
-    :func:`predictions_problem` (the file is then the one the record names)."""
+    labels and probabilities. The runner stores the float64 probabilities its metrics were computed
+    from, so both must be equal exactly; a record of an earlier version stored them as float32, where
+    the error may differ only on rows whose two highest probabilities are equal in float32 and the
+    RMSE by float32 rounding. Call it after :func:`predictions_problem` (the file is then the one the
+    record names)."""
     m = record.get("metrics")
     if record.get("status") != "ok" or not isinstance(m, dict) or not record.get("predictions_sha256"):
         return None
@@ -369,18 +371,23 @@ def metrics_problem(record: dict) -> str | None:
     from . import metrics as M
 
     n = len(y)
-    top2 = np.sort(proba, axis=1)[:, -2:] if proba.shape[1] > 1 else np.zeros((n, 2), proba.dtype)
-    ties = int((top2[:, 1] - top2[:, 0] <= 4 * np.finfo(np.float32).eps * np.abs(top2[:, 1])).sum())
+    exact = proba.dtype == np.float64
+    if exact:
+        ties = 0
+    else:
+        top2 = np.sort(proba, axis=1)[:, -2:] if proba.shape[1] > 1 else np.zeros((n, 2), proba.dtype)
+        ties = int((top2[:, 1] - top2[:, 0] <= 4 * np.finfo(np.float32).eps * np.abs(top2[:, 1])).sum())
     err = M.error_rate(y, M.predict_from_proba(proba))
     rmse = M.rmse(y, proba)
     bad = []
-    if "error" in m and (not isinstance(m["error"], (int, float)) or abs(m["error"] - err) * n > ties + 1e-6):
+    if "error" in m and (not isinstance(m["error"], (int, float))
+                         or (m["error"] != err if exact else abs(m["error"] - err) * n > ties + 1e-6)):
         bad.append(f"error {m['error']!r}, the predictions give {err:.6g}")
     if "accuracy" in m and "error" in m and isinstance(m["accuracy"], (int, float)) \
             and isinstance(m["error"], (int, float)) and abs(m["accuracy"] - (1.0 - m["error"])) > 1e-9:
         bad.append(f"accuracy {m['accuracy']!r} is not 1 - error")
     if "rmse" in m and isinstance(m["rmse"], (int, float)) and np.isfinite(rmse) \
-            and abs(m["rmse"] - rmse) > 1e-5 * max(1.0, rmse) + 1e-6:
+            and (m["rmse"] != rmse if exact else abs(m["rmse"] - rmse) > 1e-5 * max(1.0, rmse) + 1e-6):
         bad.append(f"rmse {m['rmse']!r}, the predictions give {rmse:.6g}")
     if bad:
         return (f"stored record {record['path']} disagrees with its predictions file: " + "; ".join(bad))

@@ -170,3 +170,28 @@ def test_record_checksum_is_stable_through_json():
     blob = S.encode_record(rec)
     back = json.loads(blob)
     assert S.checksum_problem({**back, "path": "p"}) is None
+
+
+def test_stored_predictions_give_the_records_metrics_exactly(tmp_path):
+    """The .npz holds the float64 probabilities the metrics were computed from: the error and RMSE
+    recomputed from it equal the record's exactly, and so does the Kohavi-Wolpert loss over the
+    splits. A 10-tree forest gives many near-ties (sums of tree votes) that float32 would merge."""
+    import numpy as np
+
+    from bench.runner import run_job
+    from bench.stats.biasvar import bias_variance_table
+    from bench.store import load, load_predictions
+    from bench import metrics as M
+
+    algo = {"name": "rf10", "estimator": {"_target_": "algorithms.baselines.RandomForest", "n_estimators": 10}}
+    cv = {"name": "cv5x2", "kind": "kfold", "n_splits": 2, "n_repeats": 5}
+    run_job(algo, "sk_wine", cv, 0, "e", str(tmp_path), progress=False)
+    df = load(tmp_path, experiment="e")
+    assert len(df) == 10 and (df["status"] == "ok").all()
+    for _, r in df.iterrows():
+        z = load_predictions(r.to_dict())
+        assert z["proba"].dtype == np.float64
+        assert M.error_rate(z["y_true"], M.predict_from_proba(z["proba"])) == r["metrics.error"]
+        assert M.rmse(z["y_true"], z["proba"]) == r["metrics.rmse"]
+    bv = bias_variance_table(df)
+    assert abs(float(bv["loss"].iloc[0]) - df["metrics.error"].mean()) < 1e-12

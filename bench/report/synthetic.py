@@ -82,5 +82,5 @@ def write_fake_run(root, experiment: str, dataset: str, algo: str, n: int = 100,
         if extra is not None:
             rec["extra"] = dict(extra)
         store.put(rec, {"test_index": sp.test.astype(np.int64), "y_true": yte.astype(np.int32),
-                        "proba": proba.astype(np.float32)})
+                        "proba": np.asarray(proba, dtype=np.float64)})
     return store.dir
