@@ -42,8 +42,10 @@ PAPERS = ("massbayes", "ecocnb", "eskdb", "ande_sr", "mctree")
 ABSENT = "dataset absent"
 NOT_MEASURABLE = "quantity not measurable"
 NOT_AT_SCALE = "protocol not run at this scale"
+TIMING_NOISE = "within timing noise"
+DIFFERENT_IMPL = "different implementations"
 EVALUATOR = "evaluator"  # the evaluator is missing or failed (a framework reason, not a finding)
-CHECKABLE_REASONS = (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE, EVALUATOR)
+CHECKABLE_REASONS = (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE, TIMING_NOISE, DIFFERENT_IMPL, EVALUATOR)
 
 # ---- the shared thresholds (used by the evaluators; stated in RULES)
 #: a printed accuracy (%) is reproduced when ours is within max(ACC_TOL, 2 standard errors) of it

@@ -67,19 +67,22 @@ def num(s) -> float | None:
 #: the reasons a claim can be not checkable (as bench.report.verdicts' RULES: a not-checkable reason
 #: starts with one of them)
 ABSENT, NOT_MEASURABLE, NOT_AT_SCALE = "dataset absent", "quantity not measurable", "protocol not run at this scale"
+#: a time ratio whose interval straddles the claim's threshold (:mod:`.timing`), and a time ratio of two
+#: learners that are not one code base with the same engineering
+TIMING_NOISE, DIFFERENT_IMPL = "within timing noise", "different implementations"
+CATEGORIES = (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE, TIMING_NOISE, DIFFERENT_IMPL)
 
 
 @dataclass
 class Check:
     """One comparison of a claim: ``ok`` True (holds), False (fails), None (not checkable here: then
-    ``text`` starts with the reason's category, :data:`ABSENT`, :data:`NOT_MEASURABLE` or
-    :data:`NOT_AT_SCALE`)."""
+    ``text`` starts with the reason's category, one of :data:`CATEGORIES`)."""
 
     ok: bool | None
     text: str
 
     def __post_init__(self):
-        if self.ok is None and not self.text.startswith((ABSENT, NOT_MEASURABLE, NOT_AT_SCALE)):
+        if self.ok is None and not self.text.startswith(CATEGORIES):
             raise ValueError(f"an unchecked comparison needs its category first: {self.text!r}")
 
 
