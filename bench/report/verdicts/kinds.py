@@ -70,6 +70,10 @@ class WdlCell:
     n: int | None = None
     fact: str = ""
     note: str = ""
+    #: why ours is missing, as a not-checkable category (default: protocol not run at this scale)
+    category: str = NOT_AT_SCALE
+    #: our counts shown beside a comparison that is not decided (e.g. over too few of the paper's datasets)
+    aside: tuple[int, int, int] | None = None
 
 
 @dataclass
@@ -175,7 +179,8 @@ def _nonsig(w, test: str, alpha: float) -> bool | None:
 _WORD = {"win": "more wins than losses", "loss": "more losses than wins", "not_loss": "no more losses than wins",
          "win_sig": "significantly more wins", "loss_sig": "significantly more losses",
          "win_nonsig": "more wins, not significant", "loss_nonsig": "more losses, not significant",
-         "nonsig": "no significant difference"}
+         "nonsig": "no significant difference",
+         "exempt": "the claim's own named exception: exempt, shown only"}
 
 
 @_kind("wdl")
@@ -215,18 +220,24 @@ class WDL:
                 w = None if cell is None else (cell.ours if side == "ours" else cell.published)
                 if w is None:
                     why = (cell.note if cell is not None and cell.note else "no values")
-                    cs.append(Check(None, f"{NOT_AT_SCALE}: {label}: {why}"))
+                    cat = cell.category if cell is not None else NOT_AT_SCALE
+                    cs.append(Check(None, f"{cat}: {label}: {why}"))
+                    if cell is not None and cell.aside is not None:
+                        a = cell.aside
+                        shown.append(f"{label} {a[0]}/{a[1]}/{a[2]} (not decided: {cat})")
                     continue
                 ok = _nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else wdl_expect(w, c.expect, ev.test,
                                                                                             ev.alpha)
                 txt = f"{label} {w[0]}/{w[1]}/{w[2]}" + (f" ({fmt_p(wdl_p(w, ev.test))})" if ev.test in TEST_TEXT
                                                          else "")
+                if c.expect == "exempt":
+                    txt += f" ({_WORD['exempt']})"
                 if self.say == "significant":
                     txt += ", significant" if c.expect == "nonsig" and not ok else ""
                     cs.append(Check(ok, txt))
                 else:
                     # the adapter may word a failed expectation its own way (optional hook ``expected(cmp)``)
-                    want = ev.expected(c) if hasattr(ev, "expected") else _WORD[c.expect]
+                    want = "" if ok else (ev.expected(c) if hasattr(ev, "expected") else _WORD[c.expect])
                     cs.append(Check(ok, txt + ("" if ok else f", expected: {want}")))
                 shown.append(txt)
                 if cell.fact:
@@ -262,7 +273,7 @@ class WDL:
                 n += 1
                 k += bool(_nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else
                           wdl_expect(w, c.expect, ev.test, ev.alpha))
-        words = {c.expect for _, comps in self.parts for c in comps}
+        words = {c.expect for _, comps in self.parts for c in comps} - {"exempt"}
         return f"{_WORD[words.pop()] if len(words) == 1 else 'as expected'} in {k}/{n} comparisons"
 
 

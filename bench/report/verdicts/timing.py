@@ -44,12 +44,13 @@ def how_timed(column: str = "times.train_cpu_s") -> str:
             "not interleaved")
 
 
-def rule_text(unit: str = "datasets") -> str:
+def rule_text(unit: str = "datasets", stat: str = "gmean") -> str:
     """The rule, as a verdict's test column and the rules table state it."""
     over = "data sets" if unit == "datasets" else "splits"
+    which = "geometric mean" if stat == "gmean" else "median"
     return (f"per-{'data-set' if unit == 'datasets' else 'split'} time ratios on the same folds; decided when the "
-            f"{LEVEL:.0%} bootstrap interval of their geometric mean ({RESAMPLES} resamples over the {over}, "
-            f"seed {SEED}) lies wholly on one side of the threshold, else not checkable: {TIMING_NOISE}")
+            f"{LEVEL:.0%} bootstrap interval of their {which} ({RESAMPLES} resamples over the {over}, seed {SEED}) "
+            f"lies wholly inside the band or wholly outside it, else not checkable: {TIMING_NOISE}")
 
 
 # ------------------------------------------------------------------ the per-split times (recorded as facts)
@@ -130,12 +131,14 @@ def interval(ratios, unit: str = "datasets", resamples: int = RESAMPLES, level: 
                     float(ghi))
 
 
-def decide(iv: Interval, lo: float | None = None, hi: float | None = None) -> bool | None:
-    """Whether the claim's band [lo, hi] (either end open when None) holds on the geometric mean's interval:
-    True when the interval lies inside it, False when it lies wholly outside (above ``hi`` or below
-    ``lo``), None when it straddles an end (within timing noise)."""
-    inside = (lo is None or iv.gmean_lo >= lo) and (hi is None or iv.gmean_hi <= hi)
-    outside = (lo is not None and iv.gmean_hi < lo) or (hi is not None and iv.gmean_lo > hi)
+def decide(iv: Interval, lo: float | None = None, hi: float | None = None, stat: str = "gmean") -> bool | None:
+    """Whether the claim's band [lo, hi] (either end open when None) holds on the interval of ``stat``
+    (the geometric mean; "median" for a claim about the typical data set): True when the interval lies
+    inside it, False when it lies wholly outside (above ``hi`` or below ``lo``), None when it straddles an
+    end (within timing noise)."""
+    a, b = (iv.gmean_lo, iv.gmean_hi) if stat == "gmean" else (iv.median_lo, iv.median_hi)
+    inside = (lo is None or a >= lo) and (hi is None or b <= hi)
+    outside = (lo is not None and b < lo) or (hi is not None and a > hi)
     return True if inside else (False if outside else None)
 
 
@@ -146,17 +149,18 @@ def _band(lo: float | None, hi: float | None) -> str:
 
 
 def check(iv: Interval | None, label: str, lo: float | None = None, hi: float | None = None,
-          no_value: str = "") -> Check:
+          no_value: str = "", stat: str = "gmean") -> Check:
     """One time-ratio comparison of a claim, decided by :func:`decide` on ``iv``: its text names the
     interval and the band; straddling the band is not checkable: within timing noise."""
     if iv is None:
         from ._common import NOT_AT_SCALE
 
         return Check(None, f"{NOT_AT_SCALE}: {label}: {no_value or 'no per-split times'}")
-    ok = decide(iv, lo, hi)
-    text = f"{label}: {iv.text()}; band {_band(lo, hi)}"
+    ok = decide(iv, lo, hi, stat)
+    which = "geometric mean" if stat == "gmean" else "median"
+    text = f"{label}: {iv.text()}; band {_band(lo, hi)} (decided on the {which})"
     if ok is None:
-        return Check(None, f"{TIMING_NOISE}: {text} (the geometric mean's interval straddles the band)")
+        return Check(None, f"{TIMING_NOISE}: {text}: the {which}'s interval straddles the band")
     return Check(ok, text + ("" if ok else " (the whole interval outside it)"))
 
 
