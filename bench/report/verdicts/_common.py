@@ -33,10 +33,11 @@ import numpy as np
 import pandas as pd
 
 from . import NOT_CHECKABLE, NOT_REPRODUCED, PARTLY, REPRODUCED, Verdict
+from . import RATIO_FACTOR as _RATIO_FACTOR
 
 AVG_RTOL = 0.02          #: relative tolerance of an average (RMSE, error) against the published one
 MIN_COVERAGE = 0.8       #: share of the paper's datasets our average must cover to be compared
-RATIO_FACTOR = 1.5       #: a time ratio is reproduced when ours / published lies in [1/1.5, 1.5]
+RATIO_FACTOR = _RATIO_FACTOR   #: a time ratio is reproduced when ours / published lies in [1/1.5, 1.5]
 
 #: the test column of the claims checked with :func:`ratio_check` and :func:`average_check`
 RATIO_TEST = f"time ratio within x{RATIO_FACTOR:g} of the paper's (ours / paper's in [1/{RATIO_FACTOR:g}, {RATIO_FACTOR:g}])"

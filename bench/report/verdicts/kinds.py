@@ -311,8 +311,8 @@ class Ratio:
     reproduced, wholly outside it not reproduced, else not checkable: within timing noise; the ratio of
     the mean times is shown beside. ``same`` says whether the two learners are one code base with the same
     engineering (``code`` names it, or the difference): with ``same=False`` the ratio measures that
-    difference as much as the algorithms and is not checkable: different implementations (the measured
-    ratio shown)."""
+    difference as much as the algorithms and is decided only beyond any engineering factor
+    (:func:`.timing.different`), else not checkable: different implementations (the measured ratio shown)."""
 
     num: str
     den: str
@@ -338,7 +338,9 @@ class Ratio:
             return Outcome([("", [ratio_check(ours, pub, label)])], ours=shown, published=pub_shown, test=RATIO_TEST,
                            evidence=ev.sources(*dict.fromkeys(f for f in (a.fact, b.fact) if f)))
         iv = timing.interval(timing.unit_ratios(times, self.num, self.den))
-        if self.same is False:
+        if pub is not None and pub > 0 and self.same is False:
+            c = timing.different(label, self.code, iv, pub / RATIO_FACTOR, pub * RATIO_FACTOR)
+        elif self.same is False:
             c = timing.different(label, self.code, iv)
         elif pub is None or pub <= 0:
             c = Check(None, f"{NOT_AT_SCALE}: {label}: no published ratio")
@@ -353,8 +355,10 @@ class Ratio:
             shown += f"; ratio of the mean times {mshown}"
         note = "; ".join(filter(None, [f"one code base: {self.code}" if self.same else "", timing.how_timed()]))
         facts = [f for f in (fact, a.fact if a else "", b.fact if b else "") if f]
+        across = (f"; learners of different code bases decided only beyond an engineering factor of "
+                  f"x{timing.ENGINEERING_FACTOR:g} either way") if self.same is False else ""
         return Outcome([("", [c])], ours=shown, published=pub_shown,
-                       test=f"time ratio within x{RATIO_FACTOR:g} of the paper's: " + timing.rule_text(),
+                       test=f"time ratio within x{RATIO_FACTOR:g} of the paper's: " + timing.rule_text() + across,
                        evidence=ev.sources(*dict.fromkeys(facts)), note=note)
 
 

@@ -16,10 +16,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from . import ORDER_ALPHA, ORDER_SE
 from ._common import NOT_AT_SCALE, Check
 
-ALPHA = 0.05       #: the Wilcoxon test's level (two-sided)
-SE_FACTOR = 2.0    #: the fold-paired test: a mean difference beyond this many of its standard errors
+#: the Wilcoxon test's level (two-sided); the fold-paired test: a mean difference beyond this many of its
+#: standard errors (stated once, in the rules: bench.report.verdicts)
+ALPHA, SE_FACTOR = ORDER_ALPHA, ORDER_SE
 
 
 def test_text(test: str = "wilcoxon") -> str:

@@ -17,8 +17,9 @@ times the records hold, on the same folds:
 How the times were taken is stated on every such verdict (:func:`how_timed`): CPU time per split, each
 learner in its own job over the same folds, not interleaved: what the records are. Two learners whose
 code is not one code base with the same engineering measure the engineering as much as the algorithm;
-such a ratio is "not checkable: different implementations" (:data:`DIFFERENT_IMPL`), with the measured
-ratio shown (the declaration names the difference).
+such a ratio is decided only where no engineering factor up to :data:`ENGINEERING_FACTOR` either way
+could change the conclusion, else "not checkable: different implementations" (:data:`DIFFERENT_IMPL`),
+with the measured ratio shown and the difference named (:func:`different`).
 """
 
 from __future__ import annotations
@@ -28,11 +29,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from . import BOOT_LEVEL, BOOT_RESAMPLES, BOOT_SEED, ENGINEERING_FACTOR
 from ._common import DIFFERENT_IMPL, TIMING_NOISE, Check
 
-RESAMPLES = 10000        #: bootstrap resamples over the units (data sets or splits)
-LEVEL = 0.95             #: the interval's level
-SEED = 0                 #: the bootstrap's seed (numpy's default generator)
+#: bootstrap resamples over the units (data sets or splits), the interval's level, the seed of numpy's default
+#: generator (stated once, in the rules: bench.report.verdicts)
+RESAMPLES, LEVEL, SEED = BOOT_RESAMPLES, BOOT_LEVEL, BOOT_SEED
 SPLIT_KEYS = ["seed", "repeat", "fold"]
 #: the columns of a split-times fact table (:func:`split_times`)
 SPLIT_TIME_COLUMNS = ["dataset", "seed", "repeat", "fold", "algorithm", "seconds"]
@@ -164,12 +166,25 @@ def check(iv: Interval | None, label: str, lo: float | None = None, hi: float | 
     return Check(ok, text + ("" if ok else " (the whole interval outside it)"))
 
 
-def different(label: str, difference: str, iv: Interval | None) -> Check:
-    """A ratio of two learners that are not one code base: not checkable, the difference named, the
-    measured ratio shown."""
-    shown = f"; measured {iv.text()}" if iv is not None else ""
-    return Check(None, f"{DIFFERENT_IMPL}: {label}: {difference}{shown}")
+def different(label: str, difference: str, iv: Interval | float | None, lo: float | None = None,
+              hi: float | None = None, factor: float = ENGINEERING_FACTOR) -> Check:
+    """A ratio of two learners that are not one code base (``difference`` names how): decided only where no
+    engineering factor up to ``factor`` either way could change the conclusion, i.e. it holds when the
+    (interval of the) ratio lies inside [lo x factor, hi / factor] and fails when it lies wholly outside
+    [lo / factor, hi x factor]; otherwise not checkable: different implementations, the measured ratio shown."""
+    if iv is None:
+        return Check(None, f"{DIFFERENT_IMPL}: {label}: {difference}")
+    a, b = (iv.gmean_lo, iv.gmean_hi) if isinstance(iv, Interval) else (float(iv), float(iv))
+    shown = iv.text() if isinstance(iv, Interval) else f"{float(iv):.2f}x"
+    if lo is not None or hi is not None:
+        holds = (lo is None or a >= lo * factor) and (hi is None or b <= hi / factor)
+        fails = (lo is not None and b < lo / factor) or (hi is not None and a > hi * factor)
+        if holds or fails:
+            return Check(holds, f"{label}: {shown}; band {_band(lo, hi)}, decided across implementations ({difference}): "
+                                f"beyond any engineering factor up to x{factor:g}")
+    return Check(None, f"{DIFFERENT_IMPL}: {label}: {difference}; measured {shown}, within an engineering factor of "
+                       f"x{factor:g} of the band {_band(lo, hi)}")
 
 
-__all__ = ["RESAMPLES", "LEVEL", "SEED", "Interval", "interval", "decide", "check", "different", "unit_ratios",
+__all__ = ["ENGINEERING_FACTOR", "RESAMPLES", "LEVEL", "SEED", "Interval", "interval", "decide", "check", "different", "unit_ratios",
            "split_times", "how_timed", "rule_text", "SPLIT_TIME_COLUMNS"]
