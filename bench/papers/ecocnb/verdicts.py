@@ -356,11 +356,11 @@ def _cost(ev: Adapter, row, rule) -> Outcome:
         t = ev.ratio_table(number)
         e = None if t is None else t[t["algorithm"] == "ECOC-NB"].dropna(subset=["ratio_ours", "ratio_paper"])
         if e is None or e.empty:
-            checks.append(Check(None, f"{NOT_AT_SCALE}: {label}: not run"))
+            checks.append((f"Table {number}", Check(None, f"{NOT_AT_SCALE}: {label}: not run")))
             continue
         facts.append(f"table{number}_traintime_ratio")
         c, o = rule(e, label)
-        checks.append(c)
+        checks.append((f"Table {number}", c))
         own.append(o)
         if meds is not None:
             m = meds[meds["table"] == number]
@@ -369,8 +369,8 @@ def _cost(ev: Adapter, row, rule) -> Outcome:
             shown.append(f"Table {number}: " + ", ".join(f"{L}: {v:.2f}" for L, v in med.items()))
             pub.append(f"Table {number}: " + ", ".join(f"{L}: {_two(pmed.get(L))}" for L in med))
             facts.append("cost_medians")
-    decided = [c.text.split(": ", 1)[-1] if c.ok is None else c.text for c in checks]
-    out = _outcome(ev, row, [("", checks)], "; ".join(decided) + " | median ECOC-NB / NB by bits; " + " | ".join(shown),
+    decided = [c.text.split(": ", 1)[-1] if c.ok is None else c.text for _, c in checks]
+    out = _outcome(ev, row, [(n, [c]) for n, c in checks], "; ".join(decided) + " | median ECOC-NB / NB by bits; " + " | ".join(shown),
                    "median ECOC-NB / NB by bits; " + " | ".join(pub), *dict.fromkeys(facts))
     out.extra = {"paper_own": ("reproduced" if all(own) else "not reproduced") if own else "not checkable"}
     out.note = timing.how_timed("times.fit_cpu_s, the median over the folds")
