@@ -165,11 +165,6 @@ def _vs(row: str, cols, expect: str, measures=MEASURES) -> tuple:
     return tuple(Cmp(row, c, m, expect) for m in measures for c in cols)
 
 
-def _vs_each(rows, col: str, measure: str, expect: str) -> tuple:
-    """Each of ``rows`` against ``col`` on ``measure``, labelled measure first (as ES36's words)."""
-    return tuple(Cmp(r, col, measure, expect, label="{measure} {row} vs {col}") for r in rows)
-
-
 def _per_measure(row: str, col: str, expect: str) -> tuple:
     """One stated part per measure: ``row`` against ``col`` on it."""
     return tuple((m, _vs(row, [col], expect, [m])) for m in MEASURES)

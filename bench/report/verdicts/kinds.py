@@ -54,7 +54,7 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from . import CONSTANT_FACTOR, LINEAR_SLOPE, NOT_CHECKABLE, Verdict
-from ._common import (ABSENT, AVG_TEST, CATEGORIES, NOT_AT_SCALE, RATIO_FACTOR, NOT_MEASURABLE, RATIO_TEST, Check, average_check, combine,
+from ._common import (AVG_TEST, CATEGORIES, NOT_AT_SCALE, RATIO_FACTOR, RATIO_TEST, Check, average_check, combine,
                       fmt_p, ratio_check, test_text, unknown, wdl_expect, wdl_p)
 from ._common import TEST_TEXT
 
