@@ -127,8 +127,11 @@ def _mb_tables(root: Path, bayesnet_onebig: float, mb_time_growth: float, t_slop
     ns = [7000, 70000, 700000]
     r3 = []
     for i, n in enumerate(ns):
-        r3.append(dict(algo="massbayes", N=n, size_ratio=n / 7000, train_cpu_s=1.0 * mb_time_growth ** i,
+        r3.append(dict(algo="massbayes", N=n, size_ratio=n / 7000, train_cpu_s=2.0 * 3.0 ** i,
                        time_ratio=1.0, model_bytes=1000, memory_ratio=1.0, preprocess_cpu_s=0.0, error=0.1))
+        # the tree-building phase alone (the whole fit also streams every row once): MB10's training time
+        r3.append(dict(algo="massbayes (trees only)", N=n, size_ratio=n / 7000, train_cpu_s=1.0 * mb_time_growth ** i,
+                       time_ratio=1.0, model_bytes=None, memory_ratio=None, preprocess_cpu_s=0.0, error=None))
     facts.add_table("fig3_scaleup", pd.DataFrame(r3), "massbayes/fig3_scaleup.csv")
     ts = [10, 100, 1000]
     facts.add_table("fig4_t_d", pd.DataFrame(dict(dataset="d", t=ts, folds=10, accuracy=[70.0, 80.0, 80.1],
@@ -157,8 +160,9 @@ def _mb(tmp_path, **kw) -> dict[str, V.Verdict]:
 
 
 def test_massbayes_verdict_kinds_on_synthetic_tables(tmp_path):
-    vs = _mb(tmp_path, bayesnet_onebig=30.0, mb_time_growth=1.0, t_slope_runtime=lambda t: 0.01 * t)
-    # MB06b: BayesNet 10x slower than MassBayes on OneBig (CoverType/MiniBooNE unchecked): reproduced
+    vs = _mb(tmp_path, bayesnet_onebig=300.0, mb_time_growth=1.0, t_slope_runtime=lambda t: 0.01 * t)
+    # MB06b: BayesNet 100x slower than MassBayes on OneBig, beyond any engineering factor between two code bases
+    # (CoverType/MiniBooNE unchecked): reproduced
     assert vs["MB06b"].verdict == V.REPRODUCED and "not checked" in vs["MB06b"].reason
     # MB06a: only MiniBooNE, absent here
     assert vs["MB06a"].verdict == V.NOT_CHECKABLE and vs["MB06a"].reason.startswith(V.ABSENT)
@@ -177,9 +181,14 @@ def test_massbayes_verdict_kinds_on_synthetic_tables(tmp_path):
 
 
 def test_massbayes_failing_parts(tmp_path):
-    vs = _mb(tmp_path, bayesnet_onebig=3.0, mb_time_growth=3.0, t_slope_runtime=lambda t: 0.01 * t ** 0.3)
-    assert vs["MB06b"].verdict == V.NOT_REPRODUCED and "OneBig: time ratio x1.00" in vs["MB06b"].reason
-    # time grows x9 over N x100, memory constant: one part holds, the other fails
+    vs = _mb(tmp_path, bayesnet_onebig=0.03, mb_time_growth=3.0, t_slope_runtime=lambda t: 0.01 * t ** 0.3)
+    # 0.01x: MassBayes 100x slower, beyond any engineering factor: not reproduced
+    assert vs["MB06b"].verdict == V.NOT_REPRODUCED and "BayesNet/MassBayes time ratio on OneBig: 0.01x" in \
+        vs["MB06b"].reason
+    # within the engineering factor of the threshold: not checkable, the difference named
+    vs = _mb(tmp_path / "b", bayesnet_onebig=3.0, mb_time_growth=3.0, t_slope_runtime=lambda t: 0.01 * t ** 0.3)
+    assert vs["MB06b"].verdict == V.NOT_CHECKABLE and vs["MB06b"].reason.startswith(V.DIFFERENT_IMPL)
+    # tree building grows x9 over N x100, memory constant: one part holds, the other fails
     assert vs["MB10"].verdict == V.PARTLY
     # runtime slope 0.3 in t (not linear) and 0.5 in psi (sub-linear): partly
     assert vs["MB13"].verdict == V.PARTLY and "linear in t" in vs["MB13"].reason

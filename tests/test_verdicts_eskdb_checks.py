@@ -24,8 +24,9 @@ def test_each_claim_is_a_generic_kind_where_one_states_it():
     by = {}
     for cid, k in kind.items():
         by.setdefault(k.split(":")[0], set()).add(cid)
-    # W/D/L under the paper's sign test: the ablation's Figs. 3-4 and Tables 3, 4, 7
-    assert by["wdl"] == {"ES05", "ES06", "ES33", "ES34", "ES35", "ES36"}
+    # W/D/L under the paper's sign test: the ablation's Figs. 3-4 and Tables 3, 4, 7 (ES36 reads Table 6's
+    # averages, as its words say: a bespoke check)
+    assert by["wdl"] == {"ES05", "ES06", "ES33", "ES34", "ES35"}
     assert by["average"] == {"ES01", "ES02", "ES03", "ES04", "ES07", "ES08"}
     assert by["ratio"] == {"ES09", "ES14", "ES16", "ES17", "ES18", "ES19", "ES20"}
     # absolute seconds on the paper's machine, and statements about runs not made here
@@ -143,34 +144,6 @@ def test_shown_alsoon_notehere_bespoke_ratio_and_scale_hooks():
     ev.ratio_shown = lambda r, a, b, ours, pub: (f"{ours:g} here", f"{pub:g} there")
     v = kinds.run("x", {"X5": Ratio("B", "A", "m")}, ev, claims[claims["claim_id"] == "X5"])[0]
     assert (v.ours, v.published) == ("4 here", "4 there")
-
-
-def test_es36_reads_scikit_learns_forest_beside_wekas_when_tabled(tmp_path):
-    """ES36 is decided on Table 7's RF (Weka); with RF-sklearn rows tabled, the same check on them goes
-    to extra["rf_sklearn"], labelled with that forest."""
-    def row(e, col, m, ours):
-        w, d, l_ = (int(x) for x in ours.split("/"))
-        return {"row": e, "col": col, "subset": "all", "measure": m, "published_wins": 40, "published_draws": 0,
-                "published_losses": 32, "ours_wins": w, "ours_draws": d, "ours_losses": l_, "ours_n": w + d + l_,
-                "note": ""}
-
-    claims = published.claims("eskdb")
-    claims = claims[claims["claim_id"] == "ES36"]
-    for with_sk in (False, True):
-        rows = [row(e, "RF", m, "50/0/12" if m == "RMSE" else "31/2/29") for e in eskdb.ESKDBS for m in eskdb.MEASURES]
-        rows += [row(e, eskdb.RF_SK, m, "30/0/32") for e in eskdb.ESKDBS for m in eskdb.MEASURES] if with_sk else []
-        f = Facts("eskdb")
-        f.add_table("table7_wdl", pd.DataFrame(rows), "eskdb/table7_wdl.csv")
-        (tmp_path / "eskdb").mkdir(exist_ok=True)
-        f.write(tmp_path / "eskdb")
-        v = eskdb.evaluate(tmp_path, claims)[0]
-        assert v.verdict == "reproduced" and v.extra["paper_own"] == "partly reproduced"   # paper's RMSE 40/0/32
-        assert v.ours.startswith("error rate ESKDB_M vs RF 31/2/29")
-        if with_sk:   # 30/0/32 on RMSE: not a significant win; on error rate: no significant difference
-            assert v.extra["rf_sklearn"].startswith("partly reproduced: fails: much better calibrated (RMSE): "
-                                                    "RMSE ESKDB_M vs RF-sklearn 30/0/32")
-        else:
-            assert "rf_sklearn" not in v.extra
 
 
 def test_each_verdict_names_the_experiment_its_numbers_come_from():

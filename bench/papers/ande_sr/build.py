@@ -68,6 +68,10 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
 
     # Figures 1-4
     res.files += figures.figures(vals, coll, out, res, label, exp)
+    res.facts.add_table("error_ratio_to_nb", data.ratio_facts(vals, coll, label), f"{PAPER}/summary_long.csv",
+                        about="per dataset of the paper's small, medium and large collections, each learner's mean 0-1 "
+                              "loss and RMSE divided by NB's on the same dataset (what Figs. 2 and 3 average): the "
+                              "paired values of the ordering claims")
 
     # rank analysis beyond the paper
     for m, name in (("error", "0-1 loss"), ("rmse", "RMSE")):

@@ -78,6 +78,26 @@ def time_facts(vals: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["dataset", "algo", "test_s"], dtype=object)
 
 
+def ratio_facts(vals: dict, coll: dict, label: dict) -> pd.DataFrame:
+    """Per dataset of the small, medium and large collections (``coll``), each learner's 0-1 loss and RMSE
+    divided by NB's on the same dataset, as a long table: dataset, group (Small, Medium, Large), algo (the
+    paper's name), measure (0-1 loss, RMSE), ratio; cells without a value (or NB's zero) left out."""
+    rows = []
+    base = ALGOS["NB"]
+    for m, name in (("error", "0-1 loss"), ("rmse", "RMSE")):
+        v = vals.get(m, pd.DataFrame())
+        if v is None or v.empty or base not in v.columns:
+            continue
+        for group in ("small", "medium", "large"):
+            for ds in [d for d in (coll.get(group) or []) if d in v.index]:
+                nb = v.loc[ds, base]
+                if pd.isna(nb) or nb == 0:
+                    continue
+                rows += [[ds, group.capitalize(), label.get(a, a), name, float(v.loc[ds, a] / nb)]
+                         for a in ALGOS.values() if a != base and a in v.columns and pd.notna(v.loc[ds, a])]
+    return pd.DataFrame(rows, columns=["dataset", "group", "algo", "measure", "ratio"], dtype=object)
+
+
 #: the columns of a W/D/L fact table (:func:`wdl_facts`)
 WDL_FACT_COLUMNS = ["row", "col", "subset", "measure", "published_wins", "published_draws", "published_losses",
                     "published_p", "published_significant", "published_win_share", "ours_wins", "ours_draws",

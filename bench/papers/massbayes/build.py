@@ -32,6 +32,7 @@ from bench.report.figures import Caption, save
 from bench.report.labels import DISPLAY_NAMES, display_name
 from bench.papers.massbayes import ALGOS
 from bench.report.tables import write_table
+from bench.report.verdicts.timing import SPLIT_TIME_COLUMNS
 
 PAPER = "massbayes"
 #: the published numbers, stored once for every paper (bench/published/massbayes_table*.csv, claims.csv)
@@ -369,6 +370,13 @@ def report_fig4(param: str, base: int):
                                    caption=f"Fig. 4 data ({ds}): accuracy (%) and total 10-fold runtime as {param} "
                                            f"varies, the others at their defaults; runtime ratio to {param} = {base}. "
                                            + note)
+            if facts is not None and param == "h":   # MB14's runtime ratios, per split on the same folds
+                st = g.assign(algorithm=[f"{param}={v}" for v in g["value"]], seconds=g["runtime"].astype(float))
+                st = st[SPLIT_TIME_COLUMNS].sort_values(["algorithm", "seed", "repeat", "fold"]).reset_index(drop=True)
+                facts.add_table(f"fig4_{param}_{ds}_split_times", st,
+                                f"evidence/{plan.get('experiment', 'massbayes_fig4_' + param)}.records.parquet",
+                                f"training + testing CPU seconds per split on {ds} by {param} (the per-split "
+                                f"runtime ratios on the same folds)")
             if facts is not None:
                 facts.add_table(f"fig4_{param}_{ds}", t.assign(**{param: [_plain_param(v) for v in t[param]]}),
                                 _source(f"fig4_{param}_{ds}"),

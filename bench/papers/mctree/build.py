@@ -551,6 +551,11 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
                   static_rows if not static.empty else None,
                   lead if pairs and not lead.empty else None, tlead,
                   _first_answer(curves) if not curves.empty else None)
+    if name in FOLD_FACTS and not curves.empty:
+        facts.add_table(f"{name}_fold_anytime", fold_anytime(curves, ok), f"{PAPER}/{name}_accuracy_at_budgets.csv",
+                        about="per fold, each variant's accuracy (%) averaged over the table's budgets (the anytime "
+                              "accuracy whose mean over folds the table's rows average): the paired values of the "
+                              "ordering claims")
     notes = [f"# {name}", "", f"Scale {plan.get('scale', 'ad hoc')}, protocol {plan.get('protocol', '?')}, "
              f"seeds {plan.get('seeds', '?')}; run on {plan.get('host', '?')} ({plan.get('cpu', '?')}).", ""]
     if name in NOT_HERE:
@@ -640,6 +645,21 @@ def _setting(ok: pd.DataFrame, variant: str, key: str):
         conf = json.loads(conf)
     est = (conf or {}).get("estimator") if isinstance(conf, dict) else None
     return est.get(key) if isinstance(est, dict) else None
+
+
+#: the experiments whose per-fold anytime accuracies are recorded (MC14's paired test over folds)
+FOLD_FACTS = ("mctree_fig4_alpha",)
+
+
+def fold_anytime(curves: pd.DataFrame, ok: pd.DataFrame) -> pd.DataFrame:
+    """Per (dataset, variant, repeat, fold): the variant's alpha and its accuracy (%) averaged over the budgets
+    of :data:`TABLE_BUDGETS` it reached (plain values, for the facts)."""
+    c = curves[curves["budget"].isin(TABLE_BUDGETS)]
+    g = c.groupby(["dataset", "variant", "repeat", "fold"], sort=True)["accuracy"].mean().reset_index()
+    alpha = {v: _setting(ok, v, "alpha") for v in g["variant"].unique()}
+    g.insert(2, "alpha", [a if isinstance(a, (int, float)) else None for a in g["variant"].map(alpha)])
+    g["repeat"], g["fold"] = g["repeat"].astype(int), g["fold"].astype(int)
+    return g.astype(object)
 
 
 def _record_facts(facts: Facts, name: str, plan: dict, ok: pd.DataFrame, piv: pd.DataFrame | None,

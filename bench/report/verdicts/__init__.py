@@ -42,8 +42,10 @@ PAPERS = ("massbayes", "ecocnb", "eskdb", "ande_sr", "mctree")
 ABSENT = "dataset absent"
 NOT_MEASURABLE = "quantity not measurable"
 NOT_AT_SCALE = "protocol not run at this scale"
+TIMING_NOISE = "within timing noise"
+DIFFERENT_IMPL = "different implementations"
 EVALUATOR = "evaluator"  # the evaluator is missing or failed (a framework reason, not a finding)
-CHECKABLE_REASONS = (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE, EVALUATOR)
+CHECKABLE_REASONS = (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE, TIMING_NOISE, DIFFERENT_IMPL, EVALUATOR)
 
 # ---- the shared thresholds (used by the evaluators; stated in RULES)
 #: a printed accuracy (%) is reproduced when ours is within max(ACC_TOL, 2 standard errors) of it
@@ -56,6 +58,17 @@ GAIN_TOL = 0.2
 CONSTANT_FACTOR = 2.0
 #: "linear" in a parameter: the least-squares log-log slope is within these bounds; below: sub-linear
 LINEAR_SLOPE = (0.8, 1.2)
+#: a time ratio is reproduced when ours / published lies in [1/RATIO_FACTOR, RATIO_FACTOR]
+RATIO_FACTOR = 1.5
+#: the timing rule's bootstrap (bench.report.verdicts.timing): resamples, level, seed
+BOOT_RESAMPLES, BOOT_LEVEL, BOOT_SEED = 10000, 0.95, 0
+#: the largest speed factor between one of bench's learners and the papers' Java/Weka implementation of it,
+#: measured on the same data (the perf benchmarks, reports/perf: from about x2 to x19, different for each
+#: learner): a time ratio of two learners of separate code bases can be off by this factor either way
+ENGINEERING_FACTOR = 19.0
+#: orderings of means (bench.report.verdicts.ordering): the Wilcoxon test's level, the fold-paired test's
+#: number of standard errors
+ORDER_ALPHA, ORDER_SE = 0.05, 2.0
 
 #: the verdict rules, written down once (rendered into verdicts.md and every paper page)
 RULES: tuple[tuple[str, str], ...] = (
@@ -75,8 +88,10 @@ RULES: tuple[tuple[str, str], ...] = (
     ("not checkable",
      "Needs the reason, one of: 'dataset absent' (the data set, or the paper's size of it, is not here), "
      "'quantity not measurable' (e.g. an absolute time measured on another machine), 'protocol not run at "
-     "this scale' (the experiment exists but was not run at the size the claim needs). A missing or failing "
-     "evaluator gives 'evaluator missing/failed' for each of its claims."),
+     "this scale' (the experiment exists but was not run at the size the claim needs), 'within timing noise' "
+     "(a time ratio whose interval straddles the claim's threshold), 'different implementations' (a time ratio "
+     "of two learners that are not one code base, within the engineering factor of its threshold). A missing "
+     "or failing evaluator gives 'evaluator missing/failed' for each of its claims."),
     ("parts that cannot be checked",
      "A compound claim some of whose parts cannot be checked here gets the verdict of the parts that can, "
      "and its reason names the parts left unchecked; with no checkable part it is not checkable."),
@@ -89,7 +104,44 @@ RULES: tuple[tuple[str, str], ...] = (
      "measurable); ratios between algorithms, or between sizes, measured on one machine are. 'An order of "
      f"magnitude' faster/slower is a ratio >= 10^0.5 = {ORDER:.2f}; 'the same order of magnitude' a ratio "
      "within 10^0.5 either way, except where it names the exceptions to 'an order of magnitude slower', where "
-     "it means not an order slower (the paper's module docstring says where)."),
+     "it means not an order slower (the paper's module docstring says where). A ratio against the paper's is "
+     f"reproduced within a factor {RATIO_FACTOR:g} of it."),
+    ("time ratios beyond timing noise",
+     "A time ratio that decides a verdict is never one ratio of two means. Per data set (or per split, for a "
+     "claim about one data set) the ratio of the two learners' CPU seconds summed over the splits both ran, on "
+     f"the same folds; summarised by their geometric mean and median, each with a {BOOT_LEVEL:.0%} percentile "
+     f"bootstrap interval over the data sets ({BOOT_RESAMPLES} resamples, seed {BOOT_SEED}). The claim holds when "
+     "the geometric mean's interval (the median's, for a claim about the typical data set: the verdict's test "
+     "says which) lies wholly inside its band, fails when it lies wholly outside, and is otherwise 'not "
+     "checkable: within timing noise', with the interval. The ratio of the mean times is shown beside, never "
+     "decided on (the largest data sets carry it). Every such verdict says how the times were taken: CPU time "
+     "per split, each learner in its own job over the same folds, not interleaved."),
+    ("different implementations",
+     "A time ratio of two learners that are one code base with the same engineering (ESKDB_HDP / ESKDB_M, "
+     "XGBoost_tuned / XGBoost_default, ECOC-NB / NB, one learner at two sizes or settings) is decided as above. "
+     "For two learners of separate code bases the ratio measures the engineering as much as the algorithms: "
+     "bench's learners are faster than the papers' Java/Weka code by factors from about 2 to "
+     f"{ENGINEERING_FACTOR:g}, different for each (reports/perf). Such a ratio is decided only where no "
+     f"engineering factor up to x{ENGINEERING_FACTOR:g} either way could change the conclusion, else it is "
+     "'not checkable: different implementations', the difference named and the measured ratio shown."),
+    ("orderings of means",
+     "'Lowest', 'best', 'a clear winner' are decided by a paired test, not by a strict comparison of means: "
+     f"over data sets the two-sided Wilcoxon signed-rank test (p < {ORDER_ALPHA}), over the few folds of one data "
+     f"set the fold-paired {ORDER_SE:g}-standard-error test. The claimed candidate fails only where another "
+     "is found better; a difference the test does not find is a tie, not a loss."),
+    ("collections missing data sets",
+     "A claim on a collection of the paper's data sets some of which are not here is decided one way for all: "
+     "where the missing ones are those the claim's argument rests on (the large collection misses its largest "
+     "data sets, on which a claim about big data rests) every comparison on it is 'not checkable: dataset "
+     "absent', with our counts shown; on the other collections (all, medium, small) it is decided on the data "
+     "sets here, the collection named and its count shown."),
+    ("the claim's own exceptions",
+     "A comparison the claim itself names as its exception (e.g. 'the exceptions are A1DE, 0-1 loss, medium "
+     "data and A2DE, 0-1 loss, small data') is exempt exactly as the claim exempts it: shown, never decided."),
+    ("two generators",
+     "A claim checked on runs made with two random generators (the ESKDB ablation: proper random draws, and "
+     "the reference code's java.util.Random draws that made the paper's numbers) is decided on both, each a "
+     "stated part: holding on one and not the other is partly reproduced, and the verdict shows both."),
     ("printed numbers",
      f"A printed accuracy is reproduced when ours is within max({ACC_TOL:g} point, 2 standard errors) of it; "
      f"a printed gain 'of X' or 'up to X' points when our largest gain is at least {1 - GAIN_TOL:g} X."),

@@ -33,10 +33,11 @@ import numpy as np
 import pandas as pd
 
 from . import NOT_CHECKABLE, NOT_REPRODUCED, PARTLY, REPRODUCED, Verdict
+from . import RATIO_FACTOR as _RATIO_FACTOR
 
 AVG_RTOL = 0.02          #: relative tolerance of an average (RMSE, error) against the published one
 MIN_COVERAGE = 0.8       #: share of the paper's datasets our average must cover to be compared
-RATIO_FACTOR = 1.5       #: a time ratio is reproduced when ours / published lies in [1/1.5, 1.5]
+RATIO_FACTOR = _RATIO_FACTOR   #: a time ratio is reproduced when ours / published lies in [1/1.5, 1.5]
 
 #: the test column of the claims checked with :func:`ratio_check` and :func:`average_check`
 RATIO_TEST = f"time ratio within x{RATIO_FACTOR:g} of the paper's (ours / paper's in [1/{RATIO_FACTOR:g}, {RATIO_FACTOR:g}])"
@@ -67,19 +68,22 @@ def num(s) -> float | None:
 #: the reasons a claim can be not checkable (as bench.report.verdicts' RULES: a not-checkable reason
 #: starts with one of them)
 ABSENT, NOT_MEASURABLE, NOT_AT_SCALE = "dataset absent", "quantity not measurable", "protocol not run at this scale"
+#: a time ratio whose interval straddles the claim's threshold (:mod:`.timing`), and a time ratio of two
+#: learners that are not one code base with the same engineering
+TIMING_NOISE, DIFFERENT_IMPL = "within timing noise", "different implementations"
+CATEGORIES = (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE, TIMING_NOISE, DIFFERENT_IMPL)
 
 
 @dataclass
 class Check:
     """One comparison of a claim: ``ok`` True (holds), False (fails), None (not checkable here: then
-    ``text`` starts with the reason's category, :data:`ABSENT`, :data:`NOT_MEASURABLE` or
-    :data:`NOT_AT_SCALE`)."""
+    ``text`` starts with the reason's category, one of :data:`CATEGORIES`)."""
 
     ok: bool | None
     text: str
 
     def __post_init__(self):
-        if self.ok is None and not self.text.startswith((ABSENT, NOT_MEASURABLE, NOT_AT_SCALE)):
+        if self.ok is None and not self.text.startswith(CATEGORIES):
             raise ValueError(f"an unchecked comparison needs its category first: {self.text!r}")
 
 
@@ -91,7 +95,8 @@ def wdl_expect(wdl: tuple[int, int, int] | None, kind: str, test: str, alpha: fl
 
     w, _, l = wdl
     sig = published_significance(w, l, test, alpha)[1]
-    return {"win": w > l, "loss": w < l, "not_loss": w >= l,
+    # "exempt": a comparison the claim itself names as its exception (shown, never decided)
+    return {"exempt": True, "win": w > l, "loss": w < l, "not_loss": w >= l,
             "win_sig": w > l and sig, "loss_sig": w < l and sig,
             "win_nonsig": w > l and not sig, "loss_nonsig": w < l and not sig}[kind]
 

@@ -14,8 +14,9 @@ The kinds (each a frozen dataclass with ``run(ev, row) -> Outcome``):
   ``nonsig``: significant in neither direction), one stated part per named group of comparisons;
 * :class:`Average` -- our average of a measure against the published one (within
   :data:`~bench.report.verdicts._common.AVG_RTOL`, over enough of the paper's datasets);
-* :class:`Ratio` -- a ratio of two of our averages (e.g. training times) against the published ratio
-  (within a factor :data:`~bench.report.verdicts._common.RATIO_FACTOR`);
+* :class:`Ratio` -- a time ratio of two learners against the published ratio (within a factor
+  :data:`~bench.report.verdicts._common.RATIO_FACTOR`), decided beyond timing noise on the per-data-set
+  ratios' bootstrap interval (:mod:`.timing`), and only for learners of one code base;
 * :class:`Printed` -- a printed cell against ours (within max(tolerance, 2 standard errors));
 * :class:`Slope` -- a curve's least-squares log-log slope: linear, sub-linear or constant;
 * :class:`NotHere` -- data or quantity not here: not checkable, with its reason's category;
@@ -53,7 +54,7 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from . import CONSTANT_FACTOR, LINEAR_SLOPE, NOT_CHECKABLE, Verdict
-from ._common import (ABSENT, AVG_TEST, NOT_AT_SCALE, NOT_MEASURABLE, RATIO_TEST, Check, average_check, combine,
+from ._common import (AVG_TEST, CATEGORIES, NOT_AT_SCALE, RATIO_FACTOR, RATIO_TEST, Check, average_check, combine,
                       fmt_p, ratio_check, test_text, unknown, wdl_expect, wdl_p)
 from ._common import TEST_TEXT
 
@@ -69,6 +70,10 @@ class WdlCell:
     n: int | None = None
     fact: str = ""
     note: str = ""
+    #: why ours is missing, as a not-checkable category (default: protocol not run at this scale)
+    category: str = NOT_AT_SCALE
+    #: our counts shown beside a comparison that is not decided (e.g. over too few of the paper's datasets)
+    aside: tuple[int, int, int] | None = None
 
 
 @dataclass
@@ -174,7 +179,8 @@ def _nonsig(w, test: str, alpha: float) -> bool | None:
 _WORD = {"win": "more wins than losses", "loss": "more losses than wins", "not_loss": "no more losses than wins",
          "win_sig": "significantly more wins", "loss_sig": "significantly more losses",
          "win_nonsig": "more wins, not significant", "loss_nonsig": "more losses, not significant",
-         "nonsig": "no significant difference"}
+         "nonsig": "no significant difference",
+         "exempt": "the claim's own named exception: exempt, shown only"}
 
 
 @_kind("wdl")
@@ -214,18 +220,24 @@ class WDL:
                 w = None if cell is None else (cell.ours if side == "ours" else cell.published)
                 if w is None:
                     why = (cell.note if cell is not None and cell.note else "no values")
-                    cs.append(Check(None, f"{NOT_AT_SCALE}: {label}: {why}"))
+                    cat = cell.category if cell is not None else NOT_AT_SCALE
+                    cs.append(Check(None, f"{cat}: {label}: {why}"))
+                    if cell is not None and cell.aside is not None:
+                        a = cell.aside
+                        shown.append(f"{label} {a[0]}/{a[1]}/{a[2]} (not decided: {cat})")
                     continue
                 ok = _nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else wdl_expect(w, c.expect, ev.test,
                                                                                             ev.alpha)
                 txt = f"{label} {w[0]}/{w[1]}/{w[2]}" + (f" ({fmt_p(wdl_p(w, ev.test))})" if ev.test in TEST_TEXT
                                                          else "")
+                if c.expect == "exempt":
+                    txt += f" ({_WORD['exempt']})"
                 if self.say == "significant":
                     txt += ", significant" if c.expect == "nonsig" and not ok else ""
                     cs.append(Check(ok, txt))
                 else:
                     # the adapter may word a failed expectation its own way (optional hook ``expected(cmp)``)
-                    want = ev.expected(c) if hasattr(ev, "expected") else _WORD[c.expect]
+                    want = "" if ok else (ev.expected(c) if hasattr(ev, "expected") else _WORD[c.expect])
                     cs.append(Check(ok, txt + ("" if ok else f", expected: {want}")))
                 shown.append(txt)
                 if cell.fact:
@@ -261,7 +273,7 @@ class WDL:
                 n += 1
                 k += bool(_nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else
                           wdl_expect(w, c.expect, ev.test, ev.alpha))
-        words = {c.expect for _, comps in self.parts for c in comps}
+        words = {c.expect for _, comps in self.parts for c in comps} - {"exempt"}
         return f"{_WORD[words.pop()] if len(words) == 1 else 'as expected'} in {k}/{n} comparisons"
 
 
@@ -290,23 +302,64 @@ class Average:
 @_kind("ratio")
 @dataclass(frozen=True)
 class Ratio:
-    """Our ratio of two averages (``num`` / ``den`` of ``measure``) against the published ratio."""
+    """Our ratio of ``num``'s to ``den``'s ``measure`` (a time) against the published ratio: within a factor
+    :data:`~bench.report.verdicts._common.RATIO_FACTOR` of it.
+
+    When the adapter answers ``split_times(measure) -> (table, fact)`` (the per-split times,
+    :func:`bench.report.verdicts.timing.split_times`), the ratio is the per-data-set ratios on the same
+    folds, decided on their geometric mean's bootstrap interval (:mod:`.timing`): inside the band
+    reproduced, wholly outside it not reproduced, else not checkable: within timing noise; the ratio of
+    the mean times is shown beside. ``same`` says whether the two learners are one code base with the same
+    engineering (``code`` names it, or the difference): with ``same=False`` the ratio measures that
+    difference as much as the algorithms and is decided only beyond any engineering factor
+    (:func:`.timing.different`), else not checkable: different implementations (the measured ratio shown)."""
 
     num: str
     den: str
     measure: str
+    #: the two learners' code: one code base (``same=True``) or the engineering difference (``same=False``)
+    code: str = ""
+    same: bool | None = None
 
     def run(self, ev, row) -> Outcome:
+        from . import timing
+
         a, b = ev.average(self.num, self.measure), ev.average(self.den, self.measure)
         label = f"{self.num} / {self.den} {self.measure}"
-        if a is None or b is None or not a.value or not b.value:
-            return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {label}: no value")])], test=RATIO_TEST)
-        ours = a.value / b.value
-        shown, pub = f"{ours:.2f}x ({self.num} {a.value:.3g} / {self.den} {b.value:.3g})", ""
-        if hasattr(ev, "ratio_shown"):   # the adapter's wording of both ratios: (ours, published)
-            shown, pub = ev.ratio_shown(self, a, b, ours, _value(row))
-        return Outcome([("", [ratio_check(ours, _value(row), label)])], ours=shown, published=pub, test=RATIO_TEST,
-                       evidence=ev.sources(*dict.fromkeys(f for f in (a.fact, b.fact) if f)))
+        pub = _value(row)
+        times, fact = ev.split_times(self.measure) if hasattr(ev, "split_times") else (None, "")
+        if times is None:
+            if a is None or b is None or not a.value or not b.value:
+                return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {label}: no value")])], test=RATIO_TEST)
+            ours = a.value / b.value
+            shown, pub_shown = f"{ours:.2f}x ({self.num} {a.value:.3g} / {self.den} {b.value:.3g})", ""
+            if hasattr(ev, "ratio_shown"):   # the adapter's wording of both ratios: (ours, published)
+                shown, pub_shown = ev.ratio_shown(self, a, b, ours, pub)
+            return Outcome([("", [ratio_check(ours, pub, label)])], ours=shown, published=pub_shown, test=RATIO_TEST,
+                           evidence=ev.sources(*dict.fromkeys(f for f in (a.fact, b.fact) if f)))
+        iv = timing.interval(timing.unit_ratios(times, self.num, self.den))
+        if pub is not None and pub > 0 and self.same is False:
+            c = timing.different(label, self.code, iv, pub / RATIO_FACTOR, pub * RATIO_FACTOR)
+        elif self.same is False:
+            c = timing.different(label, self.code, iv)
+        elif pub is None or pub <= 0:
+            c = Check(None, f"{NOT_AT_SCALE}: {label}: no published ratio")
+        else:
+            c = timing.check(iv, label, pub / RATIO_FACTOR, pub * RATIO_FACTOR)
+        shown, pub_shown = (iv.text() if iv is not None else ""), ""
+        if a is not None and b is not None and a.value and b.value:
+            means = a.value / b.value
+            mshown = f"{means:.2f}x ({self.num} {a.value:.3g} / {self.den} {b.value:.3g})"
+            if hasattr(ev, "ratio_shown"):
+                mshown, pub_shown = ev.ratio_shown(self, a, b, means, pub)
+            shown += f"; ratio of the mean times {mshown}"
+        note = "; ".join(filter(None, [f"one code base: {self.code}" if self.same else "", timing.how_timed()]))
+        facts = [f for f in (fact, a.fact if a else "", b.fact if b else "") if f]
+        across = (f"; learners of different code bases decided only beyond an engineering factor of "
+                  f"x{timing.ENGINEERING_FACTOR:g} either way") if self.same is False else ""
+        return Outcome([("", [c])], ours=shown, published=pub_shown,
+                       test=f"time ratio within x{RATIO_FACTOR:g} of the paper's: " + timing.rule_text() + across,
+                       evidence=ev.sources(*dict.fromkeys(facts)), note=note)
 
 
 @_kind("printed")
@@ -387,8 +440,8 @@ class NotHere:
     facts: tuple = ()
 
     def __post_init__(self):
-        if self.category not in (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE):
-            raise ValueError(f"NotHere: category {self.category!r} is not one of {(ABSENT, NOT_MEASURABLE, NOT_AT_SCALE)}")
+        if self.category not in CATEGORIES:
+            raise ValueError(f"NotHere: category {self.category!r} is not one of {CATEGORIES}")
 
     def run(self, ev, row) -> Outcome:
         evidence = self.evidence or (ev.sources(*self.facts) if self.facts else "")
@@ -479,6 +532,10 @@ class AlsoOn:
     check: Any
     variant: str
     label: str = ""
+    #: the main evidence's name: when set, the claim is decided on both, each one stated part of it
+    #: ("<both>" and "<label>"; reproduced on one and not the other is partly reproduced), and what the
+    #: verdict shows is both ("<both>: <ours>; <label>: <theirs>")
+    both: str = ""
 
     @property
     def kind(self) -> str:
@@ -487,6 +544,11 @@ class AlsoOn:
     def run(self, ev, row) -> Outcome:
         o = self.check.run(ev, row)
         alt = self.check.run(ev.variant(self.variant), row)
+        if self.both:
+            o.parts = [(self.both, [c for _, cs in o.parts for c in cs]),
+                       (self.label, [c for _, cs in alt.parts for c in cs])]
+            o.ours = f"{self.both}: {o.ours}; {self.label}: {alt.ours}"
+            return o
         v, reason = combine(alt.parts)
         if v == NOT_CHECKABLE:
             return o
