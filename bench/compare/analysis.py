@@ -328,7 +328,7 @@ def wilcoxon_vs_baseline(means: dict, complete: list, algos: list, baseline: str
                                      method=WILCOXON_METHOD)
             d = (v[a] - v[baseline]).to_numpy()
             block.append({"algorithm": a, "measure": m, "n": int(len(v)), "median difference": float(np.median(d)),  # algorithm - baseline: > 0 is worse
-                          "T": w.statistic, "p": w.p, "method": w.method})
+                          "n_ranked": w.n, "T": w.statistic, "p": w.p, "method": w.method})
         adj = holm([r["p"] for r in block])
         for r, p in zip(block, adj):
             r["p_holm"] = p

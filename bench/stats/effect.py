@@ -59,6 +59,8 @@ def effect_size(a, b, lower_is_better: bool = True, confidence: float = CONFIDEN
                 n_resamples: int = N_RESAMPLES, seed: int = 0) -> EffectSize:
     """Cliff's delta of ``a`` against ``b`` (per-dataset values, paired), > 0 when ``a`` is better,
     with its BCa bootstrap interval over the datasets (pairs resampled together)."""
+    import warnings
+
     from scipy import stats
 
     x = np.asarray(a, dtype=np.float64)
@@ -74,18 +76,23 @@ def effect_size(a, b, lower_is_better: bool = True, confidence: float = CONFIDEN
         return sign * cliffs_delta(np.moveaxis(u, axis, -1), np.moveaxis(v, axis, -1))
 
     delta = float(stat(x, y))
+    how = "BCa"
     if n < 3 or (np.all(x == x[0]) and np.all(y == y[0])):
         lo = hi = np.nan
+        how = "no"
     else:
-        with np.errstate(invalid="ignore", divide="ignore"):
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            # a degenerate BCa (its NaN bounds) is replaced by the percentile interval below
+            warnings.simplefilter("ignore", stats.DegenerateDataWarning)
             res = stats.bootstrap((x, y), stat, paired=True, vectorized=True, confidence_level=confidence,
                                   n_resamples=n_resamples, method="BCa", rng=np.random.default_rng(seed),
                                   batch=200)
         lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
         if not (np.isfinite(lo) and np.isfinite(hi)):    # BCa undefined (degenerate resamples): percentile
+            how = "percentile"
             res = stats.bootstrap((x, y), stat, paired=True, vectorized=True, confidence_level=confidence,
                                   n_resamples=n_resamples, method="percentile", rng=np.random.default_rng(seed),
                                   batch=200)
             lo, hi = float(res.confidence_interval.low), float(res.confidence_interval.high)
     return EffectSize(delta, lo, hi, magnitude(delta), confidence, n,
-                      f"Cliff's delta, {confidence:.0%} BCa bootstrap interval ({n_resamples} resamples, seed {seed})")
+                      f"Cliff's delta, {confidence:.0%} {how} bootstrap interval ({n_resamples} resamples, seed {seed})")

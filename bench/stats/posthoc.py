@@ -116,7 +116,8 @@ def conover_friedman(values: pd.DataFrame, p_adjust: str | None = "holm") -> pd.
     v = values.dropna(axis=0, how="any")
     if v.shape[0] < 2 or v.shape[1] < 2:
         raise ValueError(f"Conover's test needs >= 2 datasets and >= 2 learners, got {v.shape}")
-    p = sp.posthoc_conover_friedman(v.to_numpy(dtype=float), p_adjust=p_adjust)
+    with np.errstate(divide="ignore", invalid="ignore"):   # identical rankings on every dataset: t infinite, p 0
+        p = sp.posthoc_conover_friedman(v.to_numpy(dtype=float), p_adjust=p_adjust)
     return pd.DataFrame(p.to_numpy(), index=list(v.columns), columns=list(v.columns))
 
 
