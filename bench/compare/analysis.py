@@ -381,10 +381,13 @@ def _points(rope: float) -> str:
     return f"{pts:g} point{'s' if pts != 1 else ''}"
 
 
-def bayes_sentences(c: Comparison) -> list[str]:
-    """The Bayesian signed-rank answers on error, in words, at each ROPE."""
-    from ..stats.bayes import DECISION
+BAYES_LEAD = ("The Bayesian signed-rank test on error (Benavoli et al. 2017) gives, at each region of practical "
+              "equivalence (ROPE), the algorithms it decides, with the deciding probability (above {decision}), and "
+              "the others with P(algorithm better)/P(equivalent)/P({baseline} better):")
 
+
+def bayes_sentences(c: Comparison) -> list[str]:
+    """The Bayesian signed-rank answers on error, in words, one per ROPE."""
     if c.bayes is None or c.bayes.empty:
         return []
     out = []
@@ -392,30 +395,33 @@ def bayes_sentences(c: Comparison) -> list[str]:
         b = c.bayes[(c.bayes["measure"] == "error") & (c.bayes["rope"] == rope)]
         if b.empty:
             continue
-        groups = {"better": [], "equivalent": [], "worse": [], "undecided": []}
+        groups = {"equivalent": [], "better": [], "worse": [], "undecided": []}
         for r in b.itertuples():
-            probs = f"{r.p_algorithm:.3f}/{r.p_rope:.3f}/{r.p_baseline:.3f}"
-            key = ("better" if r.decision == r.algorithm else "equivalent" if r.decision == "equivalent"
-                   else "worse" if r.decision == c.baseline else "undecided")
-            groups[key].append(f"{r.algorithm} ({probs})")
+            if r.decision == "equivalent":
+                groups["equivalent"].append(f"{r.algorithm} ({r.p_rope:.3f})")
+            elif r.decision == r.algorithm:
+                groups["better"].append(f"{r.algorithm} ({r.p_algorithm:.3f})")
+            elif r.decision == c.baseline:
+                groups["worse"].append(f"{r.algorithm} ({r.p_baseline:.3f})")
+            else:
+                groups["undecided"].append(f"{r.algorithm} ({r.p_algorithm:.3f}/{r.p_rope:.3f}/{r.p_baseline:.3f})")
+        pts = _points(rope)
         said = []
         if groups["equivalent"]:
-            said.append(f"practically equivalent to {c.baseline} within {_points(rope)} of error: "
-                        + ", ".join(groups["equivalent"]))
+            said.append(f"practically equivalent to {c.baseline} within {pts} of error: " + ", ".join(groups["equivalent"]))
         if groups["better"]:
-            said.append(f"better than {c.baseline} by more than {_points(rope)} of error: " + ", ".join(groups["better"]))
+            said.append(f"better than {c.baseline} by more than {pts} of error: " + ", ".join(groups["better"]))
         if groups["worse"]:
-            said.append(f"worse than {c.baseline} by more than {_points(rope)} of error: " + ", ".join(groups["worse"]))
+            said.append(f"worse than {c.baseline} by more than {pts} of error: " + ", ".join(groups["worse"]))
         if groups["undecided"]:
-            said.append("not decided at this ROPE: " + ", ".join(groups["undecided"]))
-        out.append(f"The Bayesian signed-rank test with a region of practical equivalence of {rope:g} "
-                   f"(P(algorithm better)/P(equivalent)/P({c.baseline} better), decided above {DECISION}) finds "
-                   + "; ".join(said) + ".")
+            said.append("not decided: " + ", ".join(groups["undecided"]))
+        out.append(f"ROPE {rope:g}: " + "; ".join(said) + ".")
     return out
 
 
-def summary(c: Comparison, alpha: float = ALPHA) -> str:
-    """The one-paragraph plain-language summary at the top of the report."""
+def summary(c: Comparison, alpha: float = ALPHA, bayes: bool = True) -> str:
+    """The one-paragraph plain-language summary at the top of the report; ``bayes=False`` leaves out
+    the Bayesian answers (:func:`bayes_sentences`, which the report lists under it)."""
     from ..report.compare import fmt_p
 
     n = len(c.datasets)
@@ -450,7 +456,10 @@ def summary(c: Comparison, alpha: float = ALPHA) -> str:
     else:
         parts.append(f"No algorithm's win/draw/loss record on error against the baseline {c.baseline} is "
                      f"significant by the two-tailed sign test{holm_note}.")
-    parts += bayes_sentences(c)
+    if bayes and bayes_sentences(c):
+        from ..stats.bayes import DECISION
+
+        parts.append(BAYES_LEAD.format(decision=DECISION, baseline=c.baseline) + " " + " ".join(bayes_sentences(c)))
     thin = []
     if sign_test_floor(n) >= alpha:
         thin.append(f"with {_n_datasets(n)} even a clean sweep cannot make a two-tailed sign test significant "

@@ -225,11 +225,19 @@ def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int
     if c.bayes is not None and not c.bayes.empty:
         b = c.bayes
         _table(b, tables / "bayes_signed_rank", f"Bayesian signed-rank against {base}", index=False)
-        shown = pd.DataFrame({"algorithm": b["algorithm"], "measure": b["measure"], "ROPE": [f"{r:g}" for r in b["rope"]],
-                              "datasets": b["n"], "P(algorithm better)": [_probs(v) for v in b["p_algorithm"]],
-                              "P(equivalent)": [_probs(v) for v in b["p_rope"]],
-                              f"P({base} better)": [_probs(v) for v in b["p_baseline"]],
-                              "decided": b["decision"]})
+        be = b[b["measure"] == "error"]
+        shown = pd.DataFrame({"algorithm": list(dict.fromkeys(be["algorithm"]))})
+        for rope in c.ropes:
+            r = be[be["rope"] == rope].set_index("algorithm")
+            shown[f"ROPE {rope:g}: P(better) / P(equivalent) / P({base} better)"] = [
+                f"{r.loc[a, 'p_algorithm']:.3f} / {r.loc[a, 'p_rope']:.3f} / {r.loc[a, 'p_baseline']:.3f}"
+                if a in r.index else "" for a in shown["algorithm"]]
+            shown[f"ROPE {rope:g}: decided"] = [
+                "" if a not in r.index or not r.loc[a, "decision"] else
+                ("equivalent" if r.loc[a, "decision"] == "equivalent" else f"{r.loc[a, 'decision']} better")
+                for a in shown["algorithm"]]
+        md.append(P.Para(("On error, over ", str(int(be["n"].max())) if len(be) else "0", " datasets (every measure in ",
+                          P.Code("tables/bayes_signed_rank.csv"), "):")))
         md.append(_md(shown))
         for rope in c.ropes:
             be = b[(b["measure"] == "error") & (b["rope"] == rope)]
@@ -260,14 +268,16 @@ def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int
     if bd is not None and not bd.empty:
         _table(bd, tables / "bayes_per_dataset", f"Bayesian correlated t-test per dataset, error, against {base}",
                index=False)
-        rows = []
-        for (a, rope), g in bd.groupby(["algorithm", "rope"], sort=False):
-            rows.append({"algorithm": a, "ROPE": f"{rope:g}", "datasets": len(g),
-                         "algorithm better": int((g["decision"] == a).sum()),
-                         "equivalent": int((g["decision"] == "equivalent").sum()),
-                         f"{base} better": int((g["decision"] == base).sum()),
-                         "undecided": int((g["decision"] == "").sum())})
-        md.append(_md(pd.DataFrame(rows)))
+        shown = pd.DataFrame({"algorithm": list(dict.fromkeys(bd["algorithm"]))})
+        shown["datasets"] = [int((bd["algorithm"] == a).sum() // max(1, len(c.ropes))) for a in shown["algorithm"]]
+        for rope in c.ropes:
+            col = []
+            for a in shown["algorithm"]:
+                g = bd[(bd["algorithm"] == a) & (bd["rope"] == rope)]
+                col.append(f"{int((g['decision'] == a).sum())} / {int((g['decision'] == 'equivalent').sum())} / "
+                           f"{int((g['decision'] == base).sum())} / {int((g['decision'] == '').sum())}")
+            shown[f"ROPE {rope:g}: better / equivalent / {base} better / undecided"] = col
+        md.append(_md(shown))
     # ------------------------------------------------------------ effect sizes
     md += [P.Heading(2, "Effect sizes"),
            P.Para(f"Cliff's delta of each algorithm's per-dataset means against {base}'s: the probability that a "
@@ -280,11 +290,15 @@ def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int
     if c.effects is not None and not c.effects.empty:
         e = c.effects
         _table(e, tables / "effect_sizes", f"Cliff's delta against {base}", index=False)
-        md.append(_md(pd.DataFrame({"algorithm": e["algorithm"], "measure": e["measure"], "datasets": e["n"],
-                                    "Cliff's delta": [_f(v, 3) for v in e["cliffs_delta"]],
-                                    "95% interval": ["" if not np.isfinite(lo) else f"[{lo:.3f}, {hi:.3f}]"
-                                                     for lo, hi in zip(e["ci_low"], e["ci_high"])],
-                                    "magnitude": e["magnitude"]})))
+        shown = pd.DataFrame({"algorithm": list(dict.fromkeys(e["algorithm"]))})
+        for m, label in MEASURES.items():
+            r = e[e["measure"] == m].set_index("algorithm")
+            shown[f"{label}: delta [95% interval], magnitude"] = [
+                "" if a not in r.index else
+                f"{_f(r.loc[a, 'cliffs_delta'], 3)} "
+                + ("" if not np.isfinite(r.loc[a, "ci_low"]) else f"[{r.loc[a, 'ci_low']:.3f}, {r.loc[a, 'ci_high']:.3f}] ")
+                + r.loc[a, "magnitude"] for a in shown["algorithm"]]
+        md.append(_md(shown))
     # ------------------------------------------------------------ Weka per dataset
     md += [P.Heading(2, "Per-dataset significance (as Weka's Experimenter)"),
            P.Para(f"On each dataset, the corrected resampled t-test (Nadeau and Bengio 2003, Weka's "
@@ -392,7 +406,13 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
     tables, figs = root / "tables", root / "figures"
     prov = provenance()
     n_rec = int((records["status"] == "ok").sum()) if not records.empty else 0
-    md: list = [P.Heading(1, f"Comparison: {plan.name}"), P.Para(summary(c))]
+    from ..stats.bayes import DECISION
+    from .analysis import BAYES_LEAD, bayes_sentences
+
+    md: list = [P.Heading(1, f"Comparison: {plan.name}"), P.Para(summary(c, bayes=False))]
+    if bayes_sentences(c):
+        md += [P.Para(BAYES_LEAD.format(decision=DECISION, baseline=c.baseline)),
+               P.Bullets([P.Item(t) for t in bayes_sentences(c)])]
     src = (f"{run_info.get('computed', 0)} splits computed and {run_info.get('reused', 0)} reused from the results "
            f"directory")
     if plan.against:
