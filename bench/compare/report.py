@@ -278,6 +278,9 @@ def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int
                            f"{int((g['decision'] == base).sum())} / {int((g['decision'] == '').sum())}")
             shown[f"ROPE {rope:g}: better / equivalent / {base} better / undecided"] = col
         md.append(_md(shown))
+    else:
+        md.append(P.Para("Not computed: the test needs at least two paired splits per dataset, with their training "
+                         "and test sizes recorded."))
     # ------------------------------------------------------------ effect sizes
     md += [P.Heading(2, "Effect sizes"),
            P.Para(f"Cliff's delta of each algorithm's per-dataset means against {base}'s: the probability that a "
@@ -344,6 +347,9 @@ def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int
                    index=True)
             if m == "error":
                 md.append(_md(mat, index=True))
+    else:
+        md.append(P.Para("Not computed: the test needs at least two paired splits per dataset, with their training "
+                         "and test sizes recorded."))
     # ------------------------------------------------------------ post-hoc of every pair
     md += [P.Heading(2, "Post-hoc tests of every pair"),
            P.Para("Two tests stronger than Nemenyi's for every pair of algorithms on error, each Holm-adjusted over "
@@ -592,10 +598,19 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
                "sizes of the differences (by rank). Neither says how large a difference is: read the mean tables."),
         P.Item("A test that does not reject is not evidence that the algorithms are equal, only that these datasets "
                "do not show a consistent difference."),
+        P.Item("The Bayesian tests answer what the p-values cannot: how probable it is that the difference is larger "
+               "than what matters in practice (the ROPE), and how probable that it is smaller, i.e. that the two are "
+               "practically equivalent. Their answer depends on the ROPE chosen: state it with the probabilities."),
+        P.Item("Multiple testing: every family of tests here is corrected over its own comparisons (the k - 1 "
+               "comparisons with the baseline, or the k (k-1) / 2 pairs), with Holm's step-down method unless named "
+               "otherwise; a hypothesis is rejected when its adjusted p-value is <= 0.05 (Holm's rule)."),
         *[P.Item(f"{what}: {ref}.") for what, ref in CITATIONS],
         P.Item(("bench computes every test with ", P.Code("bench.stats"), " (sign tests with scipy's binomtest; "
-                "Friedman, Nemenyi and Wilcoxon as Demsar describes them). Cite the method papers above and the "
-                "version of bench (its commit is on the Generated line)."))])]
+                "Friedman, Nemenyi and Wilcoxon as Demsar describes them, exact permutation p-values with scipy's "
+                "permutation_test; the Bayesian signed-rank test as baycomp computes it and the correlated t-test by "
+                "its Student posterior, both checked against baycomp; Conover's test by scikit-posthocs; Cliff's delta "
+                "with scipy's bootstrap). Cite the method papers above and the version of bench (its commit is on the "
+                "Generated line)."))])]
     md += [P.Heading(2, "Files"), P.Bullets([
         P.Item((P.Code("tables/"), ": every table as Markdown, LaTeX (", P.Code(".tex"), ") and CSV")),
         P.Item((P.Code("figures/"), ": the critical-difference diagrams (PNG, PDF, caption)")),
