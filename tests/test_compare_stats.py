@@ -1,6 +1,7 @@
 """bench.compare.analysis against independent computations: W/D/L by hand counts, the sign tests by
 scipy's binomtest, Friedman by scipy's friedmanchisquare, Wilcoxon by scipy's wilcoxon, Holm by a
-hand-worked case, and the fold check on records that differ."""
+hand-worked case, and the fold check on records that differ. The instruments beyond the papers' are
+checked in tests/test_compare_beyond.py."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from scipy import stats
 
 from bench.compare.analysis import analyse, holm, sign_test_floor, summary, wilcoxon_floor
 from bench.compare.runs import fold_check
+from tests.helpers_stats import signflip_p
 
 PROTOCOL = {"name": "cv2", "kind": "kfold", "n_splits": 2, "n_repeats": 1}
 
@@ -84,12 +86,14 @@ def test_friedman_matches_scipy_and_wilcoxon_holm_matches_scipy(case):
     ps = []
     for other in ("b", "c"):
         d = means[other] - means["a"]
-        # bench's rule: the exact distribution without zeros or ties, else the normal approximation
-        method = "exact" if (np.all(d != 0) and np.unique(np.abs(d)).size == d.size) else "approx"
-        assert method == ("approx" if other == "b" else "exact")
-        ref = stats.wilcoxon(d, zero_method="zsplit", correction=False, method=method)
-        assert w.loc[other, "p"] == pytest.approx(ref.pvalue)
-        ps.append(ref.pvalue)
+        # Demsar's rule: b's single zero difference (dataset d09) is dropped (an odd number of zeros);
+        # then every sign flip of the 11 or 12 ranked differences, enumerated here
+        assert (np.sum(d == 0), w.loc[other, "n_ranked"]) == ((1, 11) if other == "b" else (0, 12))
+        ref = signflip_p(d[d != 0] if other == "b" else d)
+        assert w.loc[other, "p"] == pytest.approx(ref, rel=1e-9)
+        if other == "c":   # no ties, no zeros: scipy's exact distribution, the same number
+            assert ref == pytest.approx(stats.wilcoxon(d, method="exact").pvalue, rel=1e-9)
+        ps.append(ref)
     lo, hi = sorted(ps)
     assert w["p_holm"].min() == pytest.approx(min(1, 2 * lo))
     assert w["p_holm"].max() == pytest.approx(max(min(1, 2 * lo), hi))
@@ -101,6 +105,12 @@ def test_holm_hand_worked_case():
     assert np.allclose(holm([0.5, 0.9]), [1.0, 1.0])
     out = holm([np.nan, 0.02])
     assert np.isnan(out[0]) and out[1] == pytest.approx(0.02)
+    # the boundary: an adjusted p of exactly 0.05 rejects (Holm's rule p_(i) <= alpha / (m - i + 1), as statsmodels)
+    from bench.compare.analysis import rejects
+    from statsmodels.stats.multitest import multipletests
+
+    p = [0.025, 0.5]
+    assert holm(p)[0] == 0.05 and rejects(holm(p))[0] and multipletests(p, 0.05, "holm")[0][0]
 
 
 def test_floors_and_thin_evidence_summary(case):

@@ -36,6 +36,10 @@ def parser() -> argparse.ArgumentParser:
                          "--algos, on the experiment's datasets (or those of --datasets), protocol and seeds")
     ap.add_argument("--baselines", default=None, help="with --against: which of the experiment's algorithms to "
                     "compare with (default: all of them)")
+    ap.add_argument("--rope", default=None, metavar="R[,R...]",
+                    help="region(s) of practical equivalence of the Bayesian tests, in the measure's units "
+                         "(0.01 = one point of error; default 0.01); several separated by commas, the first is the "
+                         "summary's")
     ap.add_argument("--name", default=None, help="the report's name (reports/compare/<name>/)")
     ap.add_argument("--out", default=None, help="write the report into this folder instead")
     ap.add_argument("--results-dir", default=None, help="where records are stored (default BENCH_RESULTS_DIR or results)")
@@ -44,8 +48,31 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
+def parse_ropes(text: str | None) -> list[float] | None:
+    """``--rope 0.001,0.005`` -> [0.001, 0.005]; ValueError naming the bad value."""
+    if text is None:
+        return None
+    out = []
+    for t in [t.strip() for t in text.split(",") if t.strip()]:
+        try:
+            r = float(t)
+        except ValueError:
+            r = float("nan")
+        if not (r == r and 0 <= r < float("inf")):
+            raise ValueError(f"--rope {text!r}: {t!r} is not a number >= 0; give e.g. --rope 0.01 or --rope 0.001,0.005")
+        out.append(r)
+    if not out:
+        raise ValueError(f"--rope {text!r}: give at least one number >= 0, e.g. --rope 0.01")
+    return list(dict.fromkeys(out))
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
+    try:
+        ropes = parse_ropes(args.rope)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     from ..data import DataError
     from .runs import CompareError, evidence_baselines, fold_check, plan_from_args, reports_dir, run
 
@@ -81,7 +108,7 @@ def main(argv=None) -> int:
         for line in outcome.failed[:20]:
             print(f"  FAILED: {line}", file=sys.stderr)
         return 1
-    comparison = analyse(records, plan.algos, plan.baseline, plan.seeds, shipped_bv)
+    comparison = analyse(records, plan.algos, plan.baseline, plan.seeds, shipped_bv, ropes=ropes)
     out = Path(args.out) if args.out else reports_dir() / "compare" / plan.name
     info = {"computed": outcome.computed, "reused": outcome.reused, "failed": outcome.failed,
             "run_seconds": round(outcome.seconds, 3)}
@@ -89,6 +116,14 @@ def main(argv=None) -> int:
     print(f"{outcome.computed} splits computed, {outcome.reused} reused"
           + (f", {int((records['source'] != 'run').sum())} read from the evidence of {plan.against}" if plan.against else "")
           + f", {len(outcome.failed)} failed; {time.perf_counter() - t0:.1f} s")
+    b = comparison.bayes
+    if b is not None and not b.empty:
+        be = b[b["measure"] == "error"]
+        print(f"Bayesian signed-rank on error over {int(be['n'].max()) if len(be) else 0} datasets "
+              f"(P(algorithm better) / P(equivalent) / P({plan.baseline} better)):")
+        for r in be.itertuples():
+            print(f"  ROPE {r.rope:g}: {r.algorithm:>14}  {r.p_algorithm:.3f} / {r.p_rope:.3f} / {r.p_baseline:.3f}"
+                  + (f"  -> {r.decision}" if r.decision else ""))
     print(f"report: {out}/README.md (and index.html)")
     if outcome.failed:
         for line in outcome.failed[:20]:

@@ -9,8 +9,21 @@ computed here, and every test is one of :mod:`bench.stats` (the papers' instrume
   binomial sign tests (:mod:`bench.stats.pairwise`);
 * Friedman's test with Iman and Davenport's F, the mean ranks and Nemenyi's critical difference
   (:mod:`bench.stats.ranks`, Demsar 2006);
-* Wilcoxon signed-rank tests of every algorithm against the baseline (zero differences split,
-  Demsar's choice), with Holm's step-down correction for the k - 1 tests (:func:`holm`);
+* Wilcoxon signed-rank tests of every algorithm against the baseline (zero differences split and,
+  when their number is odd, one dropped: Demsar's rule), exact (or an exact permutation p-value
+  with ties or zeros on up to 20 datasets) where the normal approximation is poor, with Holm's
+  step-down correction for the k - 1 tests (:func:`bench.stats.posthoc.holm`); Holm's correction
+  over the k - 1 sign tests against the baseline too;
+* the Bayesian signed-rank test of every algorithm against the baseline over the datasets, at each
+  region of practical equivalence (ROPE) asked for, and the Bayesian correlated t-test on each
+  dataset's splits (:mod:`bench.stats.bayes`, Benavoli et al. 2017);
+* Cliff's delta with its magnitude and bootstrap interval (:mod:`bench.stats.effect`);
+* Conover's Friedman post-hoc and the Wilcoxon test of every pair, Holm-adjusted, and every
+  algorithm against the baseline by the Friedman z statistics with Bonferroni-Dunn, Holm and
+  Hochberg (:mod:`bench.stats.posthoc`, Demsar 2006 Sec. 3.2.2);
+* Weka Experimenter's per-dataset significance: the corrected resampled t-test on each dataset's
+  splits (:func:`bench.stats.ttests.corrected_resampled_ttest`), marks ``v`` / ``*`` and the matrix
+  of significant wins and losses of every pair;
 * Kohavi-Wolpert bias and variance (:mod:`bench.stats.biasvar`) when the protocol has at least two
   rounds of cross-validation;
 * training and test CPU time as ratios to the baseline, per dataset and their geometric mean.
@@ -27,27 +40,16 @@ import numpy as np
 import pandas as pd
 
 from ..measures import ACCURACY, MEASURES as _REGISTRY, TIMES as _TIMES
+from ..stats.posthoc import holm, rejects
 
 #: measures of accuracy compared: name -> label (from the registry; lower is better for all three)
 MEASURES = {m: _REGISTRY[m].label for m in ACCURACY}
 TIMES = {m: _REGISTRY[m].label for m in _TIMES}
 ALPHA = 0.05
+#: the Wilcoxon tests of the report: Demsar's zero rule, exact p-values where the approximation is poor
+WILCOXON_ZERO, WILCOXON_METHOD = "demsar", "auto_exact"
 
-
-def holm(pvalues) -> np.ndarray:
-    """Holm's (1979) step-down adjusted p-values: with the m p-values sorted ascending,
-    p_adj(i) = max_{j <= i} min(1, (m - j + 1) p(j)); a hypothesis is rejected at alpha when its
-    adjusted p-value is below alpha. NaN p-values are left NaN and not counted in m."""
-    p = np.asarray(pvalues, dtype=np.float64)
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(~np.isnan(p))
-    m = ok.size
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adj = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    out[order] = np.maximum.accumulate(adj)
-    return out
+__all__ = ["ALPHA", "Comparison", "MEASURES", "TIMES", "analyse", "holm", "rejects", "summary"]
 
 
 def sign_test_floor(n: int) -> float:
@@ -81,6 +83,16 @@ class Comparison:
     times: dict = field(default_factory=dict)   #: TIMES key -> datasets x algos of mean CPU seconds
     time_ratios: dict = field(default_factory=dict)
     rounds: int = 1
+    ropes: list = field(default_factory=list)           #: the ROPEs of the Bayesian tests, the first the summary's
+    bayes: pd.DataFrame | None = None                   #: Bayesian signed-rank: algorithm, measure, rope, probabilities
+    bayes_samples: dict = field(default_factory=dict)   #: (algorithm, rope) -> posterior draws on error
+    bayes_datasets: pd.DataFrame | None = None          #: Bayesian correlated t per dataset, on error
+    effects: pd.DataFrame | None = None                 #: Cliff's delta per algorithm and measure
+    weka: dict = field(default_factory=dict)            #: measure -> per-dataset corrected t against the baseline
+    weka_pairs: dict = field(default_factory=dict)      #: measure -> significant W/D/L of every ordered pair
+    conover: dict = field(default_factory=dict)         #: measure -> algos x algos, Conover p (Holm)
+    wilcoxon_pairs: dict = field(default_factory=dict)  #: measure -> long table of every pair, Holm
+    control: dict = field(default_factory=dict)         #: measure -> Friedman z tests against the baseline
 
 
 def _values(records: pd.DataFrame, measure: str, seeds) -> pd.DataFrame:
@@ -90,10 +102,14 @@ def _values(records: pd.DataFrame, measure: str, seeds) -> pd.DataFrame:
 
 
 def analyse(records: pd.DataFrame, algos: list[str], baseline: str, seeds, biasvar: pd.DataFrame | None = None,
-            alpha: float = ALPHA) -> Comparison:
+            alpha: float = ALPHA, ropes=None) -> Comparison:
     """The comparison of ``algos`` (``baseline`` among them) on ``records`` (rows of
     :func:`bench.store.load`, every algorithm's); ``biasvar`` gives bias and variance of algorithms
-    whose predictions are not stored here (shipped evidence)."""
+    whose predictions are not stored here (shipped evidence); ``ropes`` the regions of practical
+    equivalence of the Bayesian tests (default :data:`bench.stats.bayes.DEFAULT_ROPE`)."""
+    from ..stats.bayes import DEFAULT_ROPE
+
+    ropes = [float(r) for r in (ropes if ropes else [DEFAULT_ROPE])]
     from ..stats.pairwise import wdl
     from ..stats.spread import standard_error
 
@@ -133,6 +149,10 @@ def analyse(records: pd.DataFrame, algos: list[str], baseline: str, seeds, biasv
                     rows.append(row)
         pairs[m] = pd.DataFrame(long)
     vs_baseline = pd.DataFrame(rows)
+    if not vs_baseline.empty:   # Holm over the k - 1 sign tests against the baseline, per measure
+        vs_baseline["p_two_tailed_holm"] = vs_baseline.groupby("measure")["p_two_tailed"].transform(
+            lambda p: holm(p.to_numpy()))
+        vs_baseline["significant_two_tailed_holm"] = rejects(vs_baseline["p_two_tailed_holm"], alpha)
     # ------------------------------------------------------------ ranks
     fr = {m: friedman_analysis(means[m].loc[complete] if complete else means[m].iloc[:0], alpha) for m in MEASURES}
     # ------------------------------------------------------------ Wilcoxon + Holm
@@ -161,8 +181,115 @@ def analyse(records: pd.DataFrame, algos: list[str], baseline: str, seeds, biasv
         with np.errstate(divide="ignore", invalid="ignore"):
             r = tm.div(tm[baseline], axis=0)
         ratios[t] = r.replace([np.inf, -np.inf], np.nan)
-    return Comparison(algos, baseline, complete, incomplete, {m: means[m] for m in MEASURES},
-                      {m: ses[m] for m in MEASURES}, n_ok, vs_baseline, pairs, fr, wil, bv, times, ratios, rounds)
+    c = Comparison(algos, baseline, complete, incomplete, {m: means[m] for m in MEASURES},
+                   {m: ses[m] for m in MEASURES}, n_ok, vs_baseline, pairs, fr, wil, bv, times, ratios, rounds, ropes)
+    beyond(c, records, seeds, alpha)
+    return c
+
+
+def beyond(c: Comparison, records: pd.DataFrame, seeds, alpha: float = ALPHA) -> None:
+    """Fill ``c``'s Bayesian tests, effect sizes, post-hoc tests and per-dataset significance."""
+    from ..stats.bayes import signed_rank
+    from ..stats.effect import effect_size
+    from ..stats.posthoc import conover_friedman, control_tests, wilcoxon_pairs
+
+    others = [a for a in c.algos if a != c.baseline]
+    brows, erows = [], []
+    for m in MEASURES:
+        v = c.means[m].loc[c.datasets] if c.datasets else c.means[m].iloc[:0]
+        for a in others:
+            if len(v) >= 2:
+                for rope in c.ropes:
+                    r = signed_rank(v[a].to_numpy(), v[c.baseline].to_numpy(), rope, keep_samples=(m == "error"))
+                    brows.append({"algorithm": a, "measure": m, "rope": rope, "n": r.n, "p_algorithm": r.p_a,
+                                  "p_rope": r.p_rope, "p_baseline": r.p_b,
+                                  "decision": {"a": a, "rope": "equivalent", "b": c.baseline}.get(r.decision(), ""),
+                                  "method": r.method})
+                    if m == "error":
+                        c.bayes_samples[(a, rope)] = r.samples
+            if len(v) >= 1:
+                e = effect_size(v[a].to_numpy(), v[c.baseline].to_numpy())
+                erows.append({"algorithm": a, "measure": m, "n": e.n, "cliffs_delta": e.delta, "ci_low": e.low,
+                              "ci_high": e.high, "magnitude": e.magnitude, "method": e.method})
+        if len(v) >= 2 and len(c.algos) >= 2:
+            c.conover[m] = conover_friedman(v, p_adjust="holm")
+            c.wilcoxon_pairs[m] = wilcoxon_pairs(v, zero_method=WILCOXON_ZERO, method=WILCOXON_METHOD)
+            fr = c.friedman.get(m)
+            if fr is not None:
+                c.control[m] = control_tests(fr["ranks"], fr["n_datasets"], c.baseline, alpha)
+    c.bayes = pd.DataFrame(brows, columns=["algorithm", "measure", "rope", "n", "p_algorithm", "p_rope", "p_baseline",
+                                           "decision", "method"])
+    c.effects = pd.DataFrame(erows, columns=["algorithm", "measure", "n", "cliffs_delta", "ci_low", "ci_high",
+                                             "magnitude", "method"])
+    per_dataset(c, records, seeds, alpha)
+
+
+def _test_fraction(records: pd.DataFrame) -> pd.Series:
+    """dataset -> mean n_test / (n_train + n_test) of its successful splits."""
+    ok = records[records["status"] == "ok"] if not records.empty else records
+    if ok.empty or "n_test" not in ok or "n_train" not in ok:
+        return pd.Series(dtype=float)
+    f = ok["n_test"].astype(float) / (ok["n_train"].astype(float) + ok["n_test"].astype(float))
+    return f.groupby(ok["dataset"]).mean()
+
+
+def per_dataset(c: Comparison, records: pd.DataFrame, seeds, alpha: float = ALPHA) -> None:
+    """Weka Experimenter's per-dataset significance (the corrected resampled t-test on the paired
+    splits, n_test / n_train from the records) of every algorithm against the baseline, and of every
+    ordered pair (significant W/D/L); the Bayesian correlated t-test per dataset on error, at each ROPE."""
+    from ..stats.bayes import correlated_ttest
+    from ..stats.ttests import corrected_resampled_ttest
+
+    frac = _test_fraction(records)
+    brows = []
+    for m in MEASURES:
+        sv = _values(records, m, seeds)
+        if sv.empty or not c.datasets:
+            continue
+        sv = sv.reindex(columns=c.algos)
+        per = {}
+        for d in c.datasets:
+            if d not in frac.index or d not in sv.index.get_level_values("dataset"):
+                continue
+            block = sv.xs(d, level="dataset").dropna(how="any")
+            if len(block) < 2:
+                continue
+            rho = float(frac[d])
+            per[d] = (block, rho)
+        rows = []
+        for d, (block, rho) in per.items():
+            for a in c.algos:
+                if a == c.baseline:
+                    continue
+                t = corrected_resampled_ttest(block[a].to_numpy(), block[c.baseline].to_numpy(), rho / (1.0 - rho))
+                better = t.statistic < 0           # lower is better for every measure compared
+                mark = ("v" if better else "*") if t.p < alpha else ""
+                rows.append({"dataset": d, "algorithm": a, "mean": float(block[a].mean()),
+                             "baseline mean": float(block[c.baseline].mean()), "t": t.statistic, "df": t.df, "p": t.p,
+                             "mark": mark, "splits": t.n, "test fraction": rho})
+                if m == "error":
+                    for rope in c.ropes:
+                        r = correlated_ttest(block[a].to_numpy(), block[c.baseline].to_numpy(), rho, rope)
+                        brows.append({"dataset": d, "algorithm": a, "rope": rope, "rho": rho, "splits": r.n,
+                                      "p_algorithm": r.p_a, "p_rope": r.p_rope, "p_baseline": r.p_b,
+                                      "decision": {"a": a, "rope": "equivalent", "b": c.baseline}.get(r.decision(), "")})
+        c.weka[m] = pd.DataFrame(rows)
+        prs = []
+        for a in c.algos:
+            for b in c.algos:
+                if a == b:
+                    continue
+                w = dr = lo = 0
+                for d, (block, rho) in per.items():
+                    t = corrected_resampled_ttest(block[a].to_numpy(), block[b].to_numpy(), rho / (1.0 - rho))
+                    if t.p < alpha:
+                        w, lo = (w + 1, lo) if t.statistic < 0 else (w, lo + 1)
+                    else:
+                        dr += 1
+                prs.append({"algorithm": a, "against": b, "measure": m, "wins": w, "draws": dr, "losses": lo})
+        c.weka_pairs[m] = pd.DataFrame(prs)
+    c.bayes_datasets = pd.DataFrame(brows, columns=["dataset", "algorithm", "rope", "rho", "splits", "p_algorithm",
+                                                    "p_rope", "p_baseline", "decision"])
 
 
 def friedman_analysis(values: pd.DataFrame, alpha: float = ALPHA) -> dict | None:
@@ -182,8 +309,8 @@ def friedman_analysis(values: pd.DataFrame, alpha: float = ALPHA) -> dict | None
 
 
 def wilcoxon_vs_baseline(means: dict, complete: list, algos: list, baseline: str) -> pd.DataFrame:
-    """Wilcoxon signed-rank tests (two-sided, zero differences split) of every algorithm against
-    the baseline on the per-dataset means, per measure, with Holm's correction over the k - 1
+    """Wilcoxon signed-rank tests (two-sided, Demsar's zero rule, exact where the approximation is
+    poor: :data:`WILCOXON_METHOD`) of every algorithm against the baseline on the per-dataset means, per measure, with Holm's correction over the k - 1
     algorithms of each measure."""
     from ..stats.ttests import wilcoxon_signed_rank
 
@@ -197,14 +324,15 @@ def wilcoxon_vs_baseline(means: dict, complete: list, algos: list, baseline: str
             if len(v) == 0:
                 block.append({"algorithm": a, "measure": m, "n": 0, "T": np.nan, "p": np.nan, "method": ""})
                 continue
-            w = wilcoxon_signed_rank(v[a].to_numpy(), v[baseline].to_numpy(), zero_method="zsplit")
+            w = wilcoxon_signed_rank(v[a].to_numpy(), v[baseline].to_numpy(), zero_method=WILCOXON_ZERO,
+                                     method=WILCOXON_METHOD)
             d = (v[a] - v[baseline]).to_numpy()
             block.append({"algorithm": a, "measure": m, "n": int(len(v)), "median difference": float(np.median(d)),  # algorithm - baseline: > 0 is worse
-                          "T": w.statistic, "p": w.p, "method": w.method})
+                          "n_ranked": w.n, "T": w.statistic, "p": w.p, "method": w.method})
         adj = holm([r["p"] for r in block])
         for r, p in zip(block, adj):
             r["p_holm"] = p
-            r["significant_holm"] = bool(p < ALPHA) if np.isfinite(p) else False
+            r["significant_holm"] = bool(rejects([p], ALPHA)[0])
         rows += block
     return pd.DataFrame(rows)
 
@@ -247,8 +375,53 @@ def _n_datasets(n: int) -> str:
     return f"{n} dataset{'s' if n != 1 else ''}"
 
 
-def summary(c: Comparison, alpha: float = ALPHA) -> str:
-    """The one-paragraph plain-language summary at the top of the report."""
+def _points(rope: float) -> str:
+    """A ROPE of error in points of error: 0.005 -> "0.5 points"."""
+    pts = rope * 100
+    return f"{pts:g} point{'s' if pts != 1 else ''}"
+
+
+BAYES_LEAD = ("The Bayesian signed-rank test on error (Benavoli et al. 2017) gives, at each region of practical "
+              "equivalence (ROPE), the algorithms it decides, with the deciding probability (above {decision}), and "
+              "the others with P(algorithm better)/P(equivalent)/P({baseline} better):")
+
+
+def bayes_sentences(c: Comparison) -> list[str]:
+    """The Bayesian signed-rank answers on error, in words, one per ROPE."""
+    if c.bayes is None or c.bayes.empty:
+        return []
+    out = []
+    for rope in c.ropes:
+        b = c.bayes[(c.bayes["measure"] == "error") & (c.bayes["rope"] == rope)]
+        if b.empty:
+            continue
+        groups = {"equivalent": [], "better": [], "worse": [], "undecided": []}
+        for r in b.itertuples():
+            if r.decision == "equivalent":
+                groups["equivalent"].append(f"{r.algorithm} ({r.p_rope:.3f})")
+            elif r.decision == r.algorithm:
+                groups["better"].append(f"{r.algorithm} ({r.p_algorithm:.3f})")
+            elif r.decision == c.baseline:
+                groups["worse"].append(f"{r.algorithm} ({r.p_baseline:.3f})")
+            else:
+                groups["undecided"].append(f"{r.algorithm} ({r.p_algorithm:.3f}/{r.p_rope:.3f}/{r.p_baseline:.3f})")
+        pts = _points(rope)
+        said = []
+        if groups["equivalent"]:
+            said.append(f"practically equivalent to {c.baseline} within {pts} of error: " + ", ".join(groups["equivalent"]))
+        if groups["better"]:
+            said.append(f"better than {c.baseline} by more than {pts} of error: " + ", ".join(groups["better"]))
+        if groups["worse"]:
+            said.append(f"worse than {c.baseline} by more than {pts} of error: " + ", ".join(groups["worse"]))
+        if groups["undecided"]:
+            said.append("not decided: " + ", ".join(groups["undecided"]))
+        out.append(f"ROPE {rope:g}: " + "; ".join(said) + ".")
+    return out
+
+
+def summary(c: Comparison, alpha: float = ALPHA, bayes: bool = True) -> str:
+    """The one-paragraph plain-language summary at the top of the report; ``bayes=False`` leaves out
+    the Bayesian answers (:func:`bayes_sentences`, which the report lists under it)."""
     from ..report.compare import fmt_p
 
     n = len(c.datasets)
@@ -272,13 +445,21 @@ def summary(c: Comparison, alpha: float = ALPHA) -> str:
         parts.append(f"On the single dataset compared, {best} has the lowest error; no rank test is possible "
                      f"with one dataset.")
     vb = c.vs_baseline[c.vs_baseline["measure"] == "error"]
+    many = len(vb) > 1
+    holm_note = (f", Holm-adjusted over the {len(vb)} comparisons with the baseline" if many else "")
     sig = [f"{r.algorithm} {'beats' if r.wins > r.losses else 'loses to'} {c.baseline} ({r.wins}/{r.draws}/{r.losses}, "
-           f"two-tailed sign test {fmt_p(r.p_two_tailed, True)})" for r in vb.itertuples() if r.significant_two_tailed]
+           f"two-tailed sign test {fmt_p(r.p_two_tailed, True)}"
+           + (f", Holm {fmt_p(r.p_two_tailed_holm, True)}" if many else "") + ")"
+           for r in vb.itertuples() if (r.significant_two_tailed_holm if many else r.significant_two_tailed)]
     if sig:
-        parts.append("Against the baseline on error: " + "; ".join(sig) + ".")
+        parts.append(f"Against the baseline on error (sign test{holm_note}): " + "; ".join(sig) + ".")
     else:
         parts.append(f"No algorithm's win/draw/loss record on error against the baseline {c.baseline} is "
-                     f"significant by the two-tailed sign test.")
+                     f"significant by the two-tailed sign test{holm_note}.")
+    if bayes and bayes_sentences(c):
+        from ..stats.bayes import DECISION
+
+        parts.append(BAYES_LEAD.format(decision=DECISION, baseline=c.baseline) + " " + " ".join(bayes_sentences(c)))
     thin = []
     if sign_test_floor(n) >= alpha:
         thin.append(f"with {_n_datasets(n)} even a clean sweep cannot make a two-tailed sign test significant "

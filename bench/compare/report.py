@@ -33,6 +33,33 @@ CITATIONS = [
      "JMLR 7:1-30"),
     ("Holm's step-down correction", "Holm, S. (1979). A simple sequentially rejective multiple test procedure. "
      "Scandinavian Journal of Statistics 6:65-70"),
+    ("Hochberg's step-up correction", "Hochberg, Y. (1988). A sharper Bonferroni procedure for multiple tests of "
+     "significance. Biometrika 75:800-802"),
+    ("comparisons with a control by the Friedman z statistics (Bonferroni-Dunn, Holm, Hochberg) and the "
+     "Bonferroni-Dunn diagram", "Demsar (2006), Sec. 3.2.2 and Fig. 2; Dunn, O. J. (1961). Multiple comparisons "
+     "among means. Journal of the American Statistical Association 56:52-64"),
+    ("Wilcoxon's signed-rank test, with Demsar's rule for zero differences and exact permutation p-values",
+     "Wilcoxon, F. (1945). Individual comparisons by ranking methods. Biometrics Bulletin 1:80-83; Demsar (2006), "
+     "Sec. 3.1.3"),
+    ("Conover's post-hoc test after Friedman's", "Conover, W. J. (1999). Practical Nonparametric Statistics, "
+     "3rd ed., Wiley, Sec. 5.8; computed by scikit-posthocs: Terpilowski, M. (2019). scikit-posthocs: pairwise "
+     "multiple comparison tests in Python. Journal of Open Source Software 4(36):1169"),
+    ("Bayesian signed-rank test with a region of practical equivalence, and the posterior simplex",
+     "Benavoli, A., Corani, G., Mangili, F., Zaffalon, M. and Ruggeri, F. (2014). A Bayesian Wilcoxon signed-rank "
+     "test based on the Dirichlet process. ICML; Benavoli, A., Corani, G., Demsar, J. and Zaffalon, M. (2017). "
+     "Time for a change: a tutorial for comparing multiple classifiers through Bayesian analysis. JMLR 18(77):1-36"),
+    ("Bayesian correlated t-test on one dataset's splits", "Corani, G. and Benavoli, A. (2015). A Bayesian "
+     "approach for comparing cross-validated algorithms on multiple data sets. Machine Learning 100:285-304; "
+     "checked against baycomp (Benavoli et al. 2017)"),
+    ("the corrected resampled t-test per dataset (Weka Experimenter's v / * marks)",
+     "Nadeau, C. and Bengio, Y. (2003). Inference for the generalization error. Machine Learning 52:239-281; "
+     "Bouckaert, R. R. and Frank, E. (2004). Evaluating the replicability of significance tests for comparing "
+     "learning algorithms. PAKDD"),
+    ("Cliff's delta and its magnitude labels", "Cliff, N. (1993). Dominance statistics: ordinal analyses to answer "
+     "ordinal questions. Psychological Bulletin 114:494-509; Romano, J. et al. (2006). Appropriate statistics for "
+     "ordinal level data. Annual meeting of the Florida Association of Institutional Research; labelled as in "
+     "Herbold, S. (2020). Autorank: a Python package for automated ranking of classifiers. JOSS 5(48):2173; "
+     "bootstrap interval: Efron, B. (1987). Better bootstrap confidence intervals. JASA 82:171-185"),
     ("bias and variance of 0-1 loss", "Kohavi, R. and Wolpert, D. H. (1996). Bias plus variance decomposition "
      "for zero-one loss functions. ICML; estimated by repeated cross-validation as in Webb, G. I. (2000). "
      "MultiBoosting. Machine Learning 40:159-196"),
@@ -89,6 +116,7 @@ def wdl_display(df: pd.DataFrame) -> pd.DataFrame:
         "W/D/L": [f"{w}/{d}/{l_}" for w, d, l_ in zip(df["wins"], df["draws"], df["losses"])],
         "p one-tailed": [_p(p) for p in df["p_one_tailed"]],
         "p two-tailed": [_p(p) for p in df["p_two_tailed"]],
+        "p two-tailed (Holm)": [_p(p) for p in df.get("p_two_tailed_holm", pd.Series(np.nan, index=df.index))],
         "significant": [", ".join(t for t, s in (("one-tailed", s1), ("two-tailed", s2)) if s) or ""
                         for s1, s2 in zip(df["significant_one_tailed"], df["significant_two_tailed"])]})
     return out
@@ -134,6 +162,226 @@ def _write_cd(c: Comparison, measure: str, figdir: Path, plan, n_records: int) -
     return files, P.Figure(f"figures/cd_{measure}.png", f"critical-difference diagram, {label}", what)
 
 
+def _control_blocks(c: Comparison, measure: str, figdir: Path, tables: Path, plan, n_records: int) -> list:
+    """Every algorithm against the baseline by the Friedman z statistics (Bonferroni-Dunn, Holm,
+    Hochberg; Demsar 2006 Sec. 3.2.2), and the Bonferroni-Dunn diagram, beside Nemenyi's."""
+    from ..report.compare import fmt_p
+    from ..report.figures import Caption
+    from ..stats.posthoc import bonferroni_dunn_cd
+    from .figures import control_cd_diagram
+
+    fr, ctl = c.friedman.get(measure), c.control.get(measure)
+    if fr is None or ctl is None or ctl.empty:
+        return []
+    label = MEASURES[measure]
+    cd = bonferroni_dunn_cd(fr["n_algos"], fr["n_datasets"], fr["alpha"])
+    what = (f"Bonferroni-Dunn diagram of the mean ranks by {label} against the baseline {c.baseline} "
+            f"(Demsar 2006, Fig. 2): the red bar spans one critical difference (CD = {cd:.3f}, alpha = {fr['alpha']}, "
+            f"{fr['n_algos'] - 1} comparisons) on each side of {c.baseline}'s mean rank; an algorithm outside it "
+            f"(in bold) differs significantly from the baseline. Comparing with one control makes k - 1 tests "
+            f"instead of Nemenyi's k (k - 1) / 2, so its CD is smaller. Friedman {fmt_p(fr['p_f'], True)} "
+            f"(Iman-Davenport).")
+    cap = Caption(what, data=f"{fr['n_datasets']} datasets with a complete run of every algorithm",
+                  protocol=plan.protocol, scale=plan.scale or "", records=n_records)
+    control_cd_diagram(fr["ranks"], cd, c.baseline, fr["n_datasets"], figdir / f"cd_control_{measure}", cap,
+                       title=f"{label}: Friedman {fmt_p(fr['p_f'], True)} (Iman-Davenport)")
+    _table(ctl, tables / f"control_{measure}", f"{label}: Friedman z tests against {c.baseline}", index=False)
+    shown = pd.DataFrame({"algorithm": ctl["algorithm"], "mean rank": [f"{v:.3f}" for v in ctl["rank"]],
+                          "z": [_f(v, 3) for v in ctl["z"]], "p": [_p(v) for v in ctl["p"]],
+                          "Bonferroni-Dunn": [_p(v) + (" *" if s else "") for v, s in
+                                              zip(ctl["p_bonferroni_dunn"], ctl["rejects_bonferroni_dunn"])],
+                          "Holm": [_p(v) + (" *" if s else "") for v, s in zip(ctl["p_holm"], ctl["rejects_holm"])],
+                          "Hochberg": [_p(v) + (" *" if s else "") for v, s in
+                                       zip(ctl["p_hochberg"], ctl["rejects_hochberg"])]})
+    return [P.Figure(f"figures/cd_control_{measure}.png", f"Bonferroni-Dunn diagram against {c.baseline}, {label}",
+                     what),
+            P.Para(f"Against {c.baseline} by the Friedman z statistic z = (R_i - R_{c.baseline}) / sqrt(k (k+1) / (6 N)), "
+                   f"two-sided normal p-values adjusted over the {fr['n_algos'] - 1} comparisons (* : adjusted p <= "
+                   f"{fr['alpha']}):"),
+            _md(shown)]
+
+
+def _probs(v) -> str:
+    return "" if v is None or not np.isfinite(v) else f"{v:.3f}"
+
+
+def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int) -> list:
+    """The Bayesian tests, effect sizes, per-dataset significance and post-hoc tests."""
+    from ..report.figures import Caption
+    from ..stats.bayes import DECISION, NSAMPLES, PRIOR
+    from .figures import simplex
+
+    md: list = []
+    base = plan.baseline
+    # ------------------------------------------------------------ Bayesian signed-rank
+    md += [P.Heading(2, "Bayesian signed-rank test against the baseline"),
+           P.Para(f"Instead of a p-value, the posterior probabilities that each algorithm is better than {base} by "
+                  f"more than a region of practical equivalence (ROPE), that the two are practically equivalent "
+                  f"(the difference of their per-dataset means lies within the ROPE), and that {base} is better "
+                  f"(Benavoli et al. 2017; Dirichlet process prior {PRIOR} at zero difference, {NSAMPLES} draws, seed 0). "
+                  f"The ROPE is in each measure's units ({', '.join(f'{r:g}' for r in c.ropes)} here; 0.01 of error "
+                  f"is one point of error; set it with --rope). A probability above {DECISION} is a decision; below, "
+                  f"the datasets do not decide at this ROPE.")]
+    if c.bayes is not None and not c.bayes.empty:
+        b = c.bayes
+        _table(b, tables / "bayes_signed_rank", f"Bayesian signed-rank against {base}", index=False)
+        be = b[b["measure"] == "error"]
+        shown = pd.DataFrame({"algorithm": list(dict.fromkeys(be["algorithm"]))})
+        for rope in c.ropes:
+            r = be[be["rope"] == rope].set_index("algorithm")
+            shown[f"ROPE {rope:g}: P(better) / P(equivalent) / P({base} better)"] = [
+                f"{r.loc[a, 'p_algorithm']:.3f} / {r.loc[a, 'p_rope']:.3f} / {r.loc[a, 'p_baseline']:.3f}"
+                if a in r.index else "" for a in shown["algorithm"]]
+            shown[f"ROPE {rope:g}: decided"] = [
+                "" if a not in r.index or not r.loc[a, "decision"] else
+                ("equivalent" if r.loc[a, "decision"] == "equivalent" else f"{r.loc[a, 'decision']} better")
+                for a in shown["algorithm"]]
+        md.append(P.Para(("On error, over ", str(int(be["n"].max())) if len(be) else "0", " datasets (every measure in ",
+                          P.Code("tables/bayes_signed_rank.csv"), "):")))
+        md.append(_md(shown))
+        for rope in c.ropes:
+            be = b[(b["measure"] == "error") & (b["rope"] == rope)]
+            panels = [(r.algorithm, c.bayes_samples.get((r.algorithm, rope)), (r.p_algorithm, r.p_rope, r.p_baseline))
+                      for r in be.itertuples()]
+            if not panels:
+                continue
+            stem = f"simplex_error_rope{rope:g}".replace(".", "_")
+            what = (f"Posterior of the Bayesian signed-rank test on error against {base}, ROPE {rope:g}: each point is "
+                    f"one draw of (P(algorithm better), P(equivalent), P({base} better)) in the triangle whose corners "
+                    f"are the three outcomes; the dashed lines split it into the regions where each outcome is the "
+                    f"most probable, and the numbers at the corners are the shares of draws in each region.")
+            cap = Caption(what, data=f"{len(c.datasets)} datasets with a complete run of every algorithm",
+                          protocol=plan.protocol, scale=plan.scale or "", records=n_records)
+            simplex(panels, base, rope, figs / stem, cap)
+            md.append(P.Figure(f"figures/{stem}.png", f"posterior simplex, error, ROPE {rope:g}", what))
+    else:
+        md.append(P.Para("Not computed: the Bayesian signed-rank test needs at least two datasets with a run of every "
+                         "algorithm."))
+    # ------------------------------------------------------------ Bayesian correlated t per dataset
+    md += [P.Heading(2, "Bayesian correlated t-test on each dataset"),
+           P.Para((f"On each dataset, the error of each algorithm against {base}'s over the paired splits, by the "
+                   f"Bayesian correlated t-test (Corani and Benavoli 2015): its posterior of the mean difference is "
+                   f"Student's t with the Nadeau-Bengio correlation rho = n_test / n_total of the splits. Counted "
+                   f"below: the datasets on which a probability exceeds {DECISION}; every dataset's probabilities are "
+                   f"in ", P.Code("tables/bayes_per_dataset.csv"), "."))]
+    bd = c.bayes_datasets
+    if bd is not None and not bd.empty:
+        _table(bd, tables / "bayes_per_dataset", f"Bayesian correlated t-test per dataset, error, against {base}",
+               index=False)
+        shown = pd.DataFrame({"algorithm": list(dict.fromkeys(bd["algorithm"]))})
+        shown["datasets"] = [int((bd["algorithm"] == a).sum() // max(1, len(c.ropes))) for a in shown["algorithm"]]
+        for rope in c.ropes:
+            col = []
+            for a in shown["algorithm"]:
+                g = bd[(bd["algorithm"] == a) & (bd["rope"] == rope)]
+                col.append(f"{int((g['decision'] == a).sum())} / {int((g['decision'] == 'equivalent').sum())} / "
+                           f"{int((g['decision'] == base).sum())} / {int((g['decision'] == '').sum())}")
+            shown[f"ROPE {rope:g}: better / equivalent / {base} better / undecided"] = col
+        md.append(_md(shown))
+    else:
+        md.append(P.Para("Not computed: the test needs at least two paired splits per dataset, with their training "
+                         "and test sizes recorded."))
+    # ------------------------------------------------------------ effect sizes
+    md += [P.Heading(2, "Effect sizes"),
+           P.Para(f"Cliff's delta of each algorithm's per-dataset means against {base}'s: the probability that a "
+                  f"dataset mean of the algorithm is better than one of {base}'s minus the reverse (> 0: the algorithm "
+                  f"better; -1 to 1), with the magnitude labels of Romano et al. (2006) as autorank gives them "
+                  f"(|delta| < 0.147 negligible, < 0.33 small, < 0.474 medium, else large) and a 95% BCa bootstrap "
+                  f"interval over the datasets. It compares the two sets of per-dataset values, so the spread between "
+                  f"easy and hard datasets keeps it small even when one algorithm wins on most datasets: read it with "
+                  f"the paired tests above.")]
+    if c.effects is not None and not c.effects.empty:
+        e = c.effects
+        _table(e, tables / "effect_sizes", f"Cliff's delta against {base}", index=False)
+        shown = pd.DataFrame({"algorithm": list(dict.fromkeys(e["algorithm"]))})
+        for m, label in MEASURES.items():
+            r = e[e["measure"] == m].set_index("algorithm")
+            shown[f"{label}: delta [95% interval], magnitude"] = [
+                "" if a not in r.index else
+                f"{_f(r.loc[a, 'cliffs_delta'], 3)} "
+                + ("" if not np.isfinite(r.loc[a, "ci_low"]) else f"[{r.loc[a, 'ci_low']:.3f}, {r.loc[a, 'ci_high']:.3f}] ")
+                + r.loc[a, "magnitude"] for a in shown["algorithm"]]
+        md.append(_md(shown))
+    # ------------------------------------------------------------ Weka per dataset
+    md += [P.Heading(2, "Per-dataset significance (as Weka's Experimenter)"),
+           P.Para(f"On each dataset, the corrected resampled t-test (Nadeau and Bengio 2003, Weka's "
+                  f"PairedCorrectedTTester) of each algorithm's split values against {base}'s, two-sided at 0.05, with "
+                  f"n_test / n_train from the splits. v: significantly better than {base} (lower error), *: "
+                  f"significantly worse (Weka marks accuracy, where higher is better; here the marks say better and "
+                  f"worse). The last row counts (v/ /*). Raw W/D/L counts every difference; this counts only the "
+                  f"significant ones.")]
+    wk = c.weka.get("error")
+    if wk is not None and not wk.empty:
+        for m, t in c.weka.items():
+            if not t.empty:
+                _table(t, tables / f"weka_{m}", f"corrected resampled t-test per dataset against {base}, {MEASURES[m]}",
+                       index=False)
+        mean_b = wk.groupby("dataset")["baseline mean"].first()
+        grid = pd.DataFrame(index=list(mean_b.index))
+        grid[base] = [_f(v) for v in mean_b]
+        for a in [x for x in c.algos if x != base]:
+            sub = wk[wk["algorithm"] == a].set_index("dataset")
+            grid[a] = [(_f(sub.loc[d, "mean"]) + (f" {sub.loc[d, 'mark']}" if sub.loc[d, "mark"] else ""))
+                       if d in sub.index else "" for d in grid.index]
+        counts = {base: ""}
+        for a in [x for x in c.algos if x != base]:
+            sub = wk[wk["algorithm"] == a]
+            counts[a] = (f"({int((sub['mark'] == 'v').sum())}/{int((sub['mark'] == '').sum())}/"
+                         f"{int((sub['mark'] == '*').sum())})")
+        grid.loc["(v/ /*)"] = pd.Series(counts)
+        grid.index.name = "dataset"
+        _table(grid, tables / "weka_error_marks", f"error per dataset with significance marks against {base}", index=True)
+        md.append(_md(grid, index=True))
+        md.append(P.Para("Significant wins/draws/losses of every pair on error (row against column, counted over the "
+                         "datasets by the same test):"))
+        for m, prs in c.weka_pairs.items():
+            if prs.empty:
+                continue
+            mat = pd.DataFrame("", index=c.algos, columns=c.algos)
+            for r in prs.itertuples():
+                mat.loc[r.algorithm, r.against] = f"{r.wins}/{r.draws}/{r.losses}"
+            for a in c.algos:
+                mat.loc[a, a] = "-"
+            mat.index.name = "row vs column"
+            _table(mat, tables / f"weka_matrix_{m}", f"significant W/D/L (corrected resampled t), {MEASURES[m]}",
+                   index=True)
+            if m == "error":
+                md.append(_md(mat, index=True))
+    else:
+        md.append(P.Para("Not computed: the test needs at least two paired splits per dataset, with their training "
+                         "and test sizes recorded."))
+    # ------------------------------------------------------------ post-hoc of every pair
+    md += [P.Heading(2, "Post-hoc tests of every pair"),
+           P.Para("Two tests stronger than Nemenyi's for every pair of algorithms on error, each Holm-adjusted over "
+                  "the k (k-1) / 2 pairs (significant when the adjusted p <= 0.05): Conover's test after Friedman's "
+                  "(on the ranks within the datasets, computed by scikit-posthocs), and Wilcoxon's signed-rank test of "
+                  "each pair over the datasets (Demsar's zero rule, exact where the approximation is poor). Every "
+                  "measure's matrices are under tables/.")]
+    for m in MEASURES:
+        cm = c.conover.get(m)
+        wp = c.wilcoxon_pairs.get(m)
+        if cm is None or wp is None:
+            continue
+        from ..stats.posthoc import pair_matrix
+
+        wm = pair_matrix(wp, c.algos)
+        _table(cm.rename_axis("algorithm"), tables / f"conover_holm_{m}", f"Conover p (Holm), {MEASURES[m]}",
+               index=True)
+        _table(wp, tables / f"wilcoxon_pairs_{m}", f"Wilcoxon of every pair (Holm), {MEASURES[m]}", index=False)
+        if m != "error":
+            continue
+
+        def cell(v):
+            return "-" if not np.isfinite(v) else (f"**{_p(v)}**" if v <= 0.05 else _p(v))
+
+        cm = cm.mask(np.eye(len(cm), dtype=bool))      # the diagonal is no test
+        md += [P.Heading(3, "Conover-Friedman, Holm-adjusted p (bold: <= 0.05)"),
+               _md(cm.map(cell).rename_axis("algorithm"), index=True),
+               P.Heading(3, "Wilcoxon signed-rank of every pair, Holm-adjusted p (bold: <= 0.05)"),
+               _md(wm.map(cell).rename_axis("algorithm"), index=True)]
+    return md
+
+
 def write(c: Comparison, plan, out: Path, records: pd.DataFrame, run_info: dict,
           folds: pd.DataFrame | None = None, fold_problems: dict | None = None) -> list[Path]:
     """Write the report of ``c`` into ``out`` (replacing it whole); return the files."""
@@ -164,7 +412,13 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
     tables, figs = root / "tables", root / "figures"
     prov = provenance()
     n_rec = int((records["status"] == "ok").sum()) if not records.empty else 0
-    md: list = [P.Heading(1, f"Comparison: {plan.name}"), P.Para(summary(c))]
+    from ..stats.bayes import DECISION
+    from .analysis import BAYES_LEAD, bayes_sentences
+
+    md: list = [P.Heading(1, f"Comparison: {plan.name}"), P.Para(summary(c, bayes=False))]
+    if bayes_sentences(c):
+        md += [P.Para(BAYES_LEAD.format(decision=DECISION, baseline=c.baseline)),
+               P.Bullets([P.Item(t) for t in bayes_sentences(c)])]
     src = (f"{run_info.get('computed', 0)} splits computed and {run_info.get('reused', 0)} reused from the results "
            f"directory")
     if plan.against:
@@ -213,7 +467,9 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
            P.Para(f"For each algorithm, the datasets on which its mean is lower (win), equal (draw) or higher (loss) "
                   f"than the baseline {plan.baseline}'s, with the binomial sign test on wins against losses (draws left "
                   f"out): one-tailed in the direction of the majority (significant when p <= 0.05, as the ESKDB paper) "
-                  f"and two-tailed (p < 0.05, as the A2DE paper).")]
+                  f"and two-tailed (p < 0.05, as the A2DE paper). With several algorithms, the two-tailed p-values "
+                  f"are also given Holm-adjusted over the comparisons with the baseline of each measure (bias and "
+                  f"variance, when shown, are further rows: the error rows' adjustment counts the error rows only).")]
     if not vb.empty:
         _table(c.vs_baseline, tables / "wdl_vs_baseline", f"W/D/L against {plan.baseline}", index=False)
         md.append(_md(vb))
@@ -250,22 +506,29 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
             md += [P.Heading(3, label), _md(rt)]
         _, fig = _write_cd(c, m, figs, plan, n_ok)
         md.append(fig)
+        md += _control_blocks(c, m, figs, tables, plan, n_ok)
 
     # ------------------------------------------------------------ Wilcoxon
     md += [P.Heading(2, "Wilcoxon signed-rank tests against the baseline"),
            P.Para(f"Each algorithm's per-dataset means against {plan.baseline}'s (two-sided; zero differences split "
-                  f"between the signs, as Demsar recommends), with Holm's step-down correction over the "
-                  f"{len(c.algos) - 1} tests of each measure.")]
+                  f"between the signs and, when their number is odd, one ignored, as Demsar recommends), with Holm's "
+                  f"step-down correction over the {len(c.algos) - 1} tests of each measure (significant when the "
+                  f"adjusted p <= 0.05, Holm's rule). The method column says how each p-value was computed: exact "
+                  f"(the rank-sum distribution, without ties or zeros, up to 50 datasets), an exact permutation "
+                  f"p-value over every sign flip (with ties or zeros, up to 20 datasets, where the normal "
+                  f"approximation is poor), or the normal approximation with the tie correction.")]
     if not c.wilcoxon.empty:
         w = c.wilcoxon
         shown = pd.DataFrame({"algorithm": w["algorithm"], "measure": w["measure"], "datasets": w["n"],
                               "median difference (algorithm - baseline)": [_f(v) for v in w.get("median difference", pd.Series(np.nan, index=w.index))],
-                              "T": [_f(v, 1) for v in w["T"]], "p": [_p(v) for v in w["p"]],
+                              "T": [_f(v, 1) for v in w["T"]], "p": [_p(v) for v in w["p"]], "method": w["method"],
                               "p (Holm)": [_p(v) for v in w["p_holm"]],
                               "significant (Holm, 0.05)": ["yes" if s else "" for s in w["significant_holm"]]})
         _table(w, tables / "wilcoxon_vs_baseline", f"Wilcoxon signed-rank against {plan.baseline}, Holm-corrected",
                index=False)
         md.append(_md(shown))
+
+    md += _beyond_blocks(c, plan, tables, figs, n_rec)
 
     # ------------------------------------------------------------ bias / variance
     md.append(P.Heading(2, "Bias and variance (Kohavi-Wolpert)"))
@@ -335,10 +598,19 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
                "sizes of the differences (by rank). Neither says how large a difference is: read the mean tables."),
         P.Item("A test that does not reject is not evidence that the algorithms are equal, only that these datasets "
                "do not show a consistent difference."),
+        P.Item("The Bayesian tests answer what the p-values cannot: how probable it is that the difference is larger "
+               "than what matters in practice (the ROPE), and how probable that it is smaller, i.e. that the two are "
+               "practically equivalent. Their answer depends on the ROPE chosen: state it with the probabilities."),
+        P.Item("Multiple testing: every family of tests here is corrected over its own comparisons (the k - 1 "
+               "comparisons with the baseline, or the k (k-1) / 2 pairs), with Holm's step-down method unless named "
+               "otherwise; a hypothesis is rejected when its adjusted p-value is <= 0.05 (Holm's rule)."),
         *[P.Item(f"{what}: {ref}.") for what, ref in CITATIONS],
         P.Item(("bench computes every test with ", P.Code("bench.stats"), " (sign tests with scipy's binomtest; "
-                "Friedman, Nemenyi and Wilcoxon as Demsar describes them). Cite the method papers above and the "
-                "version of bench (its commit is on the Generated line)."))])]
+                "Friedman, Nemenyi and Wilcoxon as Demsar describes them, exact permutation p-values with scipy's "
+                "permutation_test; the Bayesian signed-rank test as baycomp computes it and the correlated t-test by "
+                "its Student posterior, both checked against baycomp; Conover's test by scikit-posthocs; Cliff's delta "
+                "with scipy's bootstrap). Cite the method papers above and the version of bench (its commit is on the "
+                "Generated line)."))])]
     md += [P.Heading(2, "Files"), P.Bullets([
         P.Item((P.Code("tables/"), ": every table as Markdown, LaTeX (", P.Code(".tex"), ") and CSV")),
         P.Item((P.Code("figures/"), ": the critical-difference diagrams (PNG, PDF, caption)")),

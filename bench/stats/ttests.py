@@ -1,6 +1,7 @@
 """Tests beyond the papers' sign tests.
 
-* :func:`wilcoxon_signed_rank` - Wilcoxon's signed-rank test over datasets (Demsar 2006, Sec. 3.1.3);
+* :func:`wilcoxon_signed_rank` - Wilcoxon's signed-rank test over datasets (Demsar 2006, Sec. 3.1.3),
+  with exact permutation p-values where ties or zeros make the normal approximation poor;
 * :func:`corrected_resampled_ttest` - Nadeau and Bengio's (2003) corrected resampled t-test on the
   split values of one dataset, as Weka's Experimenter (PairedCorrectedTTester) applies it;
 * :func:`paired_5x2cv_ttest` - Dietterich's (1998) 5x2cv paired t-test, and
@@ -25,37 +26,85 @@ class TestResult:
 
 
 # ---------------------------------------------------------------- Wilcoxon
+#: the largest number of non-dropped differences whose 2^n sign flips are enumerated for the exact
+#: permutation p-value (2^20 = 1048576 assignments); above it the normal approximation is used
+PERMUTATION_MAX_N = 20
+
+
+def _zero_filter(d: np.ndarray, zero_method: str) -> tuple[np.ndarray, str]:
+    """The differences the test ranks, and the zero method scipy applies to them."""
+    if zero_method == "wilcox":
+        return d[d != 0], "wilcox"
+    if zero_method == "zsplit":
+        return d, "zsplit"
+    if zero_method == "demsar":
+        zeros = np.flatnonzero(d == 0)
+        if zeros.size % 2 == 1:         # an odd number of zeros: one is ignored (Demsar 2006, Sec. 3.1.3)
+            d = np.delete(d, zeros[0])
+        return d, "zsplit"
+    raise ValueError(f"zero_method must be 'wilcox', 'zsplit' or 'demsar', got {zero_method!r}")
+
+
+def _signed_rank_sum(d: np.ndarray):
+    """R+ - R- with the mid-ranks of |d|; zeros add their rank to neither side (zsplit)."""
+    r = stats.rankdata(np.abs(d))
+    return lambda x, axis=-1: np.sum(np.sign(x) * r, axis=axis)
+
+
 def wilcoxon_signed_rank(a, b, zero_method: str = "wilcox", method: str = "auto") -> TestResult:
     """Two-sided Wilcoxon signed-rank test of paired values ``a`` and ``b`` (e.g. per-dataset means).
 
     ``zero_method``: ``wilcox`` drops zero differences; ``zsplit`` ranks them and splits their
-    ranks evenly between the positive and negative sums (Demsar's recommendation). ``method``:
-    ``exact`` (the null distribution of the rank sum; needs no ties and no zeros), ``approx``
-    (normal approximation with the tie correction, no continuity correction), or ``auto``
-    (exact for n <= 50 without ties or zeros). The statistic is min(R+, R-).
+    ranks evenly between the positive and negative sums; ``demsar`` is Demsar's (2006) rule:
+    zeros are split, and when their number is odd one of them is ignored first.
 
-    Computed by :func:`scipy.stats.wilcoxon` (``correction=False``); ``tests/test_stats_ttests.py``
-    checks it against the rank sums and the exact null distribution written out by hand.
+    ``method``:
+    * ``exact``: the null distribution of the rank sum (scipy; needs no ties and no zeros);
+    * ``approx``: the normal approximation with the tie correction, no continuity correction;
+    * ``permutation``: the exact permutation p-value with ties and zeros, enumerating all 2^n
+      sign flips of the ranked differences (statistic R+ - R-, mid-ranks, zeros on neither side;
+      :func:`scipy.stats.permutation_test`), for n <= :data:`PERMUTATION_MAX_N`;
+    * ``auto``: exact for n <= 50 without ties or zeros, else the approximation;
+    * ``auto_exact``: as ``auto``, but with ties or zeros and n <= :data:`PERMUTATION_MAX_N` the
+      exact permutation p-value instead of the approximation, which is poor there.
+    The statistic is min(R+, R-); ``method`` of the result names the method used.
+
+    Computed by :func:`scipy.stats.wilcoxon` (``correction=False``) and
+    :func:`scipy.stats.permutation_test`; ``tests/test_stats_ttests.py`` checks them against the rank
+    sums and the null distributions written out by hand.
     """
     d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
     d = d[~np.isnan(d)]
-    if zero_method == "wilcox":
-        d = d[d != 0]
-    elif zero_method != "zsplit":
-        raise ValueError(f"zero_method must be 'wilcox' or 'zsplit', got {zero_method!r}")
+    d, zm = _zero_filter(d, zero_method)
     n = d.size
     if n == 0:
         return TestResult(0.0, 1.0, n=0, method="none")
+    if np.all(d == 0) and method in ("permutation", "auto_exact"):
+        return TestResult(0.0, 1.0, n=n, method="none (every difference is zero)")
     has_ties = np.unique(np.abs(d)).size < n
     has_zeros = bool(np.any(d == 0))
-    if method == "auto":  # decided here (exact only without ties and zeros), not by scipy
-        method = "exact" if (n <= 50 and not has_ties and not has_zeros) else "approx"
+    if method in ("auto", "auto_exact"):  # decided here, not by scipy
+        if n <= 50 and not has_ties and not has_zeros:
+            method = "exact"
+        elif method == "auto_exact" and n <= PERMUTATION_MAX_N:
+            method = "permutation"
+        else:
+            method = "approx"
     if method == "exact":
         if has_ties or has_zeros:
             raise ValueError("the exact Wilcoxon distribution assumes no ties and no zero differences")
+    elif method == "permutation":
+        if n > PERMUTATION_MAX_N:
+            raise ValueError(f"the exact permutation p-value enumerates 2^n sign flips; n = {n} is over "
+                             f"{PERMUTATION_MAX_N}: use method='approx'")
+        res = stats.wilcoxon(d, zero_method=zm, correction=False, method="approx", alternative="two-sided")
+        perm = stats.permutation_test((d,), _signed_rank_sum(d), permutation_type="samples", vectorized=True,
+                                      n_resamples=np.inf, alternative="two-sided", batch=1 << 15)
+        return TestResult(float(res.statistic), float(min(1.0, perm.pvalue)), n=n,
+                          method=f"exact permutation ({2 ** n} sign flips)")
     elif method != "approx":
-        raise ValueError(f"method must be auto, exact or approx, got {method!r}")
-    res = stats.wilcoxon(d, zero_method=zero_method, correction=False, method=method, alternative="two-sided")
+        raise ValueError(f"method must be auto, auto_exact, exact, permutation or approx, got {method!r}")
+    res = stats.wilcoxon(d, zero_method=zm, correction=False, method=method, alternative="two-sided")
     return TestResult(float(res.statistic), float(res.pvalue), n=n, method=method)
 
 
