@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ._deferred import defer
-from .paths import conf_dir
+from .paths import app_conf_dir
 
 defer()  # scipy.stats (pulled in by scikit-learn) is imported on first use only
 
@@ -19,7 +19,7 @@ from omegaconf import DictConfig, OmegaConf  # noqa: E402
 log = logging.getLogger("bench")
 
 
-@hydra.main(version_base="1.3", config_path=str(conf_dir()), config_name="config")
+@hydra.main(version_base="1.3", config_path=str(app_conf_dir()), config_name="config")
 def main(cfg: DictConfig) -> dict:
     from .data import DataError
     from .protocols import ProtocolError
@@ -86,7 +86,7 @@ def _known_keys() -> set[str] | None:
     import yaml
 
     try:
-        with open(conf_dir() / "config.yaml") as fh:
+        with open(app_conf_dir() / "config.yaml") as fh:
             primary = yaml.safe_load(fh) or {}
     except (OSError, yaml.YAMLError):
         return None

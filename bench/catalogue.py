@@ -209,7 +209,8 @@ def render(table: list[dict], full: bool = False, width: int | None = None) -> s
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench list", description="The catalogue of bench's configs (and the "
-                                 "workspace's own): algorithms, datasets, protocols, experiments.")
+                                 "workspace's own): algorithms, datasets, protocols, experiments. The same as "
+                                 "python -m bench.catalogue.")
     ap.add_argument("kind", choices=KINDS + ("algo", "datasets", "protocol", "experiment"),
                     help="which configs to list")
     ap.add_argument("pattern", nargs="?", default=None, help="keep the names that contain this")

@@ -53,6 +53,14 @@ def conf_dir() -> Path:
     return Path(env).expanduser() if env else shipped_conf_dir()
 
 
+def app_conf_dir() -> Path:
+    """The primary config folder of the Hydra app (``python -m bench``): :func:`conf_dir` when it
+    holds ``config.yaml`` (a complete copy), else bench's own (a ``BENCH_CONF_DIR`` holding only
+    some groups is then searched by bench's readers, not by the app)."""
+    here = conf_dir()
+    return here if (here / "config.yaml").is_file() else shipped_conf_dir()
+
+
 def shipped_datasets_dir() -> Path:
     """Where the papers' datasets ship: the checkout's ``datasets/``, else the installed package's
     copy (whether or not it is present)."""
