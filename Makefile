@@ -15,10 +15,10 @@ install:  ## install bench with its test dependencies, then compile the Numba ke
 	$(PYTHON) -m pip install -e ".[dev]"
 	$(MAKE) warm
 
-warm:  ## compile the Numba kernels the demo and the quick tests need (WARM_TIME); the others compile on first use
+warm:  ## compile the Numba kernels the demo and the quick tests need (about 20 s of CPU); the others compile on first use
 	$(PYTHON) -m bench.warm
 
-warm-all:  ## compile the Numba kernels of every algorithm ahead (WARM_ALL_TIME)
+warm-all:  ## compile the Numba kernels of every algorithm ahead (about 90 s of CPU)
 	$(PYTHON) -m bench.warm --all
 
 demo:  ## the default job: MassBayes, 10-fold CV on scikit-learn's digits (no network needed)
@@ -30,7 +30,7 @@ QUICK_TESTS = tests/test_cli_command.py tests/test_catalogue.py tests/test_proto
 	tests/test_stats_ranks.py tests/test_no_import_cycles.py tests/test_exit_status.py \
 	tests/test_data_add.py
 
-test-quick:  ## a first check in minutes (QUICK_TIME): one test file per layer
+test-quick:  ## a first check in minutes (about 1 CPU-minute): one test file per layer
 	$(PYTHON) -m pytest -q -m "not slow" -n 2 $(QUICK_TESTS)
 
 test:  ## the fast test suite (slow tests excluded)
