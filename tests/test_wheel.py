@@ -39,11 +39,13 @@ def installed(tmp_path_factory):
     env_dir = base / "venv"
     venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
     py = env_dir / "bin" / "python"
-    inst = _run([str(py), "-m", "pip", "install", "-q", str(wheel)], base, os.environ, timeout=1800)
+    # nothing of this environment or the checkout (PYTHONPATH, an egg-info the build left) may leak in
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("BENCH_", "PYTHON", "VIRTUAL_ENV"))}
+    inst = _run([str(py), "-m", "pip", "install", "-q", str(wheel)], base, clean, timeout=1800)
     if inst.returncode != 0 and ("No matching distribution" in inst.stderr or "connection" in inst.stderr.lower()):
         pytest.skip(f"the wheel's dependencies cannot be installed here (no package index?): {inst.stderr[-500:]}")
     assert inst.returncode == 0, inst.stderr[-3000:]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("BENCH_", "PYTHON", "VIRTUAL_ENV"))}
+    env = dict(clean)
     env.update({"PATH": f"{env_dir / 'bin'}:{env.get('PATH', '')}", "BENCH_OPENML_OFFLINE": "1",
                 "BENCH_CACHE_DIR": str(base / "cache"), "MPLCONFIGDIR": str(base / "mpl"),
                 "NUMBA_CACHE_DIR": str(base / "numba")})
