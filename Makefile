@@ -1,11 +1,12 @@
 # bench: see README.md. Every target runs from the project root.
-PYTHON ?= python
+# the Python of the active virtual environment (see README: Quickstart), else python3 / python on PATH
+PYTHON ?= $(if $(VIRTUAL_ENV),$(VIRTUAL_ENV)/bin/python,$(shell command -v python3 2>/dev/null || command -v python 2>/dev/null || echo python3))
 SCALE ?= medium
 JOBS ?=
 
 # The papers' datasets ship in datasets/ (bench finds them there); BENCH_DATA_DIR is for your own files.
 
-.PHONY: help install warm demo test test-fresh test-all smoke paper-tables reports evidence-check bench-perf clean slurm-up slurm-down test-slurm
+.PHONY: help install warm warm-all demo test test-quick test-fresh test-all test-wheel smoke paper-tables reports evidence-check bench-perf clean slurm-up slurm-down test-slurm
 
 help:  ## list the targets with what each does
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -14,11 +15,23 @@ install:  ## install bench with its test dependencies, then compile the Numba ke
 	$(PYTHON) -m pip install -e ".[dev]"
 	$(MAKE) warm
 
-warm:  ## compile and cache the Numba kernels, so that a first run does not spend ~20 s compiling
+warm:  ## compile the Numba kernels the demo and the quick tests need (about 20 s of CPU); the others compile on first use
 	$(PYTHON) -m bench.warm
+
+warm-all:  ## compile the Numba kernels of every algorithm ahead (about 90 s of CPU)
+	$(PYTHON) -m bench.warm --all
 
 demo:  ## the default job: MassBayes, 10-fold CV on scikit-learn's digits (no network needed)
 	$(PYTHON) -m bench
+
+# a first check of every layer (data, protocols, runner, store, stats, a classifier, the commands)
+QUICK_TESTS = tests/test_cli_command.py tests/test_catalogue.py tests/test_protocols.py tests/test_metrics.py \
+	tests/test_store.py tests/test_store_identity.py tests/test_runner.py tests/test_naive_bayes.py tests/test_counts.py \
+	tests/test_stats_ranks.py tests/test_no_import_cycles.py tests/test_exit_status.py \
+	tests/test_data_add.py
+
+test-quick:  ## a first check in minutes (about 1 CPU-minute): one test file per layer
+	$(PYTHON) -m pytest -q -m "not slow" -n 2 $(QUICK_TESTS)
 
 test:  ## the fast test suite (slow tests excluded)
 	$(PYTHON) -m pytest -q -m "not slow" -n 2
@@ -28,6 +41,9 @@ test-fresh:  ## the fast suite as on a fresh machine: no BENCH_DATA_DIR, no netw
 
 test-all:  ## every test, including slow ones (real-data agreement, Weka)
 	$(PYTHON) -m pytest -q -n 2
+
+test-wheel:  ## build the wheel, install it in a new venv and use it from outside the checkout (slow: pip)
+	$(PYTHON) -m pytest -q -p no:xdist -m slow tests/test_wheel.py
 
 smoke:  ## every registered algorithm on two tiny built-in datasets, 2-fold CV
 	$(PYTHON) -m bench.experiments run smoke --scale smoke $(if $(JOBS),--jobs $(JOBS))
@@ -63,5 +79,5 @@ test-slurm:  ## the SLURM integration tests (skipped unless a SLURM cluster answ
 
 clean:  ## remove stored results, caches and build leftovers (keeps reports/)
 	find results -mindepth 1 -not -name .gitkeep -delete 2>/dev/null || true
-	rm -rf .pytest_cache *.egg-info
+	rm -rf .pytest_cache *.egg-info build dist
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

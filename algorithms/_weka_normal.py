@@ -290,7 +290,7 @@ def weka_normal_logprob(x_rounded, mean, std, precision, mode="weka", floor=0.0)
     upper = lo > 0                      # both ends above the mean: mirror, P = Phi(-lo) - Phi(-hi)
     a = np.where(upper, -hi, lo)
     b = np.where(upper, -lo, hi)
-    from scipy.special import log_ndtr  # here, not at import: scipy.special costs ~0.1 s (issue 18)
+    from scipy.special import log_ndtr  # here, not at import: scipy.special costs ~0.1 s
 
     la, lb = log_ndtr(a), log_ndtr(b)   # a <= b
     with np.errstate(divide="ignore", invalid="ignore"):

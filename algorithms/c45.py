@@ -143,7 +143,7 @@ class J48(PredictFromProbaMixin, NominalCodesMixin, ClassifierMixin, BaseEstimat
     def _grow_and_prune(self, X, y):
         n_classes = self.classes_.size
         cf = float(np.float32(self.confidence))  # J48 keeps CF as a float
-        from scipy.special import ndtri  # here, not at import: scipy.special costs ~0.1 s (issue 18)
+        from scipy.special import ndtri  # here, not at import: scipy.special costs ~0.1 s
 
         z = float(ndtri(float(np.float32(1) - np.float32(cf))))
         nominal = self.nominal_

@@ -18,7 +18,7 @@ costs what the straightforward ECOC's does. :class:`StraightforwardECOC` is the 
 independent NB trainings on relabelled data, O(n t g). :class:`OnePassNaiveBayes` is plain NB on
 the same statistics (the groups are the classes), the baseline of the paper's Tables 2-4.
 
-How the precalculation runs (issue 16). Eqs. 1-2 are the product ``S @ A`` of the per-class
+How the precalculation runs. Eqs. 1-2 are the product ``S @ A`` of the per-class
 statistics ``S`` (rows x k) and the membership ``A`` (k x 2n). :class:`GroupModel` computes it in
 blocks of attributes with BLAS (float64), so each block of group sums is turned into parameters
 while it is in the cache; for a binary code (every column splits all classes) only the positive
@@ -31,7 +31,7 @@ time. The floor is then the product itself plus one pass of element-wise work ov
 (attributes x n) tables: with sparse text NB is a pass over the stored counts, O(nnz), far below
 O(n g k) at 1023 bits, so the ratio to NB cannot approach 1 there (the harness's ECOC
 timing benchmark, ``ecoc_text``, measures both). ``precalculation="reference"`` keeps the
-unblocked product over all 2n groups (the implementation before issue 16) for the tests and the timings.
+unblocked product over all 2n groups (the earlier implementation) for the tests and the timings.
 
 Estimators (per numeric attribute; nominal attributes always use counts)
 -----------------------------------------------------------------------
@@ -42,7 +42,7 @@ Estimators (per numeric attribute; nominal attributes always use counts)
   (the paper's ``sigma``, ``ddof = 0``), plus ``var_smoothing`` times the largest variance of
   the binary problem's attributes (scikit-learn's floor, as :class:`~algorithms.naive_bayes.NaiveBayes`).
 * ``numeric="normal_weka"`` (Table 2 as the paper ran it: Weka 3.6 NaiveBayes' normal estimator,
-  :mod:`algorithms._weka_normal`, issue 15): every value is rounded to its attribute's precision
+  :mod:`algorithms._weka_normal`): every value is rounded to its attribute's precision
   grid (the mean gap between the sorted distinct training values, 0 included where a row has
   no entry; from CSR without densifying); per class the count, sum and sum of squares of the
   rounded values, which add over classes like the plain normal's, so a group's statistics are
@@ -583,7 +583,7 @@ class GroupModel:
     the difference of its two groups' tables (``pairs``): :meth:`log_joint` then returns each
     column's log-odds, half the tables and one logarithm per (attribute, column) instead of two.
     ``fused=False`` is the unblocked reference (the whole product ``S @ A`` first, then the
-    distributions; the implementation before issue 16), kept for the tests, which check that both
+    distributions; the earlier implementation), kept for the tests, which check that both
     give the same model.
 
     The kernel estimator's values at 0 (``numeric_log0``; what sparse prediction starts from) are
@@ -733,7 +733,7 @@ class GroupModel:
         var = 0.5 / self.normal_quad
         return self.normal_lin * var, var
 
-    # ---------------------------------------------------------- Weka's normal estimator (issue 15)
+    # ---------------------------------------------------------- Weka's normal estimator
     def _normal_weka(self, stats, A, AP, problem, **_):
         """Weka 3.6 NaiveBayes' normal estimator per group (:mod:`algorithms._weka_normal`): Eq. 2 for
         its sufficient statistics (count, sum and sum of squares of the rounded values: one product
@@ -1105,7 +1105,7 @@ class ECOCNaiveBayes(_ECOCMixin, _OnePassNB):
         How Eqs. 1-2 are precalculated (:class:`GroupModel`): "fused" computes the group sums in
         blocks of attributes (BLAS; a binary column's negative group as the complement of its
         positive one) and keeps per column the log-odds tables (normal, discrete); "reference"
-        is the unblocked product over all 2n groups (the implementation before issue 16), kept to
+        is the unblocked product over all 2n groups (the earlier implementation), kept to
         test and to time against. Both give the same predictions (tests/test_ecoc.py).
 
     Attributes

@@ -787,7 +787,7 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
             "n_star": [int(mb.model.n_selected_) for mb in members],
             "mean_bins": [float(np.mean([c.size + 1 for c in mb.cut_points])) if numeric.size else 0.0
                           for mb in members],
-            # how random the members' discretisations are (issue 30: the reference code's java.util.Random
+            # how random the members' discretisations are (the reference code's java.util.Random
             # draws give nearly the same cut points to every member): per numeric attribute, the number
             # of distinct cut-point sets among the members, averaged over the numeric attributes
             "distinct_cut_sets": float(np.mean([len({mb.cut_points[a].tobytes() for mb in members})

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ._deferred import defer
+from .paths import app_conf_dir
 
 defer()  # scipy.stats (pulled in by scikit-learn) is imported on first use only
 
@@ -18,7 +19,7 @@ from omegaconf import DictConfig, OmegaConf  # noqa: E402
 log = logging.getLogger("bench")
 
 
-@hydra.main(version_base="1.3", config_path="../conf", config_name="config")
+@hydra.main(version_base="1.3", config_path=str(app_conf_dir()), config_name="config")
 def main(cfg: DictConfig) -> dict:
     from .data import DataError
     from .protocols import ProtocolError
@@ -27,8 +28,6 @@ def main(cfg: DictConfig) -> dict:
     from .summary import failure_line, job_summary_dict, job_table
     from .warm import notice_if_cold
 
-    notice_if_cold()
-
     if _in_sweep():
         _die_with_parent()
     unknown = _unknown_keys(list(cfg.keys()))
@@ -36,6 +35,7 @@ def main(cfg: DictConfig) -> dict:
         print(f"error: {unknown}", file=sys.stderr)
         raise SystemExit(2)
     algo = OmegaConf.to_container(cfg.algo, resolve=True)
+    notice_if_cold(algo)
     protocol = OmegaConf.to_container(cfg.protocol, resolve=True)
     experiment = (cfg.get("experiment") or {}).get("name") or "default"
     try:
@@ -60,6 +60,10 @@ def main(cfg: DictConfig) -> dict:
     except OSError as exc:  # records cannot be written (disk full, permissions): this job stops, a sweep goes on
         return _storage_failure(cfg, algo, protocol, exc)
     print(job_table(result), flush=True)
+    if result.warmed_up:
+        from .warm import mark_warm
+
+        mark_warm(algo)
     summary = job_summary_dict(result)
     _write_job_summary(summary)
     line = failure_line(summary)
@@ -82,7 +86,7 @@ def _known_keys() -> set[str] | None:
     import yaml
 
     try:
-        with open(Path(__file__).resolve().parents[1] / "conf" / "config.yaml") as fh:
+        with open(app_conf_dir() / "config.yaml") as fh:
             primary = yaml.safe_load(fh) or {}
     except (OSError, yaml.YAMLError):
         return None
@@ -296,9 +300,12 @@ def _write_job_summary(summary: dict) -> None:
         log.error("could not write the job's summary under %s (%s)", out, exc)
 
 
-def _check_results_dir(argv: list[str]) -> None:
+def _check_results_dir(argv: list[str]) -> Path | None:
     """Before Hydra creates its output folder under ``results_dir``: fail with a message, not a
-    traceback, when that directory cannot be written."""
+    traceback, when that directory cannot be written. A results directory that does not exist yet
+    is not made here (the job makes it): its nearest existing parent must be writable. Returns that
+    directory when it does not exist yet (:func:`_tidy_results_dir` removes it again if the command
+    fails having stored nothing), else None."""
     import os
     import tempfile
 
@@ -309,16 +316,38 @@ def _check_results_dir(argv: list[str]) -> None:
         if a.startswith(("results_dir=", "+results_dir=", "++results_dir=")):
             root = a.split("=", 1)[1]
     if "${" in root or "," in root:
-        return  # interpolated or swept: Hydra resolves it
+        return None  # interpolated or swept: Hydra resolves it
+    path = Path(root).expanduser()
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
     try:
-        os.makedirs(root, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=root, prefix=".write-test.")
+        if not probe.is_dir():
+            raise NotADirectoryError(20, "not a directory", str(probe))
+        fd, tmp = tempfile.mkstemp(dir=probe, prefix=".write-test.")
         os.close(fd)
         os.unlink(tmp)
     except OSError as exc:
         print(f"error: cannot write to the results directory {root} ({exc.strerror or exc}); choose a writable "
               f"one with results_dir=<path> or BENCH_RESULTS_DIR=<path>", file=sys.stderr)
         raise SystemExit(2) from None
+    return None if path.exists() else path
+
+
+def _tidy_results_dir(made: Path | None) -> None:
+    """After a command that failed: remove the results directory it created (``made``) when it holds
+    nothing but Hydra's run folders (``.runs``, ``.sweeps``: the logs of a job that stored no split),
+    so a failed command leaves no empty ``results/`` behind."""
+    import shutil
+
+    if made is None or not made.is_dir():
+        return
+    try:
+        if any(p.name not in (".runs", ".sweeps") for p in made.iterdir()):
+            return
+        shutil.rmtree(made)
+    except OSError:
+        pass
 
 
 #: command-line arguments after which Hydra's config may set ``hydra.mode`` (bench's never does:
@@ -329,7 +358,7 @@ _MODE_ARGS = ("hydra.mode", "--config-dir", "-cd", "--config-path", "-cp", "--co
 
 def _mode_from_flags(argv: list[str]) -> None:
     """Spare Hydra's first composition of the whole config (``Hydra.get_mode``, composed only to
-    read ``hydra.mode``, then composed again to run; about 0.15 s, issue 18). bench's configs never
+    read ``hydra.mode``, then composed again to run; about 0.15 s). bench's configs never
     set ``hydra.mode``, so it is None there and Hydra takes the mode from ``-m`` / ``--multirun``;
     the shortcut answers None without composing. Any argument that could bring a config setting
     the mode (:data:`_MODE_ARGS`) leaves Hydra's own ``get_mode`` in place."""
@@ -353,7 +382,7 @@ def _exit(code) -> None:
     interpreter's teardown: the exit handlers run (logging flushes and closes Hydra's job log,
     weakref finalizers, numba's and llvmlite's), then the process exits. Clearing every module and
     collecting the object graphs of numba, LLVM and scikit-learn took about 0.25 s of CPU after
-    the work was done (issue 18). A sweep (-m), or any other thread still running, exits the usual way."""
+    the work was done. A sweep (-m), or any other thread still running, exits the usual way."""
     import atexit
     import os
     import threading
@@ -378,18 +407,38 @@ def _exit(code) -> None:
         os._exit(status)
 
 
+def _workspace_setup(argv: list[str]) -> None:
+    """The workspace (:mod:`bench.paths`) for this command: results under ``$BENCH_HOME/results``
+    when ``BENCH_HOME`` is set (and no ``BENCH_RESULTS_DIR``), and the workspace's own configs
+    (``conf/algo``, ``conf/data``, ...) on Hydra's search path after bench's."""
+    import os
+
+    from .paths import default_results_dir, searchpath_overrides
+
+    if os.environ.get("BENCH_HOME", "").strip() and not os.environ.get("BENCH_RESULTS_DIR"):
+        os.environ["BENCH_RESULTS_DIR"] = default_results_dir()
+    if not any(a.startswith(("hydra.searchpath", "+hydra.searchpath", "++hydra.searchpath")) for a in argv):
+        argv.extend(searchpath_overrides())
+
+
 if __name__ == "__main__":
+    _workspace_setup(sys.argv)
     _check_overrides(sys.argv[1:])
-    _check_results_dir(sys.argv[1:])
+    _made = _check_results_dir(sys.argv[1:])
     _mode_from_flags(sys.argv[1:])
     _friendly_setup_errors()
     _tolerate_full_disk()
     fast = _is_program() and not any(a in ("-m", "--multirun") or a.startswith("hydra.mode") for a in sys.argv[1:])
-    if not fast:
+    try:
         main()
-    else:
-        try:
-            main()
-        except SystemExit as exc:
-            _exit(exc.code)
+    except SystemExit as exc:
+        if exc.code not in (0, None):
+            _tidy_results_dir(_made)
+        if not fast:
+            raise
+        _exit(exc.code)
+    except BaseException:
+        _tidy_results_dir(_made)
+        raise
+    if fast:
         _exit(0)

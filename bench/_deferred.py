@@ -1,4 +1,4 @@
-"""Deferred imports for the command line (issue 18: a run pays only for what it uses).
+"""Deferred imports for the command line (a run pays only for what it uses).
 
 scikit-learn's ``sklearn.base`` imports ``sklearn.utils.fixes``, which runs ``import
 scipy.stats`` (about 1 s of CPU: distributions, ndimage, spatial, constants) for helpers

@@ -4,6 +4,7 @@
     bench experiments run ande_sr --scale medium              # = python -m bench.experiments ...
     bench report --paper ande_sr                              # = python -m bench.report ...
     bench data list                                           # = python -m bench.data ...
+    bench list algos                                          # = python -m bench.catalogue ...
     bench compare --algos logreg,nb --datasets iris,zoo       # = python -m bench.compare ...
     bench perf anytime --quick                                # = python -m bench.perf ...
     bench weka letter --algo rf -- weka.classifiers...        # = python -m bench.weka.folds ...
@@ -24,6 +25,8 @@ from typing import Callable
 #: subcommand -> (module, what it does); the module's ``main(argv)`` runs it, except for ``run``
 COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("bench.__main__", "one job or a Hydra sweep: algo=... data=... protocol=... seed=... (-m sweeps)"),
+    "list": ("bench.catalogue", "the catalogue: bench list algos|data|protocols|experiments [PATTERN], with each "
+             "config's family, papers, aliases and description"),
     "experiments": ("bench.experiments", "list, plan and run the experiments of conf/experiment/"),
     "report": ("bench.report.__main__", "rewrite reports/ from the stored records"),
     "data": ("bench.data.__main__", "list, describe, fetch, check and plot the registered datasets"),
@@ -79,7 +82,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if argv else 2
     name, rest = argv[0], argv[1:]
     if name not in COMMANDS:
-        print(f"bench: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
+        import difflib
+
+        close = difflib.get_close_matches(name, list(COMMANDS), n=2, cutoff=0.5)
+        hint = f" Did you mean `bench {close[0]}`?" if close else ""
+        if "=" in name:  # an override without its command
+            hint = f" Did you mean `bench run {' '.join(argv)}`?"
+        print(f"bench: unknown command {name!r}.{hint}\n\n{usage()}", file=sys.stderr)
         return 2
     try:
         status = entry(name)(rest)

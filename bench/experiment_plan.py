@@ -18,6 +18,7 @@ from pathlib import Path
 from .data import DataError
 from .data.registry import conf_dir, dataset_config, source_available, unavailable_reason
 from .fileio import atomic_write_bytes
+from .paths import config_names, config_path
 from .provenance import provenance
 
 from .store import SCALES, results_root  # noqa: F401  (defined once, in the store)
@@ -26,7 +27,7 @@ DEFAULT_SCALE = "medium"
 
 
 def experiment_names(paper_only: bool = False) -> list[str]:
-    names = sorted(p.stem for p in (conf_dir() / "experiment").glob("*.yaml"))
+    names = config_names("experiment")
     if paper_only:
         names = [n for n in names if experiment_config(n).get("paper")]
     return names
@@ -35,8 +36,8 @@ def experiment_names(paper_only: bool = False) -> list[str]:
 def experiment_config(name: str) -> dict:
     from omegaconf import OmegaConf
 
-    path = conf_dir() / "experiment" / f"{name}.yaml"
-    if not path.exists():
+    path = config_path("experiment", name)
+    if path is None:
         raise SystemExit(f"unknown experiment {name!r}; available: {', '.join(experiment_names())}")
     cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=False)
     cfg.setdefault("name", name)
@@ -44,7 +45,7 @@ def experiment_config(name: str) -> dict:
 
 
 def algo_names() -> list[str]:
-    return sorted(p.stem for p in (conf_dir() / "algo").glob("*.yaml"))
+    return config_names("algo")
 
 
 def at_scale(value, scale: str):
@@ -172,7 +173,9 @@ def algo_config(name: str, overrides: list[str] | tuple = ()) -> dict:
     from hydra.core.global_hydra import GlobalHydra
     from omegaconf import OmegaConf
 
-    if not (conf_dir() / "algo" / f"{name}.yaml").exists():
+    from .paths import searchpath_overrides
+
+    if config_path("algo", name) is None:
         raise SystemExit(f"unknown algorithm {name!r}: no conf/algo/{name}.yaml; available: {', '.join(algo_names())}")
     running = GlobalHydra.instance().is_initialized()  # e.g. inside a Hydra app: put it back afterwards
     saved = GlobalHydra.instance().hydra if running else None
@@ -182,7 +185,7 @@ def algo_config(name: str, overrides: list[str] | tuple = ()) -> dict:
         with initialize_config_dir(config_dir=str(conf_dir().resolve()), version_base="1.3"):
             # the algo group alone (no primary config): the same `algo` node as in the app's
             # config, and a conf/ that holds only algo/ (a test's private one) is enough
-            cfg = compose(config_name=None, overrides=[f"+algo={name}", *overrides])
+            cfg = compose(config_name=None, overrides=[f"+algo={name}", *searchpath_overrides(), *overrides])
         return OmegaConf.to_container(cfg.algo, resolve=True)
     finally:
         if running:

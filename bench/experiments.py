@@ -194,6 +194,13 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     args.hydra_overrides = extra
     if args.cmd == "list":
+        if not experiment_names():
+            from .paths import conf_dirs
+
+            print(f"error: no experiment config found (searched "
+                  f"{', '.join(str(d / 'experiment') for d in conf_dirs())}); this install lacks bench's configs: "
+                  f"reinstall bench, or point BENCH_CONF_DIR at a copy of its conf/", file=sys.stderr)
+            return 2
         for n in experiment_names():
             c = experiment_config(n)
             print(f"{n:<34} {c.get('paper') or '-':<10} {c.get('description', '')}")

@@ -1,4 +1,4 @@
-"""The measures bench records and compares: one registry (issue 29).
+"""The measures bench records and compares: one registry.
 
 A :class:`Measure` says, once, what a measure is called in code (``name``), which column of a
 stored record holds it (``column``, as flattened by :func:`bench.store.load`), what people read

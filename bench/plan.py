@@ -501,7 +501,7 @@ def cost_plan(p: dict, results_dir: str | None = None, use_reports: bool = True)
     n_rec = sum(o.source == "records" for o in obs)
     n_rep = sum(o.source == "reports" for o in obs)
     src = (f"{n_rec} (algorithm, dataset, size) means from records under {', '.join(map(str, roots))}; "
-           f"{n_rep} from {reports if use_reports and reports else 'no reports'}")
+           f"{n_rep} from {'the committed reports (their summaries)' if use_reports and reports else 'no reports'}")
     return render(p, cells, models, src), cells
 
 

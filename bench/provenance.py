@@ -52,6 +52,8 @@ def git_commit() -> str:
     """HEAD of the checkout bench runs from, with ``-dirty`` when it has uncommitted
     changes to tracked files; ``unknown`` outside a git checkout."""
     root = Path(__file__).resolve().parents[1]
+    if not (root / "pyproject.toml").is_file():  # an installed package: not inside bench's checkout
+        return "unknown"
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
                               timeout=10)

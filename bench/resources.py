@@ -49,7 +49,7 @@ def timed_without_jit(into: Timing):
 
     A kernel compiled for the first time (a cold on-disk cache, or a new type signature such as the
     int32 counts a count learner switches to past 32767 rows) would otherwise be counted as the
-    algorithm's time at whichever size happens to trigger it: the MassBayes Fig. 3 spike (issue 30,
+    algorithm's time at whichever size happens to trigger it: the MassBayes Fig. 3 spike (
     A1DE's training time 129x at 10x the data, 11x at 75x). Compilation is single-threaded, so its wall
     seconds are taken off both clocks; they are kept in ``into.jit_s``. Loading a kernel from Numba's
     disk cache is not compilation and stays counted."""

@@ -100,7 +100,7 @@ def instantiate(cfg):
     """``hydra.utils.instantiate(cfg, _convert_="all")``, done directly for a plain config: nested
     dicts, lists and scalars, ``_target_`` the only special key (every config in ``conf/algo``;
     the job resolved the interpolations). Hydra's own goes through OmegaConf and deep copies,
-    about 10 ms a step, paid for every split and the warm-up (issue 18); anything else
+    about 10 ms a step, paid for every split and the warm-up; anything else
     (``_args_``, ``_partial_``, an OmegaConf node) goes to Hydra."""
     if not _plain(cfg):
         from hydra.utils import instantiate as hydra_instantiate

@@ -74,9 +74,12 @@ SCALES = ("smoke", "medium", "full")
 
 
 def results_root(results_dir: str | os.PathLike | None = None) -> Path:
-    """The results root: ``results_dir`` if given, else ``$BENCH_RESULTS_DIR``, else ``results``
-    (relative to the working directory). Every command finds the store through this one rule."""
-    return Path(results_dir or os.environ.get("BENCH_RESULTS_DIR") or "results")
+    """The results root: ``results_dir`` if given, else ``$BENCH_RESULTS_DIR``, else the workspace's
+    ``results`` (``$BENCH_HOME/results``, or ``results`` in the working directory;
+    :func:`bench.paths.default_results_dir`). Every command finds the store through this one rule."""
+    from .paths import default_results_dir
+
+    return Path(results_dir or os.environ.get("BENCH_RESULTS_DIR") or default_results_dir())
 
 
 class RecordError(RuntimeError):

@@ -44,7 +44,7 @@ def compare(args) -> int:
         df = df[df.protocol == p["protocol"]]
     out = [f"# {p['experiment']} at scale {p['scale']}: the plan's estimate beside the measured cost", "",
            f"Plan made before the run from the committed reports' timings ({len(pred)} cells); measured: the "
-           f"stored records under `{args.results_dir}` (split CPU = training + test CPU seconds of the records).", "",
+           f"stored records of the run (split CPU = training + test CPU seconds of the records).", "",
            "| algorithm | dataset | splits | predicted split CPU s | measured split CPU s | measured / predicted "
            "| predicted peak MB | measured peak MB |", "|---|---|---|---|---|---|---|---|"]
     ratios, tot_p, tot_m, n_jobs = [], 0.0, 0.0, 0

@@ -19,8 +19,8 @@ the columns whose metadata lists ``?`` (bench: ``missing_slot`` = those columns)
 the declared ones, also those absent from the training fold (bench: ``partial_fit(..., classes=...)``;
 ``fit`` knows only the classes it sees, which changes the M-estimate of the class prior, 1/C).
 
-Skipped without the Petal binary (``$BENCH_PETAL`` or ``~/.cache/bench/petal/petal``; build it with
-``/work/shared/peers/petal/build.sh``) or without the datasets (they ship in ``datasets/``).
+Skipped without the Petal binary (``$BENCH_PETAL`` or ``~/.cache/bench/petal/petal``; build it from
+Petal's own sources, GPL, not shipped with bench) or without the datasets (they ship in ``datasets/``).
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from bench.perf.petal import _write_petal, petal_binary
 #: looked up at import: the tests' isolated BENCH_CACHE_DIR (conftest) would hide the user cache's binary
 PETAL = petal_binary()
 
-pytestmark = pytest.mark.skipif(PETAL is None, reason="no Petal binary: set BENCH_PETAL or build it with "
-                                                      "/work/shared/peers/petal/build.sh (GPL, never committed)")
+pytestmark = pytest.mark.skipif(PETAL is None, reason="no Petal binary: set BENCH_PETAL to one built from "
+                                                      "Petal's own sources (GPL, not shipped with bench)")
 
 DATASETS = ("primary_tumor", "audiology", "house_votes_84", "vehicle")
 

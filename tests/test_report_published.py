@@ -18,6 +18,11 @@ def test_copies_equal_the_shared_originals():
     originals = sorted(SHARED.glob("*.csv")) + [SHARED / "settings.yaml"]
     assert len(originals) == 26
     for src in originals:
+        if src.suffix == ".yaml":  # the same content; its header comment names no machine's folder here
+            import yaml
+
+            assert yaml.safe_load(src.read_text()) == yaml.safe_load((published.DIR / src.name).read_text()), src.name
+            continue
         assert filecmp.cmp(src, published.DIR / src.name, shallow=False), src.name
 
 

@@ -74,7 +74,7 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     from ..data import DataError
-    from .runs import CompareError, evidence_baselines, fold_check, plan_from_args, reports_dir, run
+    from .runs import CompareError, evidence_baselines, fold_check, output_dir, plan_from_args, reports_dir, run
 
     t0 = time.perf_counter()
     try:
@@ -109,7 +109,7 @@ def main(argv=None) -> int:
             print(f"  FAILED: {line}", file=sys.stderr)
         return 1
     comparison = analyse(records, plan.algos, plan.baseline, plan.seeds, shipped_bv, ropes=ropes)
-    out = Path(args.out) if args.out else reports_dir() / "compare" / plan.name
+    out = Path(args.out) if args.out else output_dir(plan.name)
     info = {"computed": outcome.computed, "reused": outcome.reused, "failed": outcome.failed,
             "run_seconds": round(outcome.seconds, 3)}
     write(comparison, plan, out, records, info, folds, bad_folds)

@@ -149,9 +149,19 @@ def plan_from_args(args) -> Plan:
 
 # ------------------------------------------------------------------------------------ evidence
 def reports_dir() -> Path:
-    """The checkout's ``reports/`` (beside ``bench/``): where the evidence ships and
-    ``reports/compare/<name>/`` is written."""
-    return Path(__file__).resolve().parents[2] / "reports"
+    """Where the committed reports' evidence ships (``<this>/evidence``; a checkout's ``reports/``,
+    else the installed package's copy: :func:`bench.paths.shipped_reports_dir`)."""
+    from ..paths import shipped_reports_dir
+
+    return shipped_reports_dir()
+
+
+def output_dir(name: str) -> Path:
+    """Where the report of comparison ``name`` goes: the workspace's ``reports/compare/<name>/``
+    (:func:`bench.paths.user_reports_dir`)."""
+    from ..paths import user_reports_dir
+
+    return user_reports_dir() / "compare" / name
 
 
 def evidence_baselines(experiment: str, reports: Path | None = None) -> tuple[pd.DataFrame, dict, pd.DataFrame]:

@@ -31,6 +31,13 @@ def _availability(cfg: dict) -> tuple[str, str]:
 
 def cmd_list(args) -> int:
     rows = []
+    if not dataset_names():
+        from ..paths import conf_dirs
+
+        print(f"error: no dataset config found (searched {', '.join(str(d / 'data') for d in conf_dirs())}); this "
+              f"install lacks bench's configs: reinstall bench, or point BENCH_CONF_DIR at a copy of its conf/",
+              file=sys.stderr)
+        return 2
     for name in dataset_names():
         cfg = dataset_config(name)
         avail, via = _availability(cfg)
@@ -115,7 +122,10 @@ def cmd_plot(args) -> int:
     from .plot import plot_dataset
 
     ds = load(args.name)
-    paths = plot_dataset(ds, Path(args.out) / args.name, max_rows=args.rows)
+    from ..paths import user_reports_dir
+
+    out = Path(args.out) if args.out else user_reports_dir() / "data"
+    paths = plot_dataset(ds, out / args.name, max_rows=args.rows)
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
 
@@ -146,7 +156,7 @@ def main(argv=None) -> int:
     pp = sub.add_parser("plot", help="scatter plots of the non-constant numeric attributes, two by two")
     pp.add_argument("name")
     pp.add_argument("--rows", type=int, default=7000, help="the first ROWS rows (default 7000)")
-    pp.add_argument("--out", default="reports/data")
+    pp.add_argument("--out", default=None, help="the folder for the figures (default: the workspace's reports/data)")
     pa = sub.add_parser("add", help="register your own CSV, CSV.gz, ARFF or Parquet file: writes conf/data/<name>.yaml "
                         "(sha256, shape, classes, nominal columns) and prints the data=<name> to use")
     pa.add_argument("file")

@@ -140,11 +140,11 @@ def protocol_config(name: str) -> dict:
     """``conf/protocol/<name>.yaml`` as a dict (DataError naming the available ones)."""
     from omegaconf import OmegaConf
 
-    from .registry import conf_dir
+    from ..paths import config_names, config_path
 
-    path = conf_dir() / "protocol" / f"{name}.yaml"
-    if not path.exists():
-        names = sorted(p.stem for p in (conf_dir() / "protocol").glob("*.yaml"))
+    path = config_path("protocol", name)
+    if path is None:
+        names = config_names("protocol")
         raise DataError(f"unknown protocol {name!r}; available: {', '.join(names)}")
     return OmegaConf.to_container(OmegaConf.load(path), resolve=True)
 
@@ -220,7 +220,11 @@ def add_dataset(file: str | Path, name: str | None = None, target: str | None = 
     if not NAME_RE.match(name):
         raise DataError(f"dataset name {name!r}: use letters, digits, '_', '.' or '-' (it becomes data={name} and "
                         f"conf/data/{name}.yaml)")
-    dest = conf_dir() / "data" / f"{name}.yaml"
+    from ..paths import user_conf_dir
+
+    dest = user_conf_dir() / "data" / f"{name}.yaml"
+    if dest != conf_dir() / "data" / f"{name}.yaml" and (conf_dir() / "data" / f"{name}.yaml").exists():
+        raise DataError(f"{name!r} is one of bench's own datasets (data={name}); choose another --name")
     if dest.exists() and not force:
         raise DataError(f"conf/data/{name}.yaml already exists (a registered dataset); choose another --name, or "
                         f"--force to replace it")

@@ -1,7 +1,7 @@
 """A binary copy of each dataset built from a local file, so a job does not parse the file again.
 
 Parsing a CSV or ARFF needs pandas (about 0.4 s to import) and a pass over every value;
-``python -m bench`` on letter spent more on that than on training (issue 18). After a dataset
+``python -m bench`` on letter spent more on that than on training. After a dataset
 config is built from a local file (``file`` source), its arrays and labels are kept in the user
 cache (``<cache>/built/<name>-<key>.npz``, uncompressed, with a ``.sha256.json`` checksum
 sidecar). The key covers everything the built dataset depends on:

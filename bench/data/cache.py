@@ -39,9 +39,12 @@ def project_datasets_dir() -> Path | None:
 
 
 def shipped_dir() -> Path:
-    """Where the repository keeps the papers' datasets (``<checkout>/datasets``), whether or not it
-    is searched (``BENCH_DATASETS_DIR`` can turn it off) or present."""
-    return Path(__file__).resolve().parents[2] / "datasets"
+    """Where bench ships the papers' datasets (a checkout's ``datasets/``, else the installed
+    package's copy; :func:`bench.paths.shipped_datasets_dir`), whether or not it is searched
+    (``BENCH_DATASETS_DIR`` can turn it off) or present."""
+    from ..paths import shipped_datasets_dir
+
+    return shipped_datasets_dir()
 
 
 def shipped_manifest(folder: Path | None = None) -> dict[str, dict]:

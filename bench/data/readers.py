@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from .._deferred import LazyModule
 from .dataset import DataError
 
-pd = LazyModule("pandas")  # imported when a file is parsed (issue 18: a job reading a built copy never needs it)
+pd = LazyModule("pandas")  # imported when a file is parsed (a job reading a built copy never needs it)
 
 MISSING_TOKENS = ["?", "", "NA", "nan", "NaN"]
 

@@ -54,23 +54,27 @@ class DatasetUnavailable(DataError):
 
 # -------------------------------------------------------------- configs
 def conf_dir() -> Path:
-    """The project's ``conf/`` directory (override with ``BENCH_CONF_DIR``)."""
-    env = os.environ.get("BENCH_CONF_DIR")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "conf"
+    """bench's ``conf/`` directory (``BENCH_CONF_DIR`` overrides it; :func:`bench.paths.conf_dir`)."""
+    from ..paths import conf_dir as _conf_dir
+
+    return _conf_dir()
 
 
 def dataset_names() -> list[str]:
-    return sorted(p.stem for p in (conf_dir() / "data").glob("*.yaml"))
+    """Every registered dataset: bench's configs and the workspace's own (``conf/data/``)."""
+    from ..paths import config_names
+
+    return config_names("data")
 
 
 def dataset_config(name: str) -> dict:
     """The config of dataset ``name`` as a plain dict; DataError if there is none."""
     from omegaconf import OmegaConf
 
-    path = conf_dir() / "data" / f"{name}.yaml"
-    if not path.exists():
+    from ..paths import config_path
+
+    path = config_path("data", name)
+    if path is None:
         names = dataset_names()
         close = difflib.get_close_matches(name, names, n=3)
         hint = f" Did you mean {', '.join(close)}?" if close else ""

@@ -1,6 +1,6 @@
 """ECOC-NB speed (Park and Fuernkranz 2014): training time of ECOC-NB with 1023-bit BCH codes against NB's, and the
 straightforward ECOC's scaling in the number of bits, measured in one run (benchmark ``ecoc``);
-and, for issue 16, ECOC-NB / NB per estimator at 15 / 127 / 1023 bits on the text sets with the
+and ECOC-NB / NB per estimator at 15 / 127 / 1023 bits on the text sets with the
 floor of the precalculation (benchmark ``ecoc_text``, below).
 
 ``python -m bench.perf ecoc_text [--quick]`` (quick: wap only) or ``python -m bench.perf.ecoc
@@ -85,7 +85,7 @@ def _ecoc_rows(case, X, y, numeric="normal", dense_peer=True, nb_kwargs=None, sf
     est = {"normal": "normal", "kernel": "kernel", "discrete": "discretised"}[numeric if not nb_kwargs else "discrete"]
     rows = [row("ecoc", f"fit {case} {shape} ({est})", f"ECOC-NB {LENGTH}-bit BCH", t_ecoc,
                 "NB (same statistics engine)", t_nb,
-                note=f"ECOC-NB / NB = {t_ecoc / t_nb:.2f} (issue 16 target <= 3 at 1023 bits on wap; paper fbis: 1.8 normal, "
+                note=f"ECOC-NB / NB = {t_ecoc / t_nb:.2f} (target <= 3 at 1023 bits on wap; paper fbis: 1.8 normal, "
                      f"3.2 kernel, 9.9 discretised)")]
     if dense_peer and numeric in ("normal", "kernel") and not nb_kwargs:
         ref = lambda: NaiveBayes(numeric={"normal": "gaussian", "kernel": "kde"}[numeric]).fit(X, y)  # noqa: E731
@@ -136,7 +136,7 @@ def ecoc(quick: bool = False) -> list[dict]:
     return rows
 
 
-# --------------------------------------------------------------------------- issue 16: the text sets
+# --------------------------------------------------------------------------- the text sets
 #: the paper's text sets in the mirror (tr21 is absent)
 TEXT_SETS = ("wap", "fbis", "la1", "la2", "oh0", "oh5", "oh10", "oh15", "re0", "re1", "tr11", "tr12", "tr23", "tr31",
              "tr41", "tr45")
@@ -252,7 +252,7 @@ def _text_rows(cases) -> list[dict]:
 
 @benchmark("ecoc_text")
 def ecoc_text(quick: bool = False) -> list[dict]:
-    """Issue 16: ECOC-NB / NB fit ratio per estimator at 15 / 127 / 1023 bits and the floor (the
+    """ECOC-NB / NB fit ratio per estimator at 15 / 127 / 1023 bits and the floor (the
     product of Eqs. 1-2 alone), with the pre-issue-16 reference path, on wap (quick) or on every
     text set of the mirror (reference path on wap only). Median CPU seconds over repeated fits."""
     from ..data import dataset_config, source_available

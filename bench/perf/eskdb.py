@@ -115,7 +115,7 @@ def hdp_vs_xgb(datasets=DATASETS, quick: bool = False, seed: int = 0) -> list[di
     ``conf/algo/xgb_tuned.yaml`` (one thread each: ``n_jobs: 1`` in both files, and the
     process is limited to one BLAS/OpenMP thread by ``bench.perf``), fitted on the same random
     half of each dataset in the same process; fit CPU seconds (``time.process_time``: the
-    machine may be shared) and their ratio. Issue 18 goal: ESKDB_HDP / XGBoost_tuned <= 1.0
+    machine may be shared) and their ratio. Goal: ESKDB_HDP / XGBoost_tuned <= 1.0
     on every dataset, i.e. ``ratio`` (peer / ours) >= 1."""
     _compile(("hdp",))
     rows = []

@@ -1,4 +1,4 @@
-"""MC-Tree's clustering and MDS kernels against scikit-learn's, at the sizes MC-Tree uses (issue 20):
+"""MC-Tree's clustering and MDS kernels against scikit-learn's, at the sizes MC-Tree uses:
 
 - k-means++ seeding + EM for a diagonal Gaussian mixture (``algorithms.anytime._kernels.
   kmeanspp_seeds`` + ``em_diag_gmm``, as ``MCTree._split`` calls them) against

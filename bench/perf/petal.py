@@ -29,7 +29,7 @@ bench's ``a1de`` uses m-estimation m=1, Weka's AODE Laplace), NB (``NaiveBayes -
 ``nb_disc``) and J48 (bench ``j48``). Weka reads an ARFF written beforehand (not timed).
 
 Petal is found at ``$BENCH_PETAL`` or ``<user cache>/petal/petal`` (``~/.cache/bench``; build
-it with ``/work/shared/peers/petal/build.sh``, GPL, never committed); without it the Petal rows
+it from Petal's own sources: GPL, not shipped with bench); without it the Petal rows
 are skipped with a note. The machine may be shared: the minimum of repeats is reported.
 """
 
@@ -164,7 +164,7 @@ def petal(quick: bool = False) -> list[dict]:
     exe = petal_binary()
     if exe is None:
         return [row("petal", f"{a} vs Petal", a, float("nan"), note="skipped: no Petal binary (set BENCH_PETAL "
-                    "or run /work/shared/peers/petal/build.sh)") for a in PETAL_LEARNERS]
+                    "to a Petal binary built from its sources)") for a in PETAL_LEARNERS]
     from ..data import load
     from ..protocols import splits
     from .counts import best_cpu, letter_mdl

@@ -1,4 +1,4 @@
-"""What a report folder holds, as data: ``<folder>/contents.json`` (issue 29: Markdown is output only).
+"""What a report folder holds, as data: ``<folder>/contents.json`` (Markdown is output only).
 
 Whatever writes a table (:func:`bench.report.tables.write_table`), a figure
 (:func:`bench.report.figures.save`) or a notes file into a folder of reports/ records it here at

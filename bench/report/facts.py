@@ -1,4 +1,4 @@
-"""Facts: the numbers a paper build computed, as data (issue 29).
+"""Facts: the numbers a paper build computed, as data.
 
 A paper's build computes numbers and then formats them for people ("0.2269 ± 0.0162", "**62/0/5**").
 The claim checks, the key figure and the index must not read those display strings back. Instead each

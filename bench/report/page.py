@@ -1,5 +1,5 @@
 """The pages of reports/ as data: a small block model, rendered to Markdown here and to HTML by
-:mod:`bench.report.html` (issue 29: Markdown, TeX and HTML are outputs only, never inputs).
+:mod:`bench.report.html` (Markdown, TeX and HTML are outputs only, never inputs).
 
 A page (:class:`Page`) is a list of blocks: :class:`Heading`, :class:`Para`, :class:`Bullets`
 (nested :class:`Item`), :class:`Table` and :class:`Figure`. Their text is a list of inlines:

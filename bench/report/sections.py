@@ -1,4 +1,4 @@
-"""The index's sections as data: ``reports/index.json`` (issue 29: Markdown is output only).
+"""The index's sections as data: ``reports/index.json`` (Markdown is output only).
 
 A build writes ``reports/index.md`` for people. A later build must keep the sections it does not
 remake (a ``--paper`` build, or a paper whose runs are not stored here), and ``--verdicts-only``

@@ -16,7 +16,7 @@ import importlib
 
 #: public name -> submodule that defines it; imported on first use (PEP 562), so that
 #: ``bench.stats.spread`` (the job summary of ``python -m bench``) does not import scipy.stats
-#: through ``pairwise``, ``ranks`` and ``ttests`` (issue 18)
+#: through ``pairwise``, ``ranks`` and ``ttests``
 _WHERE = {
     **dict.fromkeys(("BiasVariance", "bias_variance_table", "decompose", "decompose_records",
                      "kohavi_wolpert_terms"), "biasvar"),

@@ -7,7 +7,7 @@ EXPERIMENT = "ande_sr"
 TITLE = "Fast and Effective Single Pass Bayesian Learning (Zaidi and Webb, 2013)"
 
 #: the paper's algorithm names -> our conf/algo names, in the paper's order. The paper's RF10 is Weka's
-#: RandomForest -I 10, i.e. ``rf10_weka`` (issue 15: multiway nominal splits); scikit-learn's forest
+#: RandomForest -I 10, i.e. ``rf10_weka`` (multiway nominal splits); scikit-learn's forest
 #: ``rf10`` (binary splits of nominal codes) is kept beside it as an extra column, "RF10-sklearn".
 ALGOS = {"NB": "nb", "A1DE": "a1de", "A1DE-S": "a1de_s", "A1DE-W": "a1de_w", "A1DE-SW": "a1de_sw",
          "A2DE": "a2de", "A2DE-S": "a2de_s", "A2DE-W": "a2de_w", "A2DE-SW": "a2de_sw", "RF10": "rf10_weka",

@@ -262,7 +262,7 @@ def _accuracy_table(exp, number: int, out: Path) -> list[Path]:
                                f"numbers: the paper's appendix is absent from the text conversion)")
 
 
-# ---------------------------------------------------------------- the cost claims (issue 16)
+# ---------------------------------------------------------------- the cost claims
 def _ratios(ctx: ReportContext, number: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(ours, paper): ECOC-NB / NB training-time ratio per (dataset, code length)."""
     ours = _our_times(ctx.experiment(EXPERIMENTS[number]))
@@ -319,7 +319,7 @@ def _cost(ctx: ReportContext, out: Path, facts: Facts | None = None) -> list[Pat
             "values at 0, first prediction s": perf["kernel_values_at_0_s"].map(lambda v: fmt(v, 3)),
         })
         files += write_table(t, out / "cost_floor", index=False, caption=(
-            "ECOC-NB's training cost against its floor (issue 16; measured by python -m bench.perf ecoc_text, fold 0 of "
+            "ECOC-NB's training cost against its floor (measured by python -m bench.perf ecoc_text, fold 0 of "
             "10-fold CV, median process CPU seconds over repeated fits on a shared machine, one BLAS thread). "
             "The floor is the matrix product of Eqs. 1-2 alone: the per-class statistics (rows x classes) times "
             "the membership of the 2n groups C_b^+, C_b^- as the equations are written, and of the n positive "

@@ -6,7 +6,7 @@ the others as bespoke functions named after what they check, each docstring stat
 claim's words (no generic kind states them: every one is a rule on ratios to NB, see below).
 
 The evidence adapter (:class:`Adapter`) reads only the facts :mod:`bench.papers.ecocnb.build` recorded
-(``reports/ecocnb/facts.json``, issue 29), never a report table: the training-time ratios to NB
+(``reports/ecocnb/facts.json``), never a report table: the training-time ratios to NB
 (``table{2,3,4}_traintime_ratio``, ours beside the paper's), Table 1's diversity (``table1_diversity``), the
 medians of the cost claims (``cost_medians``, ``cost_overall``), the extra time against N
 (``instances_extra_time``) and the protocols run (``<experiment>_protocols``). Each verdict's evidence is the

@@ -7,13 +7,13 @@ ALGOS = {"NB": ["kdb0"], "TAN": ["tan"], "KDB": ["kdb", "kdb5"], "SKDB": ["skdb"
          "KDF": ["kdf"], "AODE": ["aode", "a1de"], "ESKDB_M": ["eskdb_m"], "ESKDB_HDP": ["eskdb_hdp"],
          "RF": ["rf100_weka"], "RF-sklearn": ["rf100"], "XGBoost_default": ["xgb"], "XGBoost_tuned": ["xgb_tuned"]}
 ABLATION = {"ES-KDB": ["eskdb_m"], "ES-KDB_randomO": ["eskdb_random_o"], "ES-KDB_randomCP": ["eskdb_random_cp"]}
-#: the same three under the reference code's java.util.Random draws (issue 30; table ablation_generators)
+#: the same three under the reference code's java.util.Random draws (table ablation_generators)
 AUTHORS_RNG_ABLATION = {"ES-KDB": "eskdb_m_authors_rng", "ES-KDB_randomO": "eskdb_random_o_authors_rng",
                         "ES-KDB_randomCP": "eskdb_random_cp_authors_rng"}
 # shown beside the paper's classifiers as extra columns, never as the paper's: Weka-style Laplace NB (the
 # paper's NB is M-estimation, kdb0) and KDB with other k (the paper's KDB is k = 5, the ESKDB code's -K 5)
 KDB_VARIANTS = {"NB-Laplace": "nb_disc", "KDB-1": "kdb1", "KDB-2": "kdb2"}
-# issue 16: bench's KDB family before and after each fix, on eskdb_main's datasets and folds
+# bench's KDB family before and after each fix, on eskdb_main's datasets and folds
 FIX_VARIANTS = {"NB-Laplace (Weka, not the paper's NB)": "nb_disc", "NB (KDB-0, M-estimation: the paper's NB)": "kdb0",
                 "KDB-5 bench before": "kdb_bench", "KDB-5 + missing slot": "kdb_slot",
                 "KDB-5 + missing slot + ties (paper config)": "kdb", "KDB-1 (not the paper's KDB)": "kdb1",

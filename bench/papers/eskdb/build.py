@@ -70,7 +70,7 @@ FIG1_ALGOS = ["NB", "TAN", "KDB", "SKDB", "KDF", "AODE", "ESKDB_M"]
 ORDER_ALGOS = ["NB", "KDB", "SKDB", "ESKDB_M", "ESKDB_HDP"]
 # dataset size groups of the order check (the paper's Table 1 rows): (label, lower bound exclusive, upper inclusive)
 SIZE_GROUPS = (("<= 1000 rows", 0, 1000), ("1001-10000 rows", 1000, 10000), ("> 10000 rows", 10000, np.inf))
-# issue 16: bench's KDB family before and after each fix, on eskdb_main's datasets and folds
+# bench's KDB family before and after each fix, on eskdb_main's datasets and folds
 FIX_EXPERIMENT = "eskdb_kdb_fix"
 
 
@@ -468,7 +468,7 @@ def _coverage(common) -> str:
 
 
 def _kdb_fixes(ctx: ReportContext, out: Path) -> list[Path]:
-    """Issue 16: the KDB family before and after each fix (:data:`FIX_VARIANTS`, experiment
+    """The KDB family before and after each fix (:data:`FIX_VARIANTS`, experiment
     :data:`FIX_EXPERIMENT`): mean RMSE and error rate by size group. Each family (KDB, SKDB, ESKDB;
     NB is in every family as the reference) is averaged over the datasets where all its stored
     variants and NB are complete, so the rows of one family compare like with like; the number of
@@ -504,7 +504,7 @@ def _kdb_fixes(ctx: ReportContext, out: Path) -> list[Path]:
         return []
     tab = pd.DataFrame(rows)
     return write_table(tab, out / "table9_kdb_fixes", index=False,
-                       caption=f"Issue 16: bench's KDB family before and after each fix (experiment "
+                       caption=f"bench's KDB family before and after each fix (experiment "
                                f"{FIX_EXPERIMENT}, eskdb_main's protocol and folds): mean RMSE and error rate by "
                                f"size group (the paper's Table 1 rows); each family over the datasets where all "
                                f"its stored variants and NB are complete (n per group). 'bench before' = a "

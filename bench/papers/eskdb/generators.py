@@ -1,4 +1,4 @@
-"""ESKDB's ablation under two random generators (issue 30): ``ablation_generators.{csv,md,tex}``.
+"""ESKDB's ablation under two random generators: ``ablation_generators.{csv,md,tex}``.
 
 The ESKDB authors' reference code draws every MDL-R cut point with ``new Random(seed).nextDouble()``
 and then ``seed++``, and each member's attribute order with ``new Random(1990093 + e)``. The first
@@ -70,7 +70,7 @@ def ablation_generators(exp, out: Path) -> list[Path]:
                 d = _diversity(exp.records, names[n])
                 row[f"{n} distinct cut-point sets per attribute"] = round(d, 2) if np.isfinite(d) else ""
             rows.append(row)
-    cap = ("ESKDB's ablation (Figs. 3-5) under two random generators (issue 30): bench's NumPy draws and the "
+    cap = ("ESKDB's ablation (Figs. 3-5) under two random generators: bench's NumPy draws and the "
            "reference code's java.util.Random draws (new Random(seed++) per cut point, new Random(1990093 + e) "
            f"per member's order); means over the {len(common)} datasets where all six configs have complete runs; "
            f"W/D/L of ES-KDB against each ablation (a win = lower), one-tailed binomial sign test p; cut-point "

@@ -1,7 +1,7 @@
 """Verdicts on ESKDB's claims (ES01..ES37; Zhang, Petitjean and Buntine, 2020).
 
 Each claim's check kind and arguments are declared in :data:`CHECKS` (the one claim checker,
-:mod:`bench.report.verdicts.kinds`, issue 29); :class:`Evidence` answers the kinds' questions from the
+:mod:`bench.report.verdicts.kinds`); :class:`Evidence` answers the kinds' questions from the
 facts :mod:`bench.papers.eskdb.build` recorded (``reports/eskdb/facts.json``), never a report table: the W/D/L
 of Tables 3, 4, 7 (``table{3,4,7}_wdl``), the averages of Tables 5, 6, 9 (``table{5,6,9}_averages``;
 training times in seconds), the k each SKDB member chose (``selected_k``, when the build has it), the
@@ -43,7 +43,7 @@ SMALL_GAIN = 0.25
 GAP_RTOL = 0.25
 PRINTED = 4               #: the decimals Tables 5, 6, 9 print (bench.papers.eskdb.build.AVERAGE_DIGITS)
 ABLATION = {"ES-KDB": "eskdb_m", "ES-KDB_randomO": "eskdb_random_o", "ES-KDB_randomCP": "eskdb_random_cp"}
-#: the same three with the reference code's java.util.Random draws (issue 30): ES01-ES06 are decided on
+#: the same three with the reference code's java.util.Random draws: ES01-ES06 are decided on
 #: bench's draws (ABLATION); the verdict's reason adds what the same rule gives on these
 ABLATION_AUTHORS = {k: f"{v}_authors_rng" for k, v in ABLATION.items()}
 AUTHORS_NOTE = "with the reference code's java.util.Random draws (eskdb_*_authors_rng)"

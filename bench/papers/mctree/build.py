@@ -140,7 +140,7 @@ def _full_models(ok: pd.DataFrame) -> pd.DataFrame:
 
 def _static_name(algo: str) -> str | None:
     """The paper's static classifier a config stands for: Weka's SMO (``smo_numeric``, the paper's SVM
-    line, issue 30) and J48; scikit-learn's SVC (``svm``) is an extra with no paper level."""
+    line) and J48; scikit-learn's SVC (``svm``) is an extra with no paper level."""
     if algo == SVM_ALGO:
         return "SVM"
     if algo in STATIC_TREES:
@@ -594,7 +594,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
     if name == "mctree_fig4_delta" and not summ.empty:
         notes += ["", "## Sec. 4.1 claims on delta, per dataset", ""] + _delta_claims(summ, curves)
     if name == "mctree_fig5":
-        notes += ["", "## Issue 16: hypotheses examined (each a stored experiment; numbers in its report)", "",
+        notes += ["", "## Hypotheses examined (each a stored experiment; numbers in its report)", "",
                   "- Lead summary: budgets where the Bayes tree has not read its root (it answers with the prior) "
                   "are left out (they gave the former 73-80 point 'leads'); `first_answer` gives each tree's "
                   "first answer.",
@@ -720,8 +720,8 @@ def _record_facts(facts: Facts, name: str, plan: dict, ok: pd.DataFrame, piv: pd
 #: what each experiment's tables and figures stand for (the missing list's item when it is not stored)
 ITEMS = {"mctree_fig4_alpha": "Fig. 4 (left)", "mctree_fig4_delta": "Fig. 4 (right)", "mctree_fig5": "Fig. 5",
          "mctree_fig5_pages32": "Fig. 5 (32 entries per page)", "mctree_fig6": "Fig. 6",
-         "mctree_vowel": "vowel (extra)", "mctree_hypotheses": "hypotheses (issue 16)",
-         "mctree_k": "k of k-class (issue 16)", "mctree_cost": "cost of a mixed entry (issue 16)"}
+         "mctree_vowel": "vowel (extra)", "mctree_hypotheses": "hypotheses",
+         "mctree_k": "k of k-class", "mctree_cost": "cost of a mixed entry"}
 #: the static tables whose published cells the key figure draws: experiment -> its label there
 KEY_TABLES = (("mctree_fig5", "Fig. 5"), ("mctree_fig6", "Fig. 6"), ("mctree_vowel", "vowel"))
 

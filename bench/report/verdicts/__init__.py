@@ -1,4 +1,4 @@
-"""One verdict per published claim (issue 19): the 96 claims of ``bench/published/claims.csv``.
+"""One verdict per published claim: the 96 claims of ``bench/published/claims.csv``.
 
 Interface (the rules themselves are written down in :data:`RULES`, in one place):
 

@@ -1,4 +1,4 @@
-"""Shared pieces of the ECOC-NB, ESKDB and A2DE-paper evaluators (issue 19).
+"""Shared pieces of the ECOC-NB, ESKDB and A2DE-paper evaluators.
 
 A claim is checked as a list of *stated parts*; each part is a list of :class:`Check` (one
 comparison each, ``ok`` True / False / None = no data). The verdict (:func:`combine`):

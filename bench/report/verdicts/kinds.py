@@ -1,4 +1,4 @@
-"""The one claim checker (issue 29): every claim declares its check kind and arguments with the claim.
+"""The one claim checker: every claim declares its check kind and arguments with the claim.
 
 A paper's verdict module declares, for each of its claim ids, one check (``CHECKS = {"ES33": WDL(...),
 "ES31": Bespoke(_ensemble), ...}``) and gives an evidence adapter (``evidence(reports_dir)``: an
@@ -191,7 +191,7 @@ class WDL:
 
     parts: tuple
     side: str = "ours"
-    # -- generic options (issue 29; defaults keep the behaviour above)
+    # -- generic options (defaults keep the behaviour above)
     #: also read the paper's own counts the same way: shown as ``published``, their verdict in
     #: ``extra["paper_own"]``
     paper_own: bool = False
