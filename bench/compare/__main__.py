@@ -74,7 +74,7 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     from ..data import DataError
-    from .runs import CompareError, evidence_baselines, fold_check, output_dir, plan_from_args, reports_dir, run
+    from .runs import CompareError, evidence_baselines, fold_check, output_dir, plan_from_args, run
 
     t0 = time.perf_counter()
     try:
