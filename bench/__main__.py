@@ -235,24 +235,25 @@ def _storage_failure(cfg, algo: dict, protocol: dict, exc: OSError) -> dict:
 
 
 def _tolerate_full_disk() -> None:
-    """Hydra saves each job's config under its output folder before the job runs; on a full disk
-    that raised out of Hydra's ``run_job`` and ended the whole sweep. The copy is for reference
-    only: a failure to write it is logged and the job runs (and meets the full disk itself, which
-    it reports in its summary)."""
-    import hydra.core.utils as hcu
+    """:func:`bench.sweep.tolerate_full_disk` (Hydra's copy of a job's config is for reference only)."""
+    from .sweep import tolerate_full_disk
 
-    original = hcu._save_config
-    if getattr(original, "_bench", False):
-        return
+    tolerate_full_disk()
 
-    def _save_config(cfg, filename, output_dir):
-        try:
-            original(cfg, filename, output_dir)
-        except OSError as exc:
-            log.error("could not save %s under %s (%s); the job runs without it", filename, output_dir, exc)
 
-    _save_config._bench = True
-    hcu._save_config = _save_config
+def _interrupted() -> None:
+    """Ctrl-C: stop every worker and say, in one line, what was kept and how to resume."""
+    from .store import results_root
+    from .sweep import stop_workers
+
+    stop_workers()
+    root = results_root()
+    for a in sys.argv[1:]:
+        if a.startswith(("results_dir=", "+results_dir=", "++results_dir=")):
+            root = a.split("=", 1)[1]
+    print(f"\ninterrupted: every split finished before the interrupt is stored under {root} (the splits in "
+          f"flight are not); run the same command again to resume, the stored splits are reused", file=sys.stderr,
+          flush=True)
 
 
 def _die_with_parent() -> None:
@@ -385,11 +386,18 @@ if __name__ == "__main__":
     _friendly_setup_errors()
     _tolerate_full_disk()
     fast = _is_program() and not any(a in ("-m", "--multirun") or a.startswith("hydra.mode") for a in sys.argv[1:])
-    if not fast:
-        main()
-    else:
-        try:
+    try:
+        if not fast:
+            from .sweep import install
+
+            install()  # a job's fault in a sweep worker is the job's
             main()
-        except SystemExit as exc:
-            _exit(exc.code)
-        _exit(0)
+        else:
+            try:
+                main()
+            except SystemExit as exc:
+                _exit(exc.code)
+            _exit(0)
+    except KeyboardInterrupt:
+        _interrupted()
+        (_exit if fast else sys.exit)(130)

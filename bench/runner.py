@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import pickle
+import signal as _signal
 import sys
 import time
 import traceback
@@ -783,6 +784,8 @@ def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
                             f"(or time_limit_s=null for none) to compute it.")
             rec["traceback"] = None
             rec["time_limit_s"] = tlimit
+        elif out.signal == _signal.SIGINT:  # Ctrl-C reached the split's process: interrupted, not failed
+            raise KeyboardInterrupt
         else:
             rec["status"] = "failed"
             rec["error"] = _death_message(out, limit, option, before_mb)
