@@ -132,10 +132,74 @@ def _check_overrides(argv: list[str]) -> None:
         top = re.split(r"[./@\[]", key, maxsplit=1)[0]
         if top:
             names.append(top)
-    msg = _unknown_keys(names)
+    msg = _unknown_keys(names) or _nested_problem(argv) or _group_path_problem(argv)
     if msg:
         print(f"error: {msg}", file=sys.stderr)
         raise SystemExit(2)
+
+
+#: keys a data or protocol config may hold (what bench.data and bench.protocols read), besides those
+#: the configs of conf/data and conf/protocol already use
+NESTED_KEYS = {
+    "data": {"name", "description", "notes", "papers", "tags", "sources", "expected", "stand_in", "target",
+             "target_is_class", "select", "drop", "nominal", "numeric", "all_nominal", "class_groups",
+             "drop_missing_target", "keep_empty_classes"},
+    "protocol": {"name", "description", "notes", "kind", "n_splits", "n_repeats", "test_size", "train_sizes",
+                 "per_dataset"},
+}
+
+
+def _nested_keys(group: str) -> set[str]:
+    import yaml
+
+    keys = set(NESTED_KEYS[group])
+    for path in (Path(__file__).resolve().parents[1] / "conf" / group).glob("*.yaml"):
+        try:
+            cfg = yaml.safe_load(path.read_text())
+        except (OSError, yaml.YAMLError):
+            continue
+        if isinstance(cfg, dict):
+            keys.update(str(k) for k in cfg)
+    return keys
+
+
+def _nested_problem(argv: list[str]) -> str | None:
+    """A message for ``+data.<key>=`` or ``+protocol.<key>=`` whose key bench does not read (a typo
+    such as ``+protocol.n_split=5`` would add a key nothing uses, and the job would run with the
+    default), or None. ``++`` forces a key, as Hydra's own syntax says."""
+    import difflib
+
+    for a in argv:
+        if not a.startswith("+") or a.startswith("++") or "=" not in a:
+            continue
+        parts = a[1:].split("=", 1)[0].split(".")
+        if len(parts) != 2 or parts[0] not in NESTED_KEYS:
+            continue
+        group, key = parts
+        known = _nested_keys(group)
+        if key not in known:
+            close = difflib.get_close_matches(key, sorted(known), n=1)
+            hint = f" (did you mean {group}.{close[0]}?)" if close else ""
+            return (f"unknown key {group}.{key} in {a!r}{hint}: no {group} setting of that name is read, so it would "
+                    f"change nothing. The {group} keys are {', '.join(sorted(known))}")
+    return None
+
+
+def _group_path_problem(argv: list[str]) -> str | None:
+    """A message for a config-group choice that is a path (``algo=../data/iris``), or None: a
+    choice names a file of conf/<group>/, and a path would load another group's config as this one."""
+    for a in argv:
+        if a.startswith("-") or "=" not in a:
+            continue
+        key, value = a.lstrip("+~").split("=", 1)
+        if key not in ("algo", "data", "protocol", "experiment"):
+            continue
+        for choice in value.split(","):
+            c = choice.strip()
+            if c.startswith("/") or ".." in c.split("/") or "\\" in c:
+                return (f"{key}={c} is a path; {key}= takes the name of a config in conf/{key}/ (e.g. "
+                        f"{key}={c.rstrip('/').rsplit('/', 1)[-1]} if conf/{key}/ holds it)")
+    return None
 
 
 def _setup_problem(exc) -> str | None:

@@ -388,7 +388,11 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     key = RunKey(experiment, ds.name, name, ahash, protocol.get("name", "protocol"), int(seed),
                  setup_hash(dkey, pkey))
     store = Store(results_dir, key)
-    check_writable(store.dir, results_dir)
+    try:
+        check_writable(store.dir, results_dir)
+        read_only = None
+    except SetupError as exc:  # a read-only results folder still serves the splits it holds
+        read_only = exc
     todo = list(splits(ds.y, protocol, seed))
     if not todo:
         raise SetupError(f"protocol {protocol.get('name')!r} plans no splits for {ds.name} "
@@ -403,6 +407,13 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     context["_time_limit"] = time_limit
     legacy = Store(results_dir, key.legacy())
     context["_legacy_ok"] = _legacy_data_ok(data_cfg, ds)
+    if read_only is not None:
+        missing = [sp for sp in todo if _reusable(store.get(sp.repeat, sp.fold, quiet=True), context, rerun,
+                                                   retry_failed, quiet=True) is None]
+        if missing:
+            raise SetupError(f"{read_only}. {len(missing)} of the job's {len(todo)} splits are not stored there (or not "
+                             f"reusable), so they would have to be computed and written; a folder that cannot be "
+                             f"written serves only jobs whose every split it holds")
 
     bar = _progress(len(todo), f"{name} on {ds.name}", progress)
     try:
