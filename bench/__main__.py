@@ -259,6 +259,11 @@ def _friendly_setup_errors() -> None:
                 if msg:
                     print(f"error: {msg}", file=sys.stderr, flush=True)
                     sys.exit(2)
+                if isinstance(exc, OSError):  # Hydra's own files (a sweep's multirun.yaml) on a full disk
+                    print(f"error: {type(exc).__name__}: {exc}; nothing ran: free space (or fix the permissions) "
+                          f"under the results directory, or choose another with results_dir=<path>",
+                          file=sys.stderr, flush=True)
+                    sys.exit(1)
 
             def again():
                 raise exc
@@ -287,10 +292,10 @@ def _storage_failure(cfg, algo: dict, protocol: dict, exc: OSError) -> dict:
                    "protocol": protocol.get("name"), "seed": cfg.seed, "n_ok": 0, "n_failed": 1, "errors": []}
     summary["errors"] = [what] + list(summary.get("errors") or [])[:4]
     summary["job_error"] = what
-    log.error("%s", what)
     import logging
 
     logging.raiseExceptions = False  # log files on the same full disk: no traceback per line logged
+    log.error("%s", what)
     _write_job_summary(summary)
     if not _in_sweep():
         print(failure_line(summary), file=sys.stderr, flush=True)
