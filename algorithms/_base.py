@@ -112,6 +112,24 @@ class SparseAllowNanTagsMixin(AllowNanTagsMixin):
 #: scikit-learn parameter constraint of ``random_state`` in ``algorithms/``: None, a non-negative int
 #: of any size (ensembles draw 64-bit member seeds for ``numpy.random.default_rng``; scikit-learn's
 #: ``"random_state"`` stops at 2**32 - 1), a ``RandomState`` or a ``Generator``
+def bounded_seed(random_state, bits: int):
+    """``random_state`` as a library with ``bits``-bit seeds takes it: None -> 0, an int below
+    ``2**bits`` unchanged, a larger int (which :data:`RANDOM_STATE_CONSTRAINT` accepts) folded into
+    ``bits`` bits through ``numpy.random.SeedSequence`` (distinct large seeds stay distinct with
+    overwhelming probability), a ``Generator`` drawn from once; a ``RandomState`` is passed on."""
+    if random_state is None:
+        return 0
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(2**bits))
+    if isinstance(random_state, np.random.RandomState):
+        return random_state
+    seed = int(random_state)
+    if seed < 2**bits:
+        return seed
+    state = np.random.SeedSequence(seed).generate_state(2, dtype=np.uint64)
+    return int(state[0] >> np.uint64(64 - bits))
+
+
 RANDOM_STATE_CONSTRAINT = [Interval(Integral, 0, None, closed="left"), np.random.RandomState, np.random.Generator,
                            None]
 

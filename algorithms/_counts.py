@@ -1065,3 +1065,68 @@ class AllSubsetCounts:
         out = np.zeros(int(offs[-1]) // max(self.n_classes, 1), dtype=np.int64)
         _class_sum(offs, self.n_classes, self.counts, out)
         return out
+
+
+# --------------------------------------------------------------------------- growing for partial_fit
+def grown_values(declared: np.ndarray, X, columns=None) -> np.ndarray | None:
+    """The number of values per column after a later chunk ``X`` (its largest code + 1 where that
+    exceeds ``declared``), or None when every code of ``X`` is within ``declared``: what one ``fit``
+    on all the chunks would have inferred. Invalid codes (negative, fractional, infinite) are left
+    to :func:`encode`, which names them."""
+    part = X if columns is None else X[:, columns]
+    part = part.toarray() if hasattr(part, "toarray") else np.asarray(part)
+    if part.shape[0] == 0:
+        return None
+    with np.errstate(invalid="ignore"):
+        seen = infer_n_values(np.where(np.isfinite(part) & (part >= 0), part, np.nan) if part.dtype.kind == "f"
+                              else part)
+    declared = np.asarray(declared, dtype=np.int64)
+    if not (seen > declared).any():
+        return None
+    return np.maximum(declared, seen)
+
+
+def value_maps(old_declared, new_declared, missing_slot) -> list[np.ndarray]:
+    """Per column, the new index of each old value index: values keep theirs; a missing-value slot
+    (the last index, where ``missing_slot``) moves to the new last index."""
+    maps = []
+    for k_old, k_new, slot in zip(np.asarray(old_declared), np.asarray(new_declared), np.broadcast_to(missing_slot,
+                                                                                                      len(old_declared))):
+        m = np.arange(int(k_old) + int(bool(slot)), dtype=np.int64)
+        if slot:
+            m[-1] = int(k_new)
+        maps.append(m)
+    return maps
+
+
+def copy_grown(old: CountTable, new: CountTable, maps: list[np.ndarray]) -> None:
+    """Copy every cell of ``old`` into ``new``, the same attribute sets over more values
+    (``maps[a][v]``: the new index of value ``v`` of attribute ``a``); new cells stay 0."""
+    C = old.n_classes
+    cls = np.arange(C)
+    for s, attrs in enumerate(old.attribute_sets):
+        src = old.counts[old.offsets[s]:old.offsets[s + 1]].reshape([int(old.n_values[a]) for a in attrs] + [C])
+        dst = new.counts[new.offsets[s]:new.offsets[s + 1]].reshape([int(new.n_values[a]) for a in attrs] + [C])
+        dst[np.ix_(*[maps[a] for a in attrs], cls)] = src
+
+
+def grow_table(old: CountTable, n_values, maps) -> CountTable:
+    """A :class:`CountTable` over ``n_values`` holding ``old``'s counts (:func:`copy_grown`)."""
+    new = CountTable(old.attribute_sets, n_values, old.n_classes, dtype=old.counts.dtype)
+    copy_grown(old, new, maps)
+    new.n_rows = old.n_rows
+    return new
+
+
+def grow_all_subsets(old: "AllSubsetCounts", n_values, maps) -> "AllSubsetCounts":
+    """An :class:`AllSubsetCounts` over ``n_values`` holding ``old``'s counts (memory guard applied)."""
+    need = AllSubsetCounts.required_bytes(n_values, old.n_classes, old.max_order, old.counts.dtype.itemsize)
+    check_table_memory(need, old.max_table_bytes, what="count tables grown for new values")
+    new = AllSubsetCounts(n_values, old.n_classes, old.max_order, dtype=old.counts.dtype)
+    new.max_table_bytes = old.max_table_bytes
+    for t, tb in old.tables.items():
+        copy_grown(tb, new.tables[t], maps)
+    new.class_counts[:] = old.class_counts
+    new.missing_counts[:] = old.missing_counts
+    new.n_rows = old.n_rows
+    return new

@@ -84,7 +84,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, NotApplicableError, PredictFromLogJointMixin,
                     ProbaFromLogJointMixin, first_batch_classes)
 from ._counts import (BLOCK_ROWS, MAX_TABLE_BYTES_CONSTRAINT, AllSubsetCounts, Smoothing, class_codes, encode,
-                      encode_classes, validation_dtype)
+                      encode_classes, grow_all_subsets, grown_values, validation_dtype, value_maps)
 from ._nominal import declared_values
 
 TINY = 1e-150
@@ -630,6 +630,12 @@ class AnDE(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMixin, 
                                                     expected_rows=X.shape[0])
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
+        elif self.n_categories is None:
+            grown = grown_values(self._declared_, X)
+            if grown is not None:  # a code above those seen so far: grow as one fit would have sized the tables
+                slot = 1 if self.missing == "value" else 0
+                self.counts_ = grow_all_subsets(self.counts_, grown + slot, value_maps(self._declared_, grown, bool(slot)))
+                self._declared_, self.n_values_ = grown, grown + slot
         yc = class_codes(y, self.classes_)[1]
         codes = self._encode(X)
         self.counts_.add(codes, encode_classes(yc, self.classes_.size), int(self.block_rows))

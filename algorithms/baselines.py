@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import Integral, Interval, Real, RealNotInt
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._base import RANDOM_STATE_CONSTRAINT, PredictFromProbaMixin, SparseAllowNanTagsMixin
+from ._base import RANDOM_STATE_CONSTRAINT, PredictFromProbaMixin, SparseAllowNanTagsMixin, bounded_seed
 
 
 def weka_num_features(n_features: int) -> int:
@@ -134,7 +134,7 @@ class XGBoost(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMixin, B
         self.booster_ = XGBClassifier(
             n_estimators=self.n_estimators, max_depth=self.max_depth, learning_rate=self.learning_rate,
             tree_method=self.tree_method, n_jobs=self.n_jobs,
-            random_state=0 if self.random_state is None else self.random_state,
+            random_state=bounded_seed(self.random_state, 63),  # xgboost's seed is a signed 64-bit int
             objective=objective, verbosity=0,
         ).fit(X, codes)
         return self

@@ -120,7 +120,7 @@ from ._bnc_kernels import (BACKOFF_CLASS, BACKOFF_NONE, BACKOFF_SEEN_PARENTS, _f
                            _weka_tan_scores)
 from . import hdp as H
 from ._counts import (BLOCK_ROWS, MAX_TABLE_BYTES_CONSTRAINT, AllSubsetCounts, CountTableTooLarge, class_codes,
-                      code_dtype, encode, encode_classes)
+                      code_dtype, encode, encode_classes, grown_values, value_maps)
 from ._nominal import declared_values
 
 SMOOTHINGS = ("m_estimate", "laplace", "hdp")
@@ -514,6 +514,33 @@ class FamilyTable:
     def key(self) -> tuple:
         return (self.attribute, self.parents)
 
+    def regrow(self, n_values, maps) -> None:
+        """The same counts over more values per attribute (``maps[a][v]``: the new index of value
+        ``v`` of attribute ``a``; see ``algorithms._counts.value_maps``): every key re-coded."""
+        n_values = np.asarray(n_values, dtype=np.int64)
+        x = self.keys % self.n_child
+        path = self.keys // self.n_child
+        digits = []
+        for a in reversed(self.arities):
+            digits.append(path % a)
+            path = path // a
+        arities = tuple(int(n_values[p]) for p in self.parents)
+        n_child = int(n_values[self.attribute])
+        paths = 1
+        for a in arities:
+            paths *= a
+        if paths * n_child * self.n_classes >= KEY_LIMIT:
+            raise CountTableTooLarge(f"the family of attribute {self.attribute} with parents {list(self.parents)} "
+                                     f"grew to {paths * n_child * self.n_classes:.3g} possible cells, too many for "
+                                     f"63-bit keys; declare n_categories, or use fewer parents")
+        new_path = np.zeros(self.keys.size, dtype=np.int64)
+        for p, dgt, a in zip(self.parents, reversed(digits), arities):
+            new_path = new_path * a + maps[p][dgt]
+        keys = new_path * n_child + maps[self.attribute][x]
+        order = np.argsort(keys, kind="stable")
+        self.keys, self.counts = keys[order], self.counts[order]
+        self.arities, self.n_child, self.n_paths = arities, n_child, paths
+
     def path_codes(self, codes: np.ndarray, depth: int | None = None) -> np.ndarray:
         """Mixed-radix code of each row's values of the first ``depth`` parents."""
         depth = len(self.parents) if depth is None else depth
@@ -811,7 +838,8 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
 
     def partial_fit(self, X, y, classes=None):
         """First call: learn the structure from this chunk; later calls: add the chunk's
-        counts to the fixed families. ``classes`` (all labels) is needed on the first call
+        counts to the fixed families (a nominal code first seen in a later chunk grows them, when
+        ``n_categories`` is not declared). ``classes`` (all labels) is needed on the first call
         unless that chunk holds them all."""
         first = not hasattr(self, "_families")
         if getattr(self, "_encoded_only", False):
@@ -838,6 +866,14 @@ class _BNCBase(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsMix
             self.n_values_ = declared + self.missing_slot_.astype(np.int64)
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
+        elif self.n_categories is None:
+            grown = grown_values(self._declared_, X)
+            if grown is not None:  # a code above those seen so far: the families' tables grow to it
+                maps = value_maps(self._declared_, grown, self.missing_slot_)
+                n_values = grown + self.missing_slot_.astype(np.int64)
+                for tbl in self._families.values():
+                    tbl.regrow(n_values, maps)
+                self._declared_, self.n_values_ = grown, n_values
         yc = class_codes(y, self.classes_)[1].astype(np.int64)
         codes = self._encode(X)
         self._train_codes(codes, yc, first)

@@ -136,7 +136,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _ecoc_kernels as K
-from ._counts import class_codes
+from ._counts import class_codes, grown_values
 from ._nominal import nominal_columns_values
 from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, RANDOM_STATE_CONSTRAINT, AllowNanTagsMixin, NotApplicableError,
                     PredictFromLogJointMixin, ProbaFromLogJointMixin, SparseAllowNanTagsMixin, first_batch_classes)
@@ -389,6 +389,18 @@ class NBStatistics:
         self.grid_counts = np.zeros((0, C))
         self.sq_sum = np.zeros((dn, C))             # normal_weka: sum of squared rounded values
         self.precision = None                       # normal_weka: Weka's precision per numeric column
+
+    def grow(self, n_values) -> None:
+        """More values per nominal column (a later chunk's new codes): each column's block of
+        counts is copied into a larger one; the new values' counts start at 0."""
+        n_values = np.asarray(n_values, dtype=np.int64)
+        C = self.n_classes
+        offsets = np.zeros(self.nom.size + 1, dtype=np.int64)
+        np.cumsum(n_values * C, out=offsets[1:])
+        counts = np.zeros(int(offsets[-1]), dtype=np.int64)
+        for j, k in enumerate(self.n_values):
+            counts[offsets[j]:offsets[j] + k * C] = self.nominal_counts[self.offsets[j]:self.offsets[j + 1]]
+        self.n_values, self.offsets, self.nominal_counts = n_values, offsets, counts
 
     def add(self, Xc, y: np.ndarray) -> None:
         """Add the rows of ``Xc`` (CSR or dense) with class codes ``y`` (one pass per statistic kind)."""
@@ -942,7 +954,12 @@ class _OnePassNB(SparseAllowNanTagsMixin, ClassifierMixin, BaseEstimator):
         self.statistics_ = NBStatistics(cat, n_values, labels.size, self.numeric)
 
     def _add(self, Xc, y):
-        self.statistics_.add(Xc, class_codes(y, self.classes_)[1])
+        st = self.statistics_
+        if self.n_categories is None and st.nom.size:  # a later chunk's new codes: grow as one fit would have
+            grown = grown_values(st.n_values, Xc, st.nom)
+            if grown is not None:
+                st.grow(grown)
+        st.add(Xc, class_codes(y, self.classes_)[1])
 
     def fit(self, X, y):
         """One pass of NB statistics (ECOC-NB, Fig. 1 lines 1-6; its code matrix is drawn first), then

@@ -66,7 +66,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _weka_normal as wn
 from ._kde_kernels import insertion_point, kde_add, weka_cell_add
-from ._counts import CountTable, Smoothing, class_codes, encode, encode_classes, validation_dtype
+from ._counts import (CountTable, Smoothing, class_codes, encode, encode_classes, grow_table, grown_values,
+                      validation_dtype, value_maps)
 from ._nominal import nominal_columns_values
 from ._base import (NOMINAL_COLUMNS_CONSTRAINTS, AllowNanTagsMixin, PredictFromLogJointMixin, ProbaFromLogJointMixin,
                     first_batch_classes)
@@ -352,6 +353,8 @@ class NaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsM
             self.weka_sums_ = np.zeros((3, dn, C))
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes {np.unique(classes)!r} differ from the first call's {self.classes_!r}")
+        elif self.n_categories is None and self.nominal_.any():
+            self._grow(X)
         C = self.classes_.size
         yc = class_codes(y, self.classes_)[1]
         self.class_counts_ += np.bincount(yc, minlength=C)
@@ -380,6 +383,19 @@ class NaiveBayes(PredictFromLogJointMixin, ProbaFromLogJointMixin, AllowNanTagsM
                     c = np.concatenate([self.kde_classes_[q], yc[ok].astype(np.int64)])
                     w = np.concatenate([self.kde_weights_[q], np.ones(int(ok.sum()))])
                     self.kde_values_[q], self.kde_classes_[q], self.kde_weights_[q] = _unique_value_counts(v, c, w)
+
+    def _grow(self, X):
+        """A later chunk with a nominal code above those seen so far (no ``n_categories``
+        declared): the tables grow to it, as one ``fit`` on all the chunks would have sized them."""
+        nom = np.flatnonzero(self.nominal_)
+        grown = grown_values(self._declared_, X, nom)
+        if grown is None:
+            return
+        slot = 1 if self.missing == "value" else 0
+        maps = value_maps(self._declared_, grown, bool(slot))
+        self._declared_ = grown
+        self.n_values_ = grown + slot
+        self.nominal_counts_ = grow_table(self.nominal_counts_, self.n_values_, maps)
 
     def _finalise(self):
         C = self.classes_.size

@@ -13,7 +13,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .baselines import XGBoost
-from ._base import RANDOM_STATE_CONSTRAINT, PredictFromProbaMixin, SparseAllowNanTagsMixin
+from ._base import RANDOM_STATE_CONSTRAINT, PredictFromProbaMixin, SparseAllowNanTagsMixin, bounded_seed
 
 SCORINGS = ("log_loss", "error", "rmse")
 
@@ -131,7 +131,7 @@ class XGBoostTuned(PredictFromProbaMixin, SparseAllowNanTagsMixin, ClassifierMix
         losses = {(d, r): 0.0 for d in depths for r in rounds}
         if len(rounds) * len(depths) > 1 and n_folds >= 2:
             folds = StratifiedKFold(n_splits=n_folds, shuffle=True,
-                                    random_state=0 if self.random_state is None else self.random_state)
+                                    random_state=bounded_seed(self.random_state, 32))  # numpy's 32-bit seeds
             n_classes = self.classes_.size
             with warnings.catch_warnings():  # classes rarer than the folds are expected (documented above)
                 warnings.filterwarnings("ignore", message="The least populated class", category=UserWarning)

@@ -136,10 +136,74 @@ def _check_overrides(argv: list[str]) -> None:
         top = re.split(r"[./@\[]", key, maxsplit=1)[0]
         if top:
             names.append(top)
-    msg = _unknown_keys(names)
+    msg = _unknown_keys(names) or _nested_problem(argv) or _group_path_problem(argv)
     if msg:
         print(f"error: {msg}", file=sys.stderr)
         raise SystemExit(2)
+
+
+#: keys a data or protocol config may hold (what bench.data and bench.protocols read), besides those
+#: the configs of conf/data and conf/protocol already use
+NESTED_KEYS = {
+    "data": {"name", "description", "notes", "papers", "tags", "sources", "expected", "stand_in", "target",
+             "target_is_class", "select", "drop", "nominal", "numeric", "all_nominal", "class_groups",
+             "drop_missing_target", "keep_empty_classes"},
+    "protocol": {"name", "description", "notes", "kind", "n_splits", "n_repeats", "test_size", "train_sizes",
+                 "per_dataset"},
+}
+
+
+def _nested_keys(group: str) -> set[str]:
+    import yaml
+
+    keys = set(NESTED_KEYS[group])
+    for path in (Path(__file__).resolve().parents[1] / "conf" / group).glob("*.yaml"):
+        try:
+            cfg = yaml.safe_load(path.read_text())
+        except (OSError, yaml.YAMLError):
+            continue
+        if isinstance(cfg, dict):
+            keys.update(str(k) for k in cfg)
+    return keys
+
+
+def _nested_problem(argv: list[str]) -> str | None:
+    """A message for ``+data.<key>=`` or ``+protocol.<key>=`` whose key bench does not read (a typo
+    such as ``+protocol.n_split=5`` would add a key nothing uses, and the job would run with the
+    default), or None. ``++`` forces a key, as Hydra's own syntax says."""
+    import difflib
+
+    for a in argv:
+        if not a.startswith("+") or a.startswith("++") or "=" not in a:
+            continue
+        parts = a[1:].split("=", 1)[0].split(".")
+        if len(parts) != 2 or parts[0] not in NESTED_KEYS:
+            continue
+        group, key = parts
+        known = _nested_keys(group)
+        if key not in known:
+            close = difflib.get_close_matches(key, sorted(known), n=1)
+            hint = f" (did you mean {group}.{close[0]}?)" if close else ""
+            return (f"unknown key {group}.{key} in {a!r}{hint}: no {group} setting of that name is read, so it would "
+                    f"change nothing. The {group} keys are {', '.join(sorted(known))}")
+    return None
+
+
+def _group_path_problem(argv: list[str]) -> str | None:
+    """A message for a config-group choice that is a path (``algo=../data/iris``), or None: a
+    choice names a file of conf/<group>/, and a path would load another group's config as this one."""
+    for a in argv:
+        if a.startswith("-") or "=" not in a:
+            continue
+        key, value = a.lstrip("+~").split("=", 1)
+        if key not in ("algo", "data", "protocol", "experiment"):
+            continue
+        for choice in value.split(","):
+            c = choice.strip()
+            if c.startswith("/") or ".." in c.split("/") or "\\" in c:
+                return (f"{key}={c} is a path; {key}= takes the name of a config in conf/{key}/ (e.g. "
+                        f"{key}={c.rstrip('/').rsplit('/', 1)[-1]} if conf/{key}/ holds it)")
+    return None
 
 
 def _setup_problem(exc) -> str | None:
@@ -199,6 +263,11 @@ def _friendly_setup_errors() -> None:
                 if msg:
                     print(f"error: {msg}", file=sys.stderr, flush=True)
                     sys.exit(2)
+                if isinstance(exc, OSError):  # Hydra's own files (a sweep's multirun.yaml) on a full disk
+                    print(f"error: {type(exc).__name__}: {exc}; nothing ran: free space (or fix the permissions) "
+                          f"under the results directory, or choose another with results_dir=<path>",
+                          file=sys.stderr, flush=True)
+                    sys.exit(1)
 
             def again():
                 raise exc
@@ -227,10 +296,10 @@ def _storage_failure(cfg, algo: dict, protocol: dict, exc: OSError) -> dict:
                    "protocol": protocol.get("name"), "seed": cfg.seed, "n_ok": 0, "n_failed": 1, "errors": []}
     summary["errors"] = [what] + list(summary.get("errors") or [])[:4]
     summary["job_error"] = what
-    log.error("%s", what)
     import logging
 
     logging.raiseExceptions = False  # log files on the same full disk: no traceback per line logged
+    log.error("%s", what)
     _write_job_summary(summary)
     if not _in_sweep():
         print(failure_line(summary), file=sys.stderr, flush=True)
@@ -239,24 +308,25 @@ def _storage_failure(cfg, algo: dict, protocol: dict, exc: OSError) -> dict:
 
 
 def _tolerate_full_disk() -> None:
-    """Hydra saves each job's config under its output folder before the job runs; on a full disk
-    that raised out of Hydra's ``run_job`` and ended the whole sweep. The copy is for reference
-    only: a failure to write it is logged and the job runs (and meets the full disk itself, which
-    it reports in its summary)."""
-    import hydra.core.utils as hcu
+    """:func:`bench.sweep.tolerate_full_disk` (Hydra's copy of a job's config is for reference only)."""
+    from .sweep import tolerate_full_disk
 
-    original = hcu._save_config
-    if getattr(original, "_bench", False):
-        return
+    tolerate_full_disk()
 
-    def _save_config(cfg, filename, output_dir):
-        try:
-            original(cfg, filename, output_dir)
-        except OSError as exc:
-            log.error("could not save %s under %s (%s); the job runs without it", filename, output_dir, exc)
 
-    _save_config._bench = True
-    hcu._save_config = _save_config
+def _interrupted() -> None:
+    """Ctrl-C: stop every worker and say, in one line, what was kept and how to resume."""
+    from .store import results_root
+    from .sweep import stop_workers
+
+    stop_workers()
+    root = results_root()
+    for a in sys.argv[1:]:
+        if a.startswith(("results_dir=", "+results_dir=", "++results_dir=")):
+            root = a.split("=", 1)[1]
+    print(f"\ninterrupted: every split finished before the interrupt is stored under {root} (the splits in "
+          f"flight are not); run the same command again to resume, the stored splits are reused", file=sys.stderr,
+          flush=True)
 
 
 def _die_with_parent() -> None:
@@ -430,15 +500,23 @@ if __name__ == "__main__":
     _tolerate_full_disk()
     fast = _is_program() and not any(a in ("-m", "--multirun") or a.startswith("hydra.mode") for a in sys.argv[1:])
     try:
-        main()
-    except SystemExit as exc:
-        if exc.code not in (0, None):
+        try:
+            if not fast:
+                from .sweep import install
+
+                install()  # a job's fault in a sweep worker is the job's
+            main()
+        except SystemExit as exc:
+            if exc.code not in (0, None):
+                _tidy_results_dir(_made)
+            if not fast:
+                raise
+            _exit(exc.code)
+        except BaseException:
             _tidy_results_dir(_made)
-        if not fast:
             raise
-        _exit(exc.code)
-    except BaseException:
-        _tidy_results_dir(_made)
-        raise
-    if fast:
-        _exit(0)
+        if fast:
+            _exit(0)
+    except KeyboardInterrupt:
+        _interrupted()
+        (_exit if fast else sys.exit)(130)

@@ -23,12 +23,19 @@ class SweepSummary(Callback):
         summaries, missing = [], []
         job_dirs = sorted((p for p in sweep_dir.iterdir() if p.is_dir() and p.name.isdigit()),
                           key=lambda p: int(p.name)) if sweep_dir.is_dir() else []
+        from .sweep import RETURNED
+
         for d in job_dirs:
             p = d / "bench_summary.json"
             try:
                 summaries.append(json.loads(p.read_text()))
             except (OSError, ValueError):
-                missing.append(d)
+                if d.name in RETURNED:  # the worker handed it back: its folder could not take it
+                    summaries.append(RETURNED[d.name])
+                else:
+                    missing.append(d)
+        seen = {d.name for d in job_dirs}
+        summaries += [s for n, s in sorted(RETURNED.items(), key=lambda kv: int(kv[0])) if n not in seen]
         allowed = bool(config.get("allow_failures", False))
         if not summaries:
             print(f"\nsweep finished; no job summaries found under {sweep_dir} "

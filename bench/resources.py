@@ -144,6 +144,10 @@ def data_mb() -> float:
     return kb / 1024 if kb is not None else float("nan")
 
 
+#: the smallest memory limit taken (GiB): below it not even the interpreter fits, so it is a typo
+MIN_MEM_LIMIT_GB = 0.01
+
+
 def resolve_mem_limit(value) -> int | None:
     """The per-split memory limit in bytes from the ``mem_limit_gb`` option.
 
@@ -167,6 +171,10 @@ def resolve_mem_limit(value) -> int | None:
         raise ValueError(f"mem_limit_gb={value!r} is not a memory limit; give a number of GiB (e.g. "
                          f"mem_limit_gb=16), mem_limit_gb=auto ({AUTO_MEM_FRACTION:g} of physical memory) "
                          f"or mem_limit_gb=null (no limit)") from None
+    if 0 < gb < MIN_MEM_LIMIT_GB:
+        raise ValueError(f"mem_limit_gb={value!r} is below {MIN_MEM_LIMIT_GB:g} GiB, less than a Python process alone "
+                         f"needs: no split could run under it. Give a limit in GiB (e.g. mem_limit_gb=4), "
+                         f"mem_limit_gb=auto or mem_limit_gb=null (no limit)")
     return int(gb * 2**30) if gb > 0 else None
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import pickle
+import signal as _signal
 import sys
 import time
 import traceback
@@ -29,6 +30,7 @@ import numpy as np
 from algorithms._base import NotApplicableError
 
 from . import metrics as M
+from .codeid import changed_parts, code_identity
 from .data import Dataset, load
 from .data.cache import cache_dir as user_cache_dir
 from .protocols import Split, resolve, splits
@@ -386,19 +388,32 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     key = RunKey(experiment, ds.name, name, ahash, protocol.get("name", "protocol"), int(seed),
                  setup_hash(dkey, pkey))
     store = Store(results_dir, key)
-    check_writable(store.dir, results_dir)
+    try:
+        check_writable(store.dir, results_dir)
+        read_only = None
+    except SetupError as exc:  # a read-only results folder still serves the splits it holds
+        read_only = exc
     todo = list(splits(ds.y, protocol, seed))
     if not todo:
         raise SetupError(f"protocol {protocol.get('name')!r} plans no splits for {ds.name} "
                          f"({_protocol_text(protocol)}); set protocol.n_repeats and protocol.n_splits to at least 1")
     result = JobResult(key, str(store.dir), len(todo))
     context = _job_context(algo_cfg, ds, protocol, key)
+    fingerprint, code_files = code_identity(algo_cfg)
     context.update({"data_key": dkey, "data_identity": d_ident, "protocol_key": pkey,
-                    "protocol_identity": p_ident, "warmup": bool(warmup)})
+                    "protocol_identity": p_ident, "warmup": bool(warmup), "code_fingerprint": fingerprint,
+                    "code_files": code_files})
     context["_mem_limit"], context["_mem_limit_option"] = mem_limit, mem_limit_gb
     context["_time_limit"] = time_limit
     legacy = Store(results_dir, key.legacy())
     context["_legacy_ok"] = _legacy_data_ok(data_cfg, ds)
+    if read_only is not None:
+        missing = [sp for sp in todo if _reusable(store.get(sp.repeat, sp.fold, quiet=True), context, rerun,
+                                                   retry_failed, quiet=True) is None]
+        if missing:
+            raise SetupError(f"{read_only}. {len(missing)} of the job's {len(todo)} splits are not stored there (or not "
+                             f"reusable), so they would have to be computed and written; a folder that cannot be "
+                             f"written serves only jobs whose every split it holds")
 
     bar = _progress(len(todo), f"{name} on {ds.name}", progress)
     try:
@@ -408,7 +423,18 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
         exc.bench_result = result  # what was done, for the job's summary
         raise
     bar.close()
+    _legacy_code_notice(result)
     return result
+
+
+def _legacy_code_notice(result: JobResult) -> None:
+    """One line when the job reused records that predate code fingerprints (:mod:`bench.codeid`):
+    nothing says which code made them, so they are reused as they are."""
+    n = sum(1 for r in result.records if r.get("status") and "code_fingerprint" not in r)
+    if n:
+        log.warning("%d of the %d records reused for %s on %s predate code fingerprints, so nothing shows which "
+                    "code made them; reused as they are (rerun=true recomputes them with this code)",
+                    n, result.n_splits, result.key.algo, result.key.dataset)
 
 
 def _run_splits(todo, store, legacy, algo_cfg, ds, seed, context, rerun, retry_failed, result, bar) -> None:
@@ -769,6 +795,8 @@ def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
                             f"(or time_limit_s=null for none) to compute it.")
             rec["traceback"] = None
             rec["time_limit_s"] = tlimit
+        elif out.signal == _signal.SIGINT:  # Ctrl-C reached the split's process: interrupted, not failed
+            raise KeyboardInterrupt
         else:
             rec["status"] = "failed"
             rec["error"] = _death_message(out, limit, option, before_mb)
@@ -876,6 +904,11 @@ def _reusable(rec: dict | None, context: dict, rerun: bool, retry_failed: bool, 
             warn("stored record %s has %s %s, this job %s; recomputing", rec.get("path"), k,
                  rec.get(k), context.get(k))
             return None
+    if "code_fingerprint" in rec and rec.get("code_fingerprint") != context.get("code_fingerprint"):
+        changed = changed_parts(rec.get("code_files"), context.get("code_files") or {})
+        warn("stored record %s was made by other code (changed since: %s); recomputing", rec.get("path"),
+             ", ".join(changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "") or "unknown")
+        return None
     problem = predictions_problem(rec) or metrics_problem(rec)
     if problem:
         warn("%s; the split will be recomputed", problem)

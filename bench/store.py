@@ -352,12 +352,14 @@ def read_record(path: Path, strict: bool = False) -> dict | None:
 
 def metrics_problem(record: dict) -> str | None:
     """Why the metrics of an ``ok`` record disagree with its ``.npz``, or None when they agree
-    (or there is nothing to compare). The error rate and RMSE are computed again from the stored
-    labels and probabilities. The runner stores the float64 probabilities its metrics were computed
-    from, so both must be equal exactly; a record of an earlier version stored them as float32, where
-    the error may differ only on rows whose two highest probabilities are equal in float32 and the
-    RMSE by float32 rounding. Call it after :func:`predictions_problem` (the file is then the one the
-    record names)."""
+    (or there is nothing to compare). The error rate, RMSE and log-loss are computed again from the
+    stored labels and probabilities. The runner stores the float64 probabilities its metrics were
+    computed from, so all three must be equal exactly; a record of an earlier version stored them as
+    float32, where the error may differ only on rows whose two highest probabilities are equal in
+    float32, the RMSE and log-loss by float32 rounding. Times, memory and the other measurements are
+    not determined by the ``.npz``: only ``record_sha256`` covers them (it finds an accident or an
+    edit, not an edit whose checksum was recomputed). Call it after :func:`predictions_problem` (the
+    file is then the one the record names)."""
     m = record.get("metrics")
     if record.get("status") != "ok" or not isinstance(m, dict) or not record.get("predictions_sha256"):
         return None
@@ -392,6 +394,11 @@ def metrics_problem(record: dict) -> str | None:
     if "rmse" in m and isinstance(m["rmse"], (int, float)) and np.isfinite(rmse) \
             and (m["rmse"] != rmse if exact else abs(m["rmse"] - rmse) > 1e-5 * max(1.0, rmse) + 1e-6):
         bad.append(f"rmse {m['rmse']!r}, the predictions give {rmse:.6g}")
+    if "log_loss" in m:
+        ll = M.log_loss(y, proba)  # float32 probabilities: a relative difference of ~1e-7 per row
+        if not isinstance(m["log_loss"], (int, float)) or (np.isfinite(ll) and (
+                m["log_loss"] != ll if exact else abs(m["log_loss"] - ll) > 1e-5 * max(1.0, ll) + 1e-6)):
+            bad.append(f"log_loss {m['log_loss']!r}, the predictions give {ll:.6g}")
     if bad:
         return (f"stored record {record['path']} disagrees with its predictions file: " + "; ".join(bad))
     return None
@@ -522,7 +529,8 @@ _INDEX_COLUMNS = ("_dir", "_name", "_dir_mtime_ns", "_keys", "_size", "_mtime_ns
 
 def read_verified(path: Path) -> dict | None:
     """:func:`read_record` (strict: its own checksum verified) whose ``.npz`` also matches the
-    record's ``predictions_sha256`` (when it has one), or None when there is no file. A mismatch
+    record's ``predictions_sha256`` (when it has one) and whose error, RMSE and log-loss are those
+    of that ``.npz`` (:func:`metrics_problem`), or None when there is no file. A checksum mismatch
     is read again a few times before :class:`RecordError` is raised (a worker replacing the split
     writes the ``.npz`` just before the ``.json``)."""
     import time
@@ -533,6 +541,10 @@ def read_verified(path: Path) -> dict | None:
             return rec
         problem = predictions_problem(rec)
         if not problem:
+            problem = metrics_problem(rec)
+            if problem:  # the files agree with their checksums, so reading again would not help
+                raise RecordError(f"{problem}; rerun its job to recompute the split (the runner recomputes a "
+                                  f"split whose metrics disagree with its predictions)")
             return rec
         time.sleep(0.05 * (attempt + 1))
     raise RecordError(f"{problem}; rerun its job to recompute the split (the runner recomputes a split whose "

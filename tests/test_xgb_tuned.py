@@ -101,3 +101,25 @@ def test_bad_input():
 def test_sklearn_estimator_checks():
     """scikit-learn's check_estimator, with a small grid to keep it quick."""
     check_estimator(XGBoostTuned(n_estimators_grid=(1, 2), max_depth_grid=(1, 2), cv=2, random_state=0))
+
+
+def test_any_non_negative_integer_seed_is_taken():
+    """The constraint accepts every integer >= 0: seeds past numpy's 32 bits (the inner folds) and
+    xgboost's signed 64 bits are folded into them; smaller seeds are used as they are."""
+    import numpy as np
+    from sklearn.datasets import load_iris
+
+    from algorithms._base import bounded_seed
+    from algorithms.xgb_tuned import XGBoostTuned
+
+    X, y = load_iris(return_X_y=True)
+    small = XGBoostTuned(random_state=7, n_estimators_grid=(5, 10), max_depth_grid=(2,), cv=3)
+    for seed in (2**32, 2**63, 2**64 + 5):
+        est = XGBoostTuned(random_state=seed, n_estimators_grid=(5, 10), max_depth_grid=(2,), cv=3).fit(X, y)
+        p = est.predict_proba(X)
+        assert p.shape == (150, 3) and np.allclose(p.sum(axis=1), 1)
+    assert bounded_seed(7, 32) == 7 and bounded_seed(None, 32) == 0 and bounded_seed(2**32 - 1, 32) == 2**32 - 1
+    assert 0 <= bounded_seed(2**32, 32) < 2**32 and bounded_seed(2**32, 32) != bounded_seed(2**32 + 1, 32)
+    assert 0 <= bounded_seed(2**70, 63) < 2**63
+    again = XGBoostTuned(random_state=7, n_estimators_grid=(5, 10), max_depth_grid=(2,), cv=3)
+    assert np.array_equal(small.fit(X, y).predict_proba(X), again.fit(X, y).predict_proba(X))

@@ -30,7 +30,7 @@ def _availability(cfg: dict) -> tuple[str, str]:
 
 
 def cmd_list(args) -> int:
-    rows = []
+    rows, broken = [], []
     if not dataset_names():
         from ..paths import conf_dirs
 
@@ -39,7 +39,12 @@ def cmd_list(args) -> int:
               file=sys.stderr)
         return 2
     for name in dataset_names():
-        cfg = dataset_config(name)
+        try:
+            cfg = dataset_config(name)
+        except DataError as exc:  # one broken file does not hide the others
+            broken.append(str(exc))
+            rows.append((name, "", "", "", "ERROR", "conf/data/" + name + ".yaml cannot be read", ""))
+            continue
         avail, via = _availability(cfg)
         exp = cfg.get("expected") or {}
         rows.append((name, exp.get("rows", ""), exp.get("features", ""), exp.get("classes", ""),
@@ -59,7 +64,9 @@ def cmd_list(args) -> int:
     n_av = sum(r[4] == "yes" for r in rows)
     print(f"\n{n_av} of {len(rows)} datasets available here. Data directories searched: "
           f"{', '.join(str(d) for d in data_dirs())}")
-    return 0
+    for text in broken:
+        print(f"error: {text}", file=sys.stderr)
+    return 1 if broken else 0
 
 
 def cmd_info(args) -> int:
@@ -134,8 +141,11 @@ def cmd_add(args) -> int:
     from .add import add_dataset
 
     nominal = [c.strip() for c in args.nominal.split(",") if c.strip()] if args.nominal else None
+    drop = [c.strip() for c in args.drop.split(",") if c.strip()] if args.drop else None
+    if args.max_gb is not None and not args.max_gb >= 0:
+        raise DataError(f"--max-gb {args.max_gb}: give the largest decompressed size to parse in GiB (0: no cap)")
     added = add_dataset(args.file, name=args.name, target=args.target, nominal=nominal, protocol=args.protocol,
-                        force=args.force, target_is_class=args.target_is_class)
+                        force=args.force, target_is_class=args.target_is_class, drop=drop, max_gb=args.max_gb)
     print("\n".join(added.lines()))
     return 0
 
@@ -168,6 +178,10 @@ def main(argv=None) -> int:
                     "(default cv10): a class with a single row is refused")
     pa.add_argument("--target-is-class", action="store_true",
                     help="keep a numeric class column that looks continuous as classes")
+    pa.add_argument("--drop", default=None, help="comma-separated columns to leave out (identifiers, dates, row "
+                    "numbers: what describes the file, not the instances)")
+    pa.add_argument("--max-gb", type=float, default=1.0, help="the largest decompressed size of the file to parse, "
+                    "in GiB (default 1; 0: no cap)")
     pa.add_argument("--force", action="store_true", help="replace an existing conf/data/<name>.yaml")
     args = p.parse_args(argv)
     try:

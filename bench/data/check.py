@@ -9,7 +9,8 @@ dataset, with one of the statuses:
 ``ok``                the file is found, matches its pin and builds;
 ``missing``           no data directory has it (the line says how to get it);
 ``checksum mismatch`` its SHA-256 is not the config's pin (a corrupt or different file);
-``parse error``       it cannot be read or built as the config says (the message names why).
+``parse error``       it cannot be read or built as the config says (the message names why);
+``config error``      its ``conf/data/<name>.yaml`` cannot be read (counts as not ok; the others are checked).
 
 A dataset whose file ships in ``datasets/`` (``datasets/MANIFEST.csv``) must be ok; the others
 (the full Covertype, MiniBooNE: too large to ship) may be missing, and only a named one counts.
@@ -23,7 +24,7 @@ from pathlib import Path
 from . import cache
 from .dataset import DataError
 
-STATUSES = ("ok", "missing", "checksum mismatch", "parse error")
+STATUSES = ("ok", "missing", "checksum mismatch", "parse error", "config error")
 
 
 @dataclass
@@ -43,7 +44,13 @@ def file_datasets() -> list[str]:
     """The registered datasets that read a file (their first source or a later one)."""
     from .registry import dataset_config, dataset_names
 
-    return [n for n in dataset_names() if any("file" in s for s in dataset_config(n).get("sources") or [])]
+    def reads_a_file(n: str) -> bool:
+        try:
+            return any("file" in s for s in dataset_config(n).get("sources") or [])
+        except DataError:  # a config that cannot be read is checked (and reported) too
+            return True
+
+    return [n for n in dataset_names() if reads_a_file(n)]
 
 
 def check_dataset(name: str, digests: dict | None = None) -> Check:
@@ -53,7 +60,10 @@ def check_dataset(name: str, digests: dict | None = None) -> Check:
     from .registry import _build, dataset_config, locate_file, where_to_get
 
     digests = {} if digests is None else digests
-    cfg = dataset_config(name)
+    try:
+        cfg = dataset_config(name)
+    except DataError as exc:
+        return Check(name, "", "config error", " ".join(str(exc).split()), True)
     files = [s for s in cfg.get("sources") or [] if "file" in s]
     if not files:
         kinds = sorted({k for s in cfg.get("sources") or [] for k in ("openml", "sklearn", "synthetic") if k in s})

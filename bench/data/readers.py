@@ -57,16 +57,30 @@ def _open_text(path: Path):
 #: from ``data_max_gb`` through :func:`size_limit`
 DEFAULT_MAX_BYTES = 1 << 30
 _MAX_BYTES = [DEFAULT_MAX_BYTES]
+#: how the command that runs sets the cap, for the message of a refused file
+_OPTION = [("a job", "data_max_gb=", "data_max_gb=null")]
 
 
 @contextmanager
-def size_limit(max_bytes: int | None):
-    """Parse data files of at most ``max_bytes`` decompressed bytes in the block (None: no cap)."""
+def size_limit(max_bytes: int | None, option: tuple | None = None):
+    """Parse data files of at most ``max_bytes`` decompressed bytes in the block (None: no cap);
+    ``option`` = (who parses, the option's prefix, the option giving no cap), how the running
+    command sets the cap, for the message of a refused file."""
     _MAX_BYTES.append(max_bytes)
+    _OPTION.append(option or _OPTION[-1])
     try:
         yield
     finally:
         _MAX_BYTES.pop()
+        _OPTION.pop()
+
+
+def _too_large(path: Path, cap: int, decoded: str = "once decompressed") -> DataError:
+    who, opt, none = _OPTION[-1]
+    return DataError(
+        f"data file {path} ({path.stat().st_size / 2**20:.1f} MiB on disk) holds more than {cap / 2**30:.2f} GiB "
+        f"of data {decoded}, more than {who} parses ({opt}{cap / 2**30:g}); it was not read. If the "
+        f"file is genuine, raise the cap with {opt}<GiB> (or {none} for none)")
 
 
 def decompressed_size(path: Path, cap: int | None = None) -> int:
@@ -101,10 +115,7 @@ def check_size(path: Path, max_bytes: int | None = None) -> None:
         return
     size = decompressed_size(path, cap)
     if size > cap:
-        raise DataError(
-            f"data file {path} ({path.stat().st_size / 2**20:.1f} MiB on disk) holds more than {cap / 2**30:.2f} GiB "
-            f"of data once decompressed, more than a job parses (data_max_gb={cap / 2**30:g}); it was not read. If the "
-            f"file is genuine, raise the cap with data_max_gb=<GiB> (or data_max_gb=null for none)")
+        raise _too_large(path, cap)
 
 
 def read_table(path: Path) -> Table:
@@ -120,7 +131,7 @@ def read_table(path: Path) -> Table:
         if name.endswith((".arff", ".arff.gz")):
             return read_arff(path)
         if name.endswith(".parquet"):
-            return Table(pd.read_parquet(path), {})
+            return Table(_read_parquet(path), {})
     except DataError:
         raise
     except (OSError, EOFError, UnicodeDecodeError, ValueError, pd.errors.ParserError) as exc:
@@ -135,7 +146,44 @@ def read_table(path: Path) -> Table:
     raise DataError(f"unsupported data file type: {path} (use csv, csv.gz, arff, arff.gz or parquet)")
 
 
+#: rows decoded at a time from a Parquet file, so its decoded size is checked as it grows
+PARQUET_BATCH_ROWS = 65536
+
+
+def _read_parquet(path: Path) -> pd.DataFrame:
+    """A Parquet file as a DataFrame, decoded a batch of rows at a time and refused
+    (:class:`DataError`) as soon as what is decoded passes the cap of :func:`size_limit`: the sizes
+    a file's metadata declares are the writer's word, not what its pages decode to."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    cap = _MAX_BYTES[-1]
+    pf = pq.ParquetFile(path)
+    batches, total = [], 0
+    for batch in pf.iter_batches(batch_size=PARQUET_BATCH_ROWS):
+        total += batch.nbytes
+        if cap and total > cap:
+            raise _too_large(path, cap, "once decoded")
+        batches.append(batch)
+    table = pa.Table.from_batches(batches, schema=pf.schema_arrow) if batches else pf.schema_arrow.empty_table()
+    return table.to_pandas()
+
+
+def _header_names(path: Path, sep: str) -> list[str]:
+    import csv
+
+    with _open_text(path) as fh:
+        for row in csv.reader(fh, delimiter=sep, skipinitialspace=True):
+            return [c.strip() for c in row]
+    return []
+
+
 def _read_delimited(path: Path, sep: str) -> Table:
+    names = _header_names(path, sep)
+    dup = sorted({c for c in names if names.count(c) > 1})
+    if dup:
+        raise DataError(f"data file {path}: the header names column(s) {dup[:5]} more than once; column names must be "
+                        f"unique (bench does not rename them): rename the duplicates in the header line")
     frame = pd.read_csv(
         path,
         sep=sep,

@@ -84,15 +84,22 @@ def dataset_config(name: str) -> dict:
         )
     try:
         cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+        if not isinstance(cfg, dict):
+            raise ValueError(f"the file holds a {type(cfg).__name__}, not a mapping of keys")
     except Exception as exc:
         from ..fileio import yaml_problem
 
         text = yaml_problem(exc)
         if text is None:
-            raise
-        raise DataError(f"dataset {name!r}: {text}") from None
+            text = (f"conf/data/{name}.yaml cannot be read ({' '.join(f'{type(exc).__name__}: {exc}'.split())}); fix "
+                    f"the file or remove it (a literal `${{` in a value is written `\\${{`)")
+        raise BrokenConfig(f"dataset {name!r}: {text}") from None
     cfg.setdefault("name", name)
     return cfg
+
+
+class BrokenConfig(DataError):
+    """A dataset config that cannot be read (YAML syntax, an interpolation that does not resolve)."""
 
 
 _MEMO: dict = {}
@@ -472,12 +479,19 @@ def _build(cfg: dict, raw, meta: dict) -> Dataset:
         return _select(ds, cfg)
 
     frame = raw.frame
+    if len(frame.columns) == 0 or len(frame) == 0:
+        raise DataError(f"dataset {name!r}: the file {meta.get('source')} holds no rows"
+                        + (f" (only the header: {', '.join(map(str, list(frame.columns)[:8]))})" if len(frame.columns)
+                           else "") + "; a dataset needs rows of data below its header")
     target = cfg.get("target") or frame.columns[-1]
     if target not in frame.columns:
         raise DataError(f"dataset {name!r}: target column {target!r} not in the file's columns "
                         f"{list(frame.columns)[:8]}...")
-    # identifier columns; a source that lacks them (already dropped) is fine
-    drop = [c for c in (cfg.get("drop") or []) if c in frame.columns]
+    absent = [c for c in (cfg.get("drop") or []) if c not in frame.columns]
+    if absent:
+        raise DataError(f"dataset {name!r}: drop names columns the file does not have: {absent[:5]}; the columns are "
+                        f"{list(map(str, frame.columns))[:20]}. Name existing columns in `drop` (or remove it)")
+    drop = list(cfg.get("drop") or [])
     features = [c for c in frame.columns if c != target and c not in drop]
     classes, y = _encode_target(name, frame[target], raw.declared.get(target), cfg)
     keep = y >= 0
@@ -517,8 +531,20 @@ def _build(cfg: dict, raw, meta: dict) -> Dataset:
                 numeric_column(series.reset_index(drop=True), f"dataset {name!r}: column {col!r}, declared numeric,")
             X[:, j] = pd.to_numeric(values).to_numpy(dtype=np.float64, na_value=np.nan)
             categories.append(None)
+            _check_finite(name, col, X[:, j], np.flatnonzero(keep) if not keep.all() else None)
     ds = Dataset(name, X, y[keep], classes, [str(f) for f in features], categorical, categories, meta)
-    return _select(ds, cfg)
+    return _select(ds, cfg, len(features) + len(drop))
+
+
+def _check_finite(name: str, col, values: np.ndarray, rows=None) -> None:
+    """DataError naming the column and the first row of an infinite value (``inf``, ``-inf``, or a
+    number too large for a float such as ``1e400``): no classifier can use it."""
+    bad = np.flatnonzero(np.isinf(values))
+    if bad.size:
+        r = int(bad[0] if rows is None else rows[bad[0]])
+        raise DataError(f"dataset {name!r}: column {col!r} holds {bad.size} infinite value(s) ({values[bad[0]]:g} in "
+                        f"data row {r + 1}, line {r + 2} of a file with a header line): no classifier can use them. "
+                        f"Replace them in the file with a finite number or leave the cell empty (missing)")
 
 
 def _cfg_openml_id(cfg: dict):
@@ -673,7 +699,11 @@ def _group_classes(name: str, labels: pd.Series, groups) -> pd.Series:
     return labels.map(lambda v: None if pd.isna(v) else mapping[v])
 
 
-def _select(ds: Dataset, cfg: dict) -> Dataset:
+def _select(ds: Dataset, cfg: dict, n_file_features: int | None = None) -> Dataset:
+    """Apply ``select`` and check ``expected``. The expected number of features may count the
+    table after ``select``, before it, or before ``drop`` (``n_file_features``): a column selection
+    or drop given on the command line narrows a registered dataset without changing its file."""
+    n_before = ds.n_features
     select = cfg.get("select")
     if select is not None:
         names = ds.feature_names
@@ -684,7 +714,10 @@ def _select(ds: Dataset, cfg: dict) -> Dataset:
         ds = ds.subset(columns=select)
     expected = cfg.get("expected") or {}
     checks = {"rows": ds.n_instances, "features": ds.n_features, "classes": ds.n_classes}
+    narrowed = {n_before, n_file_features} - {None}
     for key, actual in checks.items():
+        if key == "features" and expected.get(key) is not None and int(expected[key]) in narrowed:
+            continue
         if key in expected and expected[key] is not None and int(expected[key]) != actual:
             raise DataError(
                 f"dataset {ds.name!r} from {ds.meta.get('source')} has {actual} {key}, but its config "

@@ -140,6 +140,29 @@ def _guard_evidence(args, out: Path) -> tuple[Path | None, str | None]:
     return where, note
 
 
+def _evidence_source(args) -> tuple[str, str | None, str | None]:
+    """(the reports folder whose evidence is read, the folder to build into (None: in place), what is
+    wrong). ``--out`` holding evidence is rebuilt in place (or checked); a new or empty ``--out`` is
+    filled from the default reports folder's evidence; anything else is refused with the fix."""
+    default = _DEFAULT_OUT
+    out = Path(args.out)
+    if (out / "evidence").is_dir():  # its manifest and files are checked next
+        return args.out, None, None
+    empty = not out.exists() or (out.is_dir() and not any(out.iterdir()))
+    if args.check:
+        return args.out, None, (f"--out {args.out} holds no evidence ({args.out}/evidence/MANIFEST.json) to check the "
+                                f"reports against; --check compares a reports folder with its own evidence (e.g. "
+                                f"--out {default})")
+    if empty and (Path(default) / "evidence" / "MANIFEST.json").is_file():
+        return default, args.out, None
+    return args.out, None, (f"--out {args.out} holds no evidence ({args.out}/evidence/MANIFEST.json); give a new or "
+                            f"empty folder to fill from {default}/evidence, or a reports folder with its evidence")
+
+
+#: the reports folder ``--out`` names by default
+_DEFAULT_OUT = "reports"
+
+
 def _from_evidence(args) -> int:
     import tempfile
     import time
@@ -147,17 +170,31 @@ def _from_evidence(args) -> int:
     from .build import rebuild_from_evidence
     from .evidence import EvidenceError, compare_trees
 
+    import shutil
+
+    from .build import verify_evidence
+
     t0 = time.time()
-    into = None
-    if args.check:
-        into = Path(args.check_into) if args.check_into else Path(tempfile.mkdtemp(prefix="bench-evidence-")) / "reports"
+    src, into, problem = _evidence_source(args)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     try:
-        out, rebuilt, kept = rebuild_from_evidence(args.out, into, scale=args.scale)
+        verify_evidence(Path(src) / "evidence")  # before any folder is made or copied
     except EvidenceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    except ReportBuildError as exc:
-        print(f"the rebuild from evidence failed: {'; '.join(exc.failures)}", file=sys.stderr)
+    made = None
+    if args.check:
+        made = None if args.check_into else Path(tempfile.mkdtemp(prefix="bench-evidence-"))
+        into = Path(args.check_into) if args.check_into else made / "reports"
+    try:
+        out, rebuilt, kept = rebuild_from_evidence(src, into, scale=args.scale)
+    except (EvidenceError, ReportBuildError) as exc:
+        text = "; ".join(exc.failures) if isinstance(exc, ReportBuildError) else str(exc)
+        print(f"error: the rebuild from evidence failed: {text}", file=sys.stderr)
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
         return 1
     print(f"rebuilt from the evidence of {len(rebuilt)} experiments ({', '.join(rebuilt) or 'none'}) into {out}/ "
           f"in {time.time() - t0:.0f} s")
@@ -166,6 +203,8 @@ def _from_evidence(args) -> int:
     if not args.check:
         return 0
     diff = compare_trees(args.out, out)
+    if not diff and made is not None:
+        shutil.rmtree(made, ignore_errors=True)
     if diff:
         print(f"the rebuild differs from {args.out}/ in {len(diff)} files (build-time lines aside):", file=sys.stderr)
         for line in diff[:50]:

@@ -712,6 +712,22 @@ def write_experiment_manifest(name: str, df: pd.DataFrame, plan: dict, out: Path
     return path
 
 
+def verify_evidence(folder: str | Path) -> None:
+    """Check every file the evidence folder's ``MANIFEST.json`` lists against its SHA-256, before
+    anything is built from it: :class:`bench.report.evidence.EvidenceError` naming the first file
+    that is missing or changed (or the manifest, when it is missing or not JSON)."""
+    from .evidence import MANIFEST, EvidenceError
+
+    folder = Path(folder)
+    ev = Evidence(folder)
+    manifest = ev._manifest(folder) if folder.is_dir() else None
+    if manifest is None:
+        raise EvidenceError(f"{folder}/{MANIFEST} is missing: the evidence in {folder} cannot be checked "
+                            f"(restore it with git checkout {folder})")
+    for rel in sorted(manifest.get("files") or {}):
+        ev._checked(folder, rel)
+
+
 def rebuild_from_evidence(src: str | Path = "reports", out: str | Path | None = None,
                           scale: str | None = None) -> tuple[Path, list[str], list[str]]:
     """Rebuild the reports of ``src`` from its shipped evidence alone (``src/evidence``), into
@@ -721,6 +737,7 @@ def rebuild_from_evidence(src: str | Path = "reports", out: str | Path | None = 
     written anew. Returns (out, the experiments rebuilt, the report folders kept without evidence)."""
     src = Path(src)
     out = Path(out) if out is not None else src
+    verify_evidence(src / EVIDENCE)  # a changed file is named now, not after the rebuild
     ev = Evidence(src / EVIDENCE)
     have = set(ev.experiments())
     remade = set(have) | {p for p in TITLES if any(e in have for e in paper_experiments(p))}
