@@ -186,3 +186,26 @@ def test_each_verdict_names_the_experiment_its_numbers_come_from():
     assert vs["ES31"].extra["experiments"] == ["eskdb_ensemble_size"]
     assert vs["ES05"].extra["experiments"] == ["eskdb_ablation"]
     assert "experiments" not in vs["ES27"].extra        # a config's prior: no run behind it
+
+
+def test_selected_k_reports_a_tie_as_a_tie(tmp_path):
+    """ES22: the standalone SKDB's choices 2, 2, 3, 5, 5 on tic-tac-toe: the table's most frequent k is
+    "2 and 5" and the verdict's reason names the tie; a single mode stays a single k."""
+    from types import SimpleNamespace
+
+    from bench.papers.eskdb import build
+
+    recs = pd.DataFrame([{"algo": "skdb", "status": "ok", "dataset": "tic_tac_toe", "extra.k": k}
+                         for k in (2, 5, 3, 2, 5)]
+                        + [{"algo": "eskdb_m", "status": "ok", "dataset": "tic_tac_toe", "extra.k_star": [2, 2, 4]}])
+    out = tmp_path / "eskdb"
+    out.mkdir()
+    facts = Facts("eskdb")
+    build.selected_k_table(SimpleNamespace(records=recs), {"ESKDB_M": "eskdb_m", "SKDB": "skdb"}, out, facts)
+    t = facts.table("selected_k").set_index("algorithm")
+    assert t.loc["SKDB", "most frequent k"] == "2 and 5" and t.loc["ESKDB_M", "most frequent k"] == "2"
+    facts.write(out)
+    v = eskdb.evaluate(tmp_path, published.claims("eskdb").query("claim_id == 'ES22'"))[0]
+    assert v.verdict == "partly reproduced"       # 2 of 3 members hold; 2 of 5 (SKDB) is not a majority
+    assert "standalone SKDB: k = 2 in 2 of 5 (40%); most frequent: k = 2 and k = 5 tie (2 each)" in v.reason
+    assert "ESKDB_M's SKDB members: k = 2 in 2 of 3 (67%); most frequent: k = 2;" in v.ours

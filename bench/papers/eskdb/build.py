@@ -99,7 +99,8 @@ def selected_k_table(exp, amap: dict[str, str], out: Path, facts: Facts | None =
                 continue
             cnt = pd.Series(ks).value_counts().sort_index()
             row = {"dataset": ds, "algorithm": name, "chooser": "members x splits" if col == "extra.k_star"
-                   else "splits", "choices": len(ks), "most frequent k": int(cnt.idxmax()),
+                   else "splits", "choices": len(ks),
+                   "most frequent k": " and ".join(str(k) for k in cnt.index[cnt == cnt.max()]),  # a tie as a tie
                    "k counts": ", ".join(f"k={k}: {n}" for k, n in cnt.items())}
             row.update({f"k={k}": int(cnt.get(k, 0)) for k in range(0, 6)})
             rows.append(row)
