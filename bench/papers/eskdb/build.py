@@ -12,7 +12,9 @@ a single 2-fold run on the six largest):
 * ``eskdb_ensemble_size`` - ``eskdb_m`` swept over the ensemble size (estimator parameter
   :data:`ENSEMBLE_SIZE_PARAM`, values 1, 10, 20, 30): Fig. 6;
 * ``eskdb_hdp_tying`` - ``eskdb_hdp`` swept over :data:`TYING_PARAM` (none, parent, level,
-  single) and :data:`PRIOR_PARAM` (uniform, gamma): Fig. 7.
+  single) and :data:`PRIOR_PARAM` (uniform, gamma): Fig. 7;
+* ``eskdb_gibbs_iterations`` - ``eskdb_hdp`` swept over :data:`ITERATIONS_PARAM` (250, 1000, 5000) on the
+  cheapest 50 of the datasets: :func:`gibbs_iterations` (claim ES25).
 
 Algorithm names (:data:`ALGOS`): the paper's name -> our conf/algo names, the first one that has
 stored runs is used: NB ``kdb0`` (M-estimation, as the paper's BNCs; Weka-style Laplace NB ``nb_disc`` is
@@ -43,7 +45,9 @@ import pandas as pd
 
 from bench import published
 from bench.stats.collect import variant_params
+from bench.stats.pairwise import wdl
 from bench.stats.spread import standard_error
+from bench.stats.ttests import wilcoxon_signed_rank
 from bench.report.compare import beside_published, display_beside, long_display, wdl_vs_published
 from bench.report.context import PaperResult, ReportContext, dataset_algo_cells
 from bench.report.figures import Caption, lines, plt, save, scatter_vs
@@ -56,10 +60,11 @@ from bench.report.tables import write_table
 
 PAPER = "eskdb"
 EXPERIMENTS = {"main": "eskdb_main", "ablation": "eskdb_ablation", "ensemble": "eskdb_ensemble_size",
-               "hdp": "eskdb_hdp_tying"}
+               "hdp": "eskdb_hdp_tying", "iterations": "eskdb_gibbs_iterations"}
 ENSEMBLE_SIZE_PARAM = "n_estimators"
 ENSEMBLE_SIZES = (1, 10, 20, 30)
 TYING_PARAM, PRIOR_PARAM = "tying", "prior"
+ITERATIONS_PARAM = "n_iterations"   # eskdb_gibbs_iterations: ESKDB_HDP's Gibbs iterations (claim ES25)
 TYINGS = ("none", "parent", "level", "single")
 PRIORS = ("uniform", "gamma")
 TEST, ALPHA = DECLARATION.test, DECLARATION.alpha
@@ -185,7 +190,7 @@ AVERAGE_FACT_COLUMNS = ["algorithm", "measure", "published", "published_text", "
 #: the experiments whose per-dataset means the claim checks read (as their summary_long.csv shows them),
 #: and the algorithm labels recorded (None: all)
 SUMMARY_FACTS = {"eskdb_main": ["eskdb_hdp", "xgb_tuned"], "eskdb_ablation": None, "eskdb_ensemble_size": None,
-                 "eskdb_hdp_tying": None}
+                 "eskdb_hdp_tying": None, "eskdb_gibbs_iterations": None}
 #: the digits the tables print: averages (Tables 5, 6, 8, 9) and win shares (Tables 3, 4, 7)
 AVERAGE_DIGITS, SHARE_DIGITS = 4, 3
 
@@ -519,6 +524,7 @@ def _figures(ctx, exp, vals, amap, label, out: Path, res: PaperResult) -> list[P
         files += _scatter_pair(abl, avals, amap_abl[a], amap_abl[b], a, b, f"fig{fig}_scatter", f"Fig. {fig}", out, res)
     files += _fig6(ctx.experiment(EXPERIMENTS["ensemble"]), out, res)
     files += _fig7(ctx.experiment(EXPERIMENTS["hdp"]), out, res)
+    files += gibbs_iterations(ctx.experiment(EXPERIMENTS["iterations"]), out, res)
     files += _fig8(exp, vals, amap, out, res)
     return files
 
@@ -670,6 +676,73 @@ def _fig7(exp, out, res) -> list[Path]:
                         f"complete run, per tying strategy (x) and prior (bars), each bar labelled with its value; "
                         f"the y axis is zoomed on the bars (it does not start at 0)")
     return save(fig, out / "fig7_hdp_tying", cap)
+
+
+def gibbs_iterations(exp, out: Path, res: PaperResult) -> list[Path]:
+    """Claim ES25 ("1,000 iterations of the sampler are sufficient"): ESKDB_HDP swept over the Gibbs
+    iterations (:data:`ITERATIONS_PARAM`, experiment ``eskdb_gibbs_iterations``), on the datasets where every
+    iteration count has a complete run. ``gibbs_iterations``: each count's mean RMSE and error rate with the
+    standard error over the datasets; ``gibbs_iterations_tests`` (also the fact of that name): each count
+    against the next larger (250 vs 1000, 1000 vs 5000), the mean difference (fewer - more iterations), W/D/L
+    of the fewer iterations (a win = lower), the two-sided sign test p and the two-sided Wilcoxon
+    signed-rank p over the datasets; a figure of the means."""
+    its = {a: int(float(v)) for a, v in _param_series(exp, ALGOS["ESKDB_HDP"][0], ITERATIONS_PARAM).items()}
+    if len(its) < 2:
+        res.add_missing("Gibbs iterations", "", "ESKDB_HDP", exp.algo_reason(ALGOS["ESKDB_HDP"][0]) or
+                        f"fewer than 2 iteration counts stored ({ITERATIONS_PARAM})")
+        return []
+    algos = sorted(its, key=its.get)
+    rows, tests, series, errs = [], [], {}, {}
+    for m, name in (("rmse", "RMSE"), ("error", "error rate")):
+        v = exp.means(m)
+        v = v[[a for a in algos if a in v.columns]].dropna() if not v.empty else v
+        if v.empty or v.shape[1] < len(algos):
+            continue
+        for a in algos:
+            rows.append({"measure": name, "iterations": its[a],
+                         "mean ± s.e.": f"{v[a].mean():.4f} ± {standard_error(v[a]):.4f}", "datasets": len(v)})
+        for lo, hi in zip(algos[:-1], algos[1:]):
+            w = wdl(v[lo], v[hi], test="sign2")
+            tests.append({"measure": name, "fewer": its[lo], "more": its[hi], "mean_difference": float(
+                (v[lo] - v[hi]).mean()), "wins": w.wins, "draws": w.draws, "losses": w.losses, "sign_p": w.p,
+                "wilcoxon_p": wilcoxon_signed_rank(v[lo], v[hi]).p, "n_datasets": len(v)})
+        key = f"{name} ({len(v)} datasets)"
+        series[key] = pd.Series([v[a].mean() for a in algos], index=[its[a] for a in algos])
+        errs[key] = pd.Series([standard_error(v[a]) for a in algos], index=series[key].index)
+    if not tests:
+        res.add_missing("Gibbs iterations", "", "ESKDB_HDP", "no dataset where every iteration count has a "
+                                                             "complete run")
+        return []
+    tab = pd.DataFrame(tests)
+    res.facts.add_table("gibbs_iterations_tests", tab, f"{PAPER}/gibbs_iterations_tests.csv",
+                        about="ESKDB_HDP with fewer against more Gibbs iterations, per measure: mean difference "
+                              "(fewer - more), W/D/L of the fewer (a win = lower), two-sided sign test and Wilcoxon "
+                              "signed-rank p over the datasets where every count has a complete run")
+    n = int(tab["n_datasets"].iloc[0])
+    res.facts.add_value("gibbs_iterations_datasets", {"complete": n, "planned": len(exp.plan.get("datasets") or []),
+                                                      "scale": exp.plan.get("scale")},
+                        f"{PAPER}/gibbs_iterations_tests.csv",
+                        about="the datasets where every iteration count has a complete run, and the experiment's "
+                              "planned datasets (its cheapest) and scale")
+    where = f"the {n} datasets of experiment {exp.name} where every iteration count has a complete run"
+    files = write_table(pd.DataFrame(rows), out / "gibbs_iterations", index=False,
+                        caption=f"ESKDB_HDP by number of Gibbs iterations (burn-in 100): mean RMSE and error rate "
+                                f"± standard error over {where}")
+    shown = pd.DataFrame({"measure": tab["measure"],
+                          "iterations": [f"{a} vs {b}" for a, b in zip(tab["fewer"], tab["more"])],
+                          "mean difference": tab["mean_difference"].map(lambda x: f"{x:+.6f}"),
+                          "W/D/L": [f"{w}/{d}/{l_}" for w, d, l_ in zip(tab["wins"], tab["draws"], tab["losses"])],
+                          "sign test p": tab["sign_p"].map(lambda x: f"{x:.4f}"),
+                          "Wilcoxon p": tab["wilcoxon_p"].map(lambda x: f"{x:.4f}"), "datasets": tab["n_datasets"]})
+    files += write_table(shown, out / "gibbs_iterations_tests", index=False,
+                         caption=f"ESKDB_HDP, fewer against more Gibbs iterations, over {where}: mean difference "
+                                 f"(fewer - more; negative = fewer iterations better), W/D/L of the fewer "
+                                 f"iterations (a win = lower), two-sided binomial sign test p and two-sided Wilcoxon "
+                                 f"signed-rank p")
+    cap = _caption(exp, f"ESKDB_HDP: mean RMSE and error rate over {where}, against the number of Gibbs "
+                        f"iterations, with bars of one standard error over the datasets")
+    return files + lines(series, "Gibbs iterations", "average over datasets (± s.e.)", out / "gibbs_iterations",
+                         title="ESKDB_HDP by number of Gibbs iterations", yerr=errs, caption=cap)
 
 
 def _fig8(exp, vals, amap, out, res) -> list[Path]:
