@@ -14,7 +14,9 @@ a single 2-fold run on the six largest):
 * ``eskdb_hdp_tying`` - ``eskdb_hdp`` swept over :data:`TYING_PARAM` (none, parent, level,
   single) and :data:`PRIOR_PARAM` (uniform, gamma): Fig. 7;
 * ``eskdb_gibbs_iterations`` - ``eskdb_hdp`` swept over :data:`ITERATIONS_PARAM` (250, 1000, 5000) on the
-  cheapest 50 of the datasets: :func:`gibbs_iterations` (claim ES25).
+  cheapest 50 of the datasets: :func:`gibbs_iterations` (claim ES25);
+* ``eskdb_uniform_prior`` - ``eskdb_hdp`` with the uniform prior at 1000, 10000 and 50000 iterations on the
+  smallest datasets: :func:`uniform_prior` (claims ES24, ES26).
 
 Algorithm names (:data:`ALGOS`): the paper's name -> our conf/algo names, the first one that has
 stored runs is used: NB ``kdb0`` (M-estimation, as the paper's BNCs; Weka-style Laplace NB ``nb_disc`` is
@@ -60,7 +62,7 @@ from bench.report.tables import write_table
 
 PAPER = "eskdb"
 EXPERIMENTS = {"main": "eskdb_main", "ablation": "eskdb_ablation", "ensemble": "eskdb_ensemble_size",
-               "hdp": "eskdb_hdp_tying", "iterations": "eskdb_gibbs_iterations"}
+               "hdp": "eskdb_hdp_tying", "iterations": "eskdb_gibbs_iterations", "uniform": "eskdb_uniform_prior"}
 ENSEMBLE_SIZE_PARAM = "n_estimators"
 ENSEMBLE_SIZES = (1, 10, 20, 30)
 TYING_PARAM, PRIOR_PARAM = "tying", "prior"
@@ -190,7 +192,7 @@ AVERAGE_FACT_COLUMNS = ["algorithm", "measure", "published", "published_text", "
 #: the experiments whose per-dataset means the claim checks read (as their summary_long.csv shows them),
 #: and the algorithm labels recorded (None: all)
 SUMMARY_FACTS = {"eskdb_main": ["eskdb_hdp", "xgb_tuned"], "eskdb_ablation": None, "eskdb_ensemble_size": None,
-                 "eskdb_hdp_tying": None, "eskdb_gibbs_iterations": None}
+                 "eskdb_hdp_tying": None, "eskdb_gibbs_iterations": None, "eskdb_uniform_prior": None}
 #: the digits the tables print: averages (Tables 5, 6, 8, 9) and win shares (Tables 3, 4, 7)
 AVERAGE_DIGITS, SHARE_DIGITS = 4, 3
 
@@ -525,6 +527,7 @@ def _figures(ctx, exp, vals, amap, label, out: Path, res: PaperResult) -> list[P
     files += _fig6(ctx.experiment(EXPERIMENTS["ensemble"]), out, res)
     files += _fig7(ctx.experiment(EXPERIMENTS["hdp"]), out, res)
     files += gibbs_iterations(ctx.experiment(EXPERIMENTS["iterations"]), out, res)
+    files += uniform_prior(ctx.experiment(EXPERIMENTS["uniform"]), exp, out, res)
     files += _fig8(exp, vals, amap, out, res)
     return files
 
@@ -743,6 +746,70 @@ def gibbs_iterations(exp, out: Path, res: PaperResult) -> list[Path]:
                         f"iterations, with bars of one standard error over the datasets")
     return files + lines(series, "Gibbs iterations", "average over datasets (± s.e.)", out / "gibbs_iterations",
                          title="ESKDB_HDP by number of Gibbs iterations", yerr=errs, caption=cap)
+
+
+#: experiment eskdb_uniform_prior's comparisons (claims ES24, ES26): (row, column), a win = the row lower
+UNIFORM_PAIRS = (("uniform 10000", "uniform 50000"), ("Gamma(2,1) 1000", "uniform 10000"),
+                 ("Gamma(2,1) 1000", "uniform 50000"))
+
+
+def uniform_prior(exp, main, out: Path, res: PaperResult) -> list[Path]:
+    """Claims ES24 (Petitjean et al. 2018's sampler "requires 50,000 iterations") and ES26 ("10x fewer
+    samples"): ESKDB_HDP with the uniform concentration prior at each stored number of Gibbs iterations
+    (experiment ``eskdb_uniform_prior``) beside the Gamma(2,1) prior at 1000 (``eskdb_main``'s
+    ``eskdb_hdp``, the same splits), on the datasets where all have complete runs. ``uniform_prior``: each
+    one's mean RMSE and error rate ± standard error; ``uniform_prior_tests`` (also the fact of that name): the
+    pairs of :data:`UNIFORM_PAIRS`, mean difference (row - column), W/D/L of the row (a win = lower), the
+    two-sided sign test p and Wilcoxon signed-rank p over the datasets."""
+    base = ALGOS["ESKDB_HDP"][0]
+    its, prior = _param_series(exp, base, ITERATIONS_PARAM), _param_series(exp, base, PRIOR_PARAM)
+    named = {f"uniform {int(float(its[a]))}": a for a in sorted(its, key=lambda a: float(its[a]))
+             if str(prior.get(a)) == "uniform"}
+    if not named or exp.algo_reason(base) or main.algo_reason(base):
+        res.add_missing("uniform prior", "", "ESKDB_HDP", exp.algo_reason(base) or main.algo_reason(base) or
+                        "no uniform-prior variant stored")
+        return []
+    rows, tests = [], []
+    for m, name in (("rmse", "RMSE"), ("error", "error rate")):
+        ev, mv = exp.means(m), main.means(m)
+        if ev.empty or mv.empty:
+            continue
+        v = pd.concat([ev[list(named.values())].set_axis(list(named), axis=1),
+                       mv[[base]].set_axis(["Gamma(2,1) 1000"], axis=1)], axis=1, join="inner").dropna()
+        if v.empty:
+            continue
+        rows += [{"measure": name, "prior and iterations": c, "mean ± s.e.": f"{v[c].mean():.4f} ± "
+                  f"{standard_error(v[c]):.4f}", "datasets": len(v)} for c in v.columns]
+        for a, b in (p for p in UNIFORM_PAIRS if set(p) <= set(v.columns)):
+            w = wdl(v[a], v[b], test="sign2")
+            tests.append({"measure": name, "row": a, "col": b, "mean_difference": float((v[a] - v[b]).mean()),
+                          "wins": w.wins, "draws": w.draws, "losses": w.losses, "sign_p": w.p,
+                          "wilcoxon_p": wilcoxon_signed_rank(v[a], v[b]).p, "n_datasets": len(v),
+                          "datasets": " ".join(v.index)})
+    if not tests:
+        res.add_missing("uniform prior", "", "ESKDB_HDP", "no dataset with complete runs of every variant")
+        return []
+    tab = pd.DataFrame(tests)
+    res.facts.add_table("uniform_prior_tests", tab, f"{PAPER}/uniform_prior_tests.csv",
+                        about="ESKDB_HDP, uniform prior at several Gibbs iterations and Gamma(2,1) at 1000, per "
+                              "measure and pair: mean difference (row - col), W/D/L of the row (a win = lower), "
+                              "two-sided sign test and Wilcoxon signed-rank p, the datasets")
+    where = (f"the {int(tab['n_datasets'].iloc[0])} datasets of experiment {exp.name} where every variant has a "
+             f"complete run ({tab['datasets'].iloc[0].replace(' ', ', ')}); Gamma(2,1) 1000 is {main.name}'s "
+             f"ESKDB_HDP on the same splits")
+    files = write_table(pd.DataFrame(rows), out / "uniform_prior", index=False,
+                        caption=f"ESKDB_HDP with the uniform concentration prior (Petitjean et al. 2018) by number of "
+                                f"Gibbs iterations, and with Gamma(2,1) at 1000: mean RMSE and error rate ± standard "
+                                f"error over {where}")
+    shown = pd.DataFrame({"measure": tab["measure"], "row vs col": tab["row"] + " vs " + tab["col"],
+                          "mean difference": tab["mean_difference"].map(lambda x: f"{x:+.6f}"),
+                          "W/D/L": [f"{w}/{d}/{l_}" for w, d, l_ in zip(tab["wins"], tab["draws"], tab["losses"])],
+                          "sign test p": tab["sign_p"].map(lambda x: f"{x:.4f}"),
+                          "Wilcoxon p": tab["wilcoxon_p"].map(lambda x: f"{x:.4f}"), "datasets": tab["n_datasets"]})
+    return files + write_table(shown, out / "uniform_prior_tests", index=False,
+                               caption=f"ESKDB_HDP, row against column over {where}: mean difference (row - col; "
+                                       f"negative = row better), W/D/L of the row (a win = lower), two-sided "
+                                       f"binomial sign test p and two-sided Wilcoxon signed-rank p")
 
 
 def _fig8(exp, vals, amap, out, res) -> list[Path]:
