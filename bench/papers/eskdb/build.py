@@ -16,7 +16,7 @@ a single 2-fold run on the six largest):
 * ``eskdb_gibbs_iterations`` - ``eskdb_hdp`` swept over :data:`ITERATIONS_PARAM` (250, 1000, 5000) on the
   cheapest 50 of the datasets: :func:`gibbs_iterations` (claim ES25);
 * ``eskdb_uniform_prior`` - ``eskdb_hdp`` with the uniform prior at 1000, 10000 and 50000 iterations on the
-  smallest datasets: :func:`uniform_prior` (claims ES24, ES26).
+  8 datasets where 50000 iterations cost least: :func:`uniform_prior` (claims ES24, ES26).
 
 Algorithm names (:data:`ALGOS`): the paper's name -> our conf/algo names, the first one that has
 stored runs is used: NB ``kdb0`` (M-estimation, as the paper's BNCs; Weka-style Laplace NB ``nb_disc`` is
