@@ -765,9 +765,9 @@ def uniform_prior(exp, main, out: Path, res: PaperResult) -> list[Path]:
     its, prior = _param_series(exp, base, ITERATIONS_PARAM), _param_series(exp, base, PRIOR_PARAM)
     named = {f"uniform {int(float(its[a]))}": a for a in sorted(its, key=lambda a: float(its[a]))
              if str(prior.get(a)) == "uniform"}
-    if not named or exp.algo_reason(base) or main.algo_reason(base):
-        res.add_missing("uniform prior", "", "ESKDB_HDP", exp.algo_reason(base) or main.algo_reason(base) or
-                        "no uniform-prior variant stored")
+    if not named or main.algo_reason(base):
+        res.add_missing("uniform prior", "", "ESKDB_HDP", main.algo_reason(base) if named else
+                        exp.algo_reason(base) or "no uniform-prior variant stored")
         return []
     rows, tests = [], []
     for m, name in (("rmse", "RMSE"), ("error", "error rate")):
