@@ -94,7 +94,9 @@ NumPy generator above.
   ``BNStructure_MDLR.setSeed``), then ``randomSeed++``. The counter is never reset, so the
   second training fold of the first 5x2 round starts at ``1990093 + E`` and training fold f
   (0..9) at ``1990093 + f * E``. Here member e uses ``java_seed + e`` (``java_seed`` defaults
-  to 1990093, the first fold's).
+  to 1990093, the first fold's); with ``java_fold_seeds=True`` it uses ``java_seed + f * E + e``,
+  f the split's position in the protocol (``split_index``, set by bench's runner: repeat * 2 +
+  fold under 5x2 CV), as the driver counts.
 * Cut points (``MDL_R/MDLR.java``). ``calculateCutPoints`` visits the numeric attributes from
   the last column to the first; ``cutPointsForSubset`` keeps the seed in a field, so it carries
   over from one attribute to the next. A subset whose MDL-passing weights are not all 0 draws
@@ -644,6 +646,12 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
         ``long`` arithmetic). 1990093 is the reference code's first value; its 5x2 CV driver keeps
         counting over the folds, so training fold f (0..9) starts at ``1990093 + f * n_estimators``.
         ``random_state`` does not move these draws.
+    java_fold_seeds : bool, default=False
+        Follow the reference driver's count over the folds: member e of split f uses
+        ``java_seed + f * n_estimators + e``, f = ``split_index``. False: every split starts at
+        ``java_seed``. Unused without ``"authors"`` draws.
+    split_index : int or None, default=None
+        The split's position in the protocol's run order (injected by the runner); None = 0.
     n_jobs : int, default=1
         Members fitted in parallel by joblib (results do not depend on it).
     random_state : int, numpy Generator or None
@@ -668,7 +676,8 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
     def __init__(self, *, n_estimators=10, max_k=5, estimation="m_estimate", m=1.0, n_iterations=1000, burn_in=100,
                  tying="level", prior="gamma", random_cut_points=True, random_order=True,
                  cut_point_count="boundaries", zero_mi="append", missing_slot="observed", tie_order="stable",
-                 loo_rule="exact", cut_point_rng="numpy", order_rng="numpy", java_seed=AUTHORS_SEED, n_jobs=1,
+                 loo_rule="exact", cut_point_rng="numpy", order_rng="numpy", java_seed=AUTHORS_SEED,
+                 java_fold_seeds=False, split_index=None, n_jobs=1,
                  random_state=None, categorical_features=None, n_categories=None, max_table_bytes="auto"):
         self.missing_slot = missing_slot
         self.tie_order = tie_order
@@ -676,6 +685,8 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
         self.cut_point_rng = cut_point_rng
         self.order_rng = order_rng
         self.java_seed = java_seed
+        self.java_fold_seeds = java_fold_seeds
+        self.split_index = split_index
         self.n_estimators = n_estimators
         self.max_k = max_k
         self.estimation = estimation
@@ -713,6 +724,8 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
         "cut_point_rng": [StrOptions(set(RNGS))],
         "order_rng": [StrOptions(set(RNGS))],
         "java_seed": [Interval(Integral, -(2 ** 63), 2 ** 63 - 1, closed="both")],
+        "java_fold_seeds": ["boolean"],
+        "split_index": [Interval(Integral, 0, None, closed="left"), None],
         "n_jobs": [Integral, None],
         "random_state": RANDOM_STATE_CONSTRAINT,
         **NOMINAL_COLUMNS_CONSTRAINTS,
@@ -775,7 +788,10 @@ class ESKDB(PredictFromProbaMixin, AllowNanTagsMixin, ClassifierMixin, BaseEstim
             spec["fixed_cut_points"] = [midpoints(v, _mdl_boundaries_kernel(c, xlogx, True))
                                         for v, c in value_counts]
         seeds = np.random.default_rng(self.random_state).integers(0, 2 ** 63 - 1, size=int(self.n_estimators))
-        java_seeds = [_wrap_long(int(self.java_seed) + e) for e in range(int(self.n_estimators))]
+        first = int(self.java_seed)
+        if self.java_fold_seeds:  # the reference driver's count over the folds (module docstring)
+            first += int(self.split_index or 0) * int(self.n_estimators)
+        java_seeds = [_wrap_long(first + e) for e in range(int(self.n_estimators))]
         if self.n_jobs in (None, 1) or self.n_estimators == 1:
             members = [_fit_member(X, y_codes, spec, int(s), js) for s, js in zip(seeds, java_seeds)]
         else:

@@ -33,11 +33,15 @@ SPLIT_SALT = 0x5EED
 
 @dataclass(frozen=True)
 class Split:
+    """One split of a protocol: ``index`` is its position in the protocol's run order
+    (``repeat * splits per repeat + fold``), what an estimator declaring ``split_index`` receives
+    from the runner (:func:`bench.runner.inject`)."""
     repeat: int
     fold: int
     train: np.ndarray
     test: np.ndarray
     train_size: int | None = None
+    index: int = 0
 
 
 class ProtocolError(ValueError):
@@ -83,12 +87,12 @@ def splits(y: np.ndarray, protocol: dict, seed: int) -> Iterator[Split]:
             for f in range(k):
                 test = np.flatnonzero(folds == f)
                 train = np.flatnonzero(folds != f)
-                yield Split(r, f, train, test)
+                yield Split(r, f, train, test, index=r * k + f)
         elif kind == "holdout":
             test = stratified_sample(y, float(protocol.get("test_size", 1 / 3)), rng)
             mask = np.zeros(len(y), dtype=bool)
             mask[test] = True
-            yield Split(r, 0, np.flatnonzero(~mask), np.flatnonzero(mask))
+            yield Split(r, 0, np.flatnonzero(~mask), np.flatnonzero(mask), index=r)
         elif kind == "train_sizes":
             test = stratified_sample(y, float(protocol.get("test_size", 0.25)), rng)
             mask = np.zeros(len(y), dtype=bool)
@@ -101,7 +105,8 @@ def splits(y: np.ndarray, protocol: dict, seed: int) -> Iterator[Split]:
                     raise ProtocolError(
                         f"train size {size} exceeds the {pool.size} instances left after the test set"
                     )
-                yield Split(r, f, np.sort(pool[order[:size]]), test, train_size=size)
+                yield Split(r, f, np.sort(pool[order[:size]]), test, train_size=size,
+                            index=r * len(protocol["train_sizes"]) + f)
         else:
             raise ProtocolError(f"unknown protocol kind {kind!r} (kfold, holdout, train_sizes)")
 

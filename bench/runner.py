@@ -77,17 +77,19 @@ def algo_identity(algo_cfg: dict) -> tuple[str, str]:
     return name, config_hash(defining)
 
 
-def build_estimator(algo_cfg: dict, ds: Dataset, random_state: int | None):
+def build_estimator(algo_cfg: dict, ds: Dataset, random_state: int | None, split_index: int | None = None):
     """Instantiate the configured steps: ``preprocess`` (list, optional) then ``estimator``.
 
     Returns ``(steps, estimator)`` where ``steps`` are the unfitted preprocessing steps.
+    ``split_index`` (the split's position in the protocol, :attr:`bench.protocols.Split.index`)
+    goes to the steps that declare it (:func:`inject`).
     """
     if "estimator" not in algo_cfg:
         raise ValueError(f"algorithm config {algo_cfg.get('name')!r} has no `estimator` entry")
     steps = [instantiate(s) for s in (algo_cfg.get("preprocess") or [])]
     est = instantiate(algo_cfg["estimator"])
     for obj in steps + [est]:
-        inject(obj, ds, random_state)
+        inject(obj, ds, random_state, split_index=split_index)
     return steps, est
 
 
@@ -133,10 +135,12 @@ def _build(node):
     return node
 
 
-def inject(obj, ds: Dataset, random_state: int | None, categorical=None, n_categories=None) -> None:
+def inject(obj, ds: Dataset, random_state: int | None, categorical=None, n_categories=None,
+           split_index: int | None = None) -> None:
     """Set the dataset-aware parameters an estimator (or any nested step) declares:
     ``categorical_features`` (bool mask), ``n_categories`` (declared number of values
-    per column, 0 for numeric) and ``random_state`` (when configured as None); and a cache
+    per column, 0 for numeric), ``random_state`` and ``split_index`` (the split's position in the
+    protocol's run order, :attr:`bench.protocols.Split.index`; both when configured as None); and a cache
     folder left at None to bench's (:func:`harness_caches`).
     ``categorical`` / ``n_categories`` override the dataset's own (see :func:`feature_metadata`)."""
     try:
@@ -157,6 +161,8 @@ def inject(obj, ds: Dataset, random_state: int | None, categorical=None, n_categ
             updates[name] = np.asarray(ncat, dtype=np.int64).copy()
         elif leaf == "random_state" and params[name] is None and random_state is not None:
             updates[name] = int(random_state)
+        elif leaf == "split_index" and params[name] is None and split_index is not None:
+            updates[name] = int(split_index)
     if updates:
         obj.set_params(**updates)
 
@@ -221,7 +227,7 @@ def run_split(algo_cfg: dict, ds: Dataset, split: Split, seed: int) -> tuple[dic
             f"a classifier cannot be trained on it. Use fewer folds or a dataset with more instances per class."
         )
     rs = estimator_seed(seed, split.repeat, split.fold)
-    steps, est = build_estimator(algo_cfg, ds, rs)
+    steps, est = build_estimator(algo_cfg, ds, rs, split.index)
     Xtr, Xte = X[split.train], X[split.test]
 
     t_prep_fit, t_fit, t_prep_pred, t_pred = Timing(), Timing(), Timing(), Timing()
@@ -477,7 +483,7 @@ def warm_up(algo_cfg: dict, ds: Dataset, split: Split, seed: int, n_rows: int = 
         picked.append(rng.permutation(members)[: max(2, n_rows // max(1, np.unique(ytr).size))])
     rows = np.sort(np.concatenate(picked))[: max(n_rows, 2 * len(picked))]
     try:
-        mini = Split(split.repeat, split.fold, rows, split.test[: min(50, split.test.size)])
+        mini = Split(split.repeat, split.fold, rows, split.test[: min(50, split.test.size)], index=split.index)
         run_split(algo_cfg, ds, mini, seed)
         return True
     except Exception:

@@ -497,6 +497,73 @@ def test_authors_draws_seed_member_e_with_java_seed_plus_e():
         assert all(np.array_equal(u, v) for u, v in zip(a.cut_points, b.cut_points))
 
 
+def _driver_member_seeds(n_rounds, n_members):
+    """The member seeds of the reference 5x2 CV driver (MDL_R/TwoFoldCV.main), as it counts them: one
+    ``randomSeed = 1990093`` before the rounds, each round trains on its fold 0 then its fold 1, every
+    member takes the current value and then ``randomSeed++``. Returns one list of member seeds per
+    training fold, in the driver's order."""
+    random_seed, folds = 1990093, []
+    for _round in range(n_rounds):
+        for _fold in (0, 1):
+            members = []
+            for _k in range(n_members):
+                members.append(random_seed)
+                random_seed += 1
+            folds.append(members)
+    return folds
+
+
+def test_authors_fold_seeds_follow_the_reference_driver():
+    from bench.protocols import splits
+
+    X, y, cat, ncat = mixed_data()
+    E = 3
+    kw = dict(n_estimators=E, categorical_features=cat, n_categories=ncat, zero_mi="drop", cut_point_rng="authors",
+              order_rng="authors")
+    driver = _driver_member_seeds(5, E)
+    # the protocol's split index is the driver's training-fold count: round r, fold f -> 2r + f
+    index = {(s.repeat, s.fold): s.index for s in splits(y, {"kind": "kfold", "n_splits": 2, "n_repeats": 5}, 0)}
+    assert sorted(index.values()) == list(range(10)) and index[(3, 1)] == 7
+    numeric = np.flatnonzero(~cat)
+    for f in (0, 1, 7):
+        est = ESKDB(java_fold_seeds=True, split_index=f, random_state=0, **kw).fit(X, y)
+        for e, mb in enumerate(est.members_):
+            assert mb.order.tolist() == _authors_order(mb.model.information_.mi, driver[f][e])
+            seed = driver[f][e]
+            for pos in range(numeric.size - 1, -1, -1):
+                values, counts = class_counts_by_value(X[:, numeric[pos]], y, 3)
+                cuts, seed = random_mdl_boundaries_authors(counts, seed)
+                np.testing.assert_array_equal(mb.cut_points[pos], (values[cuts] + values[cuts + 1]) / 2.0)
+    # without java_fold_seeds every split starts at java_seed (bit-identical to no split index at all)
+    base = ESKDB(random_state=0, **kw).fit(X, y).predict_proba(X)
+    np.testing.assert_array_equal(ESKDB(split_index=7, random_state=0, **kw).fit(X, y).predict_proba(X), base)
+    np.testing.assert_array_equal(ESKDB(java_fold_seeds=True, random_state=0, **kw).fit(X, y).predict_proba(X), base)
+    with pytest.raises(ValueError, match="split_index"):
+        ESKDB(split_index=-1, **kw).fit(X, y)
+
+
+def test_runner_gives_the_split_index_to_an_estimator_that_declares_it():
+    from bench.protocols import Split
+    from bench.runner import build_estimator, run_split
+
+    ds = load("iris")
+    cfg = {"name": "t", "estimator": {"_target_": "algorithms.eskdb.ESKDB", "n_estimators": 2, "cut_point_rng": "authors",
+                                      "order_rng": "authors", "java_fold_seeds": True}}
+    assert build_estimator(cfg, ds, 0, 5)[1].split_index == 5
+    assert build_estimator(cfg, ds, 0)[1].split_index is None
+    fixed = {**cfg, "estimator": {**cfg["estimator"], "split_index": 2}}
+    assert build_estimator(fixed, ds, 0, 5)[1].split_index == 2      # a configured value is kept
+    rows = np.arange(ds.y.size)
+    train, test = rows[rows % 2 == 0], rows[rows % 2 == 1]
+    # the runner's split 3 of a config = split 0 of the same config with java_seed moved on by 3 folds
+    p3 = run_split(cfg, ds, Split(1, 1, train, test, index=3), 0)[1]
+    moved = {**cfg, "estimator": {**cfg["estimator"], "java_seed": 1990093 + 3 * 2}}
+    p0 = run_split(moved, ds, Split(1, 1, train, test, index=0), 0)[1]
+    assert p3.keys() == p0.keys()
+    for k in p3:
+        np.testing.assert_array_equal(np.asarray(p3[k]), np.asarray(p0[k]))
+
+
 def test_each_rng_option_changes_only_its_own_draws():
     X, y, cat, ncat = mixed_data()
     kw = dict(n_estimators=3, random_state=5, categorical_features=cat, n_categories=ncat)

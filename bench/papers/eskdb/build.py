@@ -12,7 +12,11 @@ a single 2-fold run on the six largest):
 * ``eskdb_ensemble_size`` - ``eskdb_m`` swept over the ensemble size (estimator parameter
   :data:`ENSEMBLE_SIZE_PARAM`, values 1, 10, 20, 30): Fig. 6;
 * ``eskdb_hdp_tying`` - ``eskdb_hdp`` swept over :data:`TYING_PARAM` (none, parent, level,
-  single) and :data:`PRIOR_PARAM` (uniform, gamma): Fig. 7.
+  single) and :data:`PRIOR_PARAM` (uniform, gamma): Fig. 7;
+* ``eskdb_gibbs_iterations`` - ``eskdb_hdp`` swept over :data:`ITERATIONS_PARAM` (250, 1000, 5000) on the
+  cheapest 50 of the datasets: :func:`gibbs_iterations` (claim ES25);
+* ``eskdb_uniform_prior`` - ``eskdb_hdp`` with the uniform prior at 1000, 10000 and 50000 iterations on the
+  8 datasets where 50000 iterations cost least: :func:`uniform_prior` (claims ES24, ES26).
 
 Algorithm names (:data:`ALGOS`): the paper's name -> our conf/algo names, the first one that has
 stored runs is used: NB ``kdb0`` (M-estimation, as the paper's BNCs; Weka-style Laplace NB ``nb_disc`` is
@@ -43,7 +47,9 @@ import pandas as pd
 
 from bench import published
 from bench.stats.collect import variant_params
+from bench.stats.pairwise import wdl
 from bench.stats.spread import standard_error
+from bench.stats.ttests import wilcoxon_signed_rank
 from bench.report.compare import beside_published, display_beside, long_display, wdl_vs_published
 from bench.report.context import PaperResult, ReportContext, dataset_algo_cells
 from bench.report.figures import Caption, lines, plt, save, scatter_vs
@@ -57,10 +63,11 @@ from bench.report.verdicts.timing import split_times
 
 PAPER = "eskdb"
 EXPERIMENTS = {"main": "eskdb_main", "ablation": "eskdb_ablation", "ensemble": "eskdb_ensemble_size",
-               "hdp": "eskdb_hdp_tying"}
+               "hdp": "eskdb_hdp_tying", "iterations": "eskdb_gibbs_iterations", "uniform": "eskdb_uniform_prior"}
 ENSEMBLE_SIZE_PARAM = "n_estimators"
 ENSEMBLE_SIZES = (1, 10, 20, 30)
 TYING_PARAM, PRIOR_PARAM = "tying", "prior"
+ITERATIONS_PARAM = "n_iterations"   # eskdb_gibbs_iterations: ESKDB_HDP's Gibbs iterations (claim ES25)
 TYINGS = ("none", "parent", "level", "single")
 PRIORS = ("uniform", "gamma")
 TEST, ALPHA = DECLARATION.test, DECLARATION.alpha
@@ -100,7 +107,8 @@ def selected_k_table(exp, amap: dict[str, str], out: Path, facts: Facts | None =
                 continue
             cnt = pd.Series(ks).value_counts().sort_index()
             row = {"dataset": ds, "algorithm": name, "chooser": "members x splits" if col == "extra.k_star"
-                   else "splits", "choices": len(ks), "most frequent k": int(cnt.idxmax()),
+                   else "splits", "choices": len(ks),
+                   "most frequent k": " and ".join(str(k) for k in cnt.index[cnt == cnt.max()]),  # a tie as a tie
                    "k counts": ", ".join(f"k={k}: {n}" for k, n in cnt.items())}
             row.update({f"k={k}": int(cnt.get(k, 0)) for k in range(0, 6)})
             rows.append(row)
@@ -190,6 +198,7 @@ AVERAGE_FACT_COLUMNS = ["algorithm", "measure", "published", "published_text", "
 #: the experiments whose per-dataset means the claim checks read (as their summary_long.csv shows them),
 #: and the algorithm labels recorded (None: all)
 SUMMARY_FACTS = {"eskdb_main": ["eskdb_hdp", "xgb_tuned"], "eskdb_ablation": None, "eskdb_ensemble_size": None,
+                 "eskdb_gibbs_iterations": None, "eskdb_uniform_prior": None,
                  "eskdb_hdp_tying": None}
 #: the learners whose per-split training times are recorded (the time-ratio claims ES09, ES14, ES16-ES20)
 SPLIT_TIME_ALGOS = ("ESKDB_M", "ESKDB_HDP", "SKDB", "XGBoost_default", "XGBoost_tuned")
@@ -526,6 +535,8 @@ def _figures(ctx, exp, vals, amap, label, out: Path, res: PaperResult) -> list[P
         files += _scatter_pair(abl, avals, amap_abl[a], amap_abl[b], a, b, f"fig{fig}_scatter", f"Fig. {fig}", out, res)
     files += _fig6(ctx.experiment(EXPERIMENTS["ensemble"]), out, res)
     files += _fig7(ctx.experiment(EXPERIMENTS["hdp"]), out, res)
+    files += gibbs_iterations(ctx.experiment(EXPERIMENTS["iterations"]), out, res)
+    files += uniform_prior(ctx.experiment(EXPERIMENTS["uniform"]), exp, out, res)
     files += _fig8(exp, vals, amap, out, res)
     return files
 
@@ -677,6 +688,137 @@ def _fig7(exp, out, res) -> list[Path]:
                         f"complete run, per tying strategy (x) and prior (bars), each bar labelled with its value; "
                         f"the y axis is zoomed on the bars (it does not start at 0)")
     return save(fig, out / "fig7_hdp_tying", cap)
+
+
+def gibbs_iterations(exp, out: Path, res: PaperResult) -> list[Path]:
+    """Claim ES25 ("1,000 iterations of the sampler are sufficient"): ESKDB_HDP swept over the Gibbs
+    iterations (:data:`ITERATIONS_PARAM`, experiment ``eskdb_gibbs_iterations``), on the datasets where every
+    iteration count has a complete run. ``gibbs_iterations``: each count's mean RMSE and error rate with the
+    standard error over the datasets; ``gibbs_iterations_tests`` (also the fact of that name): each count
+    against the next larger (250 vs 1000, 1000 vs 5000), the mean difference (fewer - more iterations), W/D/L
+    of the fewer iterations (a win = lower), the two-sided sign test p and the two-sided Wilcoxon
+    signed-rank p over the datasets; a figure of the means."""
+    its = {a: int(float(v)) for a, v in _param_series(exp, ALGOS["ESKDB_HDP"][0], ITERATIONS_PARAM).items()}
+    if len(its) < 2:
+        res.add_missing("Gibbs iterations", "", "ESKDB_HDP", exp.algo_reason(ALGOS["ESKDB_HDP"][0]) or
+                        f"fewer than 2 iteration counts stored ({ITERATIONS_PARAM})")
+        return []
+    algos = sorted(its, key=its.get)
+    rows, tests, series, errs = [], [], {}, {}
+    for m, name in (("rmse", "RMSE"), ("error", "error rate")):
+        v = exp.means(m)
+        v = v[[a for a in algos if a in v.columns]].dropna() if not v.empty else v
+        if v.empty or v.shape[1] < len(algos):
+            continue
+        for a in algos:
+            rows.append({"measure": name, "iterations": its[a],
+                         "mean ± s.e.": f"{v[a].mean():.4f} ± {standard_error(v[a]):.4f}", "datasets": len(v)})
+        for lo, hi in zip(algos[:-1], algos[1:]):
+            w = wdl(v[lo], v[hi], test="sign2")
+            tests.append({"measure": name, "fewer": its[lo], "more": its[hi], "mean_difference": float(
+                (v[lo] - v[hi]).mean()), "wins": w.wins, "draws": w.draws, "losses": w.losses, "sign_p": w.p,
+                "wilcoxon_p": wilcoxon_signed_rank(v[lo], v[hi]).p, "n_datasets": len(v)})
+        key = f"{name} ({len(v)} datasets)"
+        series[key] = pd.Series([v[a].mean() for a in algos], index=[its[a] for a in algos])
+        errs[key] = pd.Series([standard_error(v[a]) for a in algos], index=series[key].index)
+    if not tests:
+        res.add_missing("Gibbs iterations", "", "ESKDB_HDP", "no dataset where every iteration count has a "
+                                                             "complete run")
+        return []
+    tab = pd.DataFrame(tests)
+    res.facts.add_table("gibbs_iterations_tests", tab, f"{PAPER}/gibbs_iterations_tests.csv",
+                        about="ESKDB_HDP with fewer against more Gibbs iterations, per measure: mean difference "
+                              "(fewer - more), W/D/L of the fewer (a win = lower), two-sided sign test and Wilcoxon "
+                              "signed-rank p over the datasets where every count has a complete run")
+    n = int(tab["n_datasets"].iloc[0])
+    res.facts.add_value("gibbs_iterations_datasets", {"complete": n, "planned": len(exp.plan.get("datasets") or []),
+                                                      "scale": exp.plan.get("scale")},
+                        f"{PAPER}/gibbs_iterations_tests.csv",
+                        about="the datasets where every iteration count has a complete run, and the experiment's "
+                              "planned datasets (its cheapest) and scale")
+    where = f"the {n} datasets of experiment {exp.name} where every iteration count has a complete run"
+    files = write_table(pd.DataFrame(rows), out / "gibbs_iterations", index=False,
+                        caption=f"ESKDB_HDP by number of Gibbs iterations (burn-in 100): mean RMSE and error rate "
+                                f"± standard error over {where}")
+    shown = pd.DataFrame({"measure": tab["measure"],
+                          "iterations": [f"{a} vs {b}" for a, b in zip(tab["fewer"], tab["more"])],
+                          "mean difference": tab["mean_difference"].map(lambda x: f"{x:+.6f}"),
+                          "W/D/L": [f"{w}/{d}/{l_}" for w, d, l_ in zip(tab["wins"], tab["draws"], tab["losses"])],
+                          "sign test p": tab["sign_p"].map(lambda x: f"{x:.4f}"),
+                          "Wilcoxon p": tab["wilcoxon_p"].map(lambda x: f"{x:.4f}"), "datasets": tab["n_datasets"]})
+    files += write_table(shown, out / "gibbs_iterations_tests", index=False,
+                         caption=f"ESKDB_HDP, fewer against more Gibbs iterations, over {where}: mean difference "
+                                 f"(fewer - more; negative = fewer iterations better), W/D/L of the fewer "
+                                 f"iterations (a win = lower), two-sided binomial sign test p and two-sided Wilcoxon "
+                                 f"signed-rank p")
+    cap = _caption(exp, f"ESKDB_HDP: mean RMSE and error rate over {where}, against the number of Gibbs "
+                        f"iterations, with bars of one standard error over the datasets")
+    return files + lines(series, "Gibbs iterations", "average over datasets (± s.e.)", out / "gibbs_iterations",
+                         title="ESKDB_HDP by number of Gibbs iterations", yerr=errs, caption=cap)
+
+
+#: experiment eskdb_uniform_prior's comparisons (claims ES24, ES26): (row, column), a win = the row lower
+UNIFORM_PAIRS = (("uniform 10000", "uniform 50000"), ("Gamma(2,1) 1000", "uniform 10000"),
+                 ("Gamma(2,1) 1000", "uniform 50000"))
+
+
+def uniform_prior(exp, main, out: Path, res: PaperResult) -> list[Path]:
+    """Claims ES24 (Petitjean et al. 2018's sampler "requires 50,000 iterations") and ES26 ("10x fewer
+    samples"): ESKDB_HDP with the uniform concentration prior at each stored number of Gibbs iterations
+    (experiment ``eskdb_uniform_prior``) beside the Gamma(2,1) prior at 1000 (``eskdb_main``'s
+    ``eskdb_hdp``, the same splits), on the datasets where all have complete runs. ``uniform_prior``: each
+    one's mean RMSE and error rate ± standard error; ``uniform_prior_tests`` (also the fact of that name): the
+    pairs of :data:`UNIFORM_PAIRS`, mean difference (row - column), W/D/L of the row (a win = lower), the
+    two-sided sign test p and Wilcoxon signed-rank p over the datasets."""
+    base = ALGOS["ESKDB_HDP"][0]
+    its, prior = _param_series(exp, base, ITERATIONS_PARAM), _param_series(exp, base, PRIOR_PARAM)
+    named = {f"uniform {int(float(its[a]))}": a for a in sorted(its, key=lambda a: float(its[a]))
+             if str(prior.get(a)) == "uniform"}
+    if not named or main.algo_reason(base):
+        res.add_missing("uniform prior", "", "ESKDB_HDP", main.algo_reason(base) if named else
+                        exp.algo_reason(base) or "no uniform-prior variant stored")
+        return []
+    rows, tests = [], []
+    for m, name in (("rmse", "RMSE"), ("error", "error rate")):
+        ev, mv = exp.means(m), main.means(m)
+        if ev.empty or mv.empty:
+            continue
+        v = pd.concat([ev[list(named.values())].set_axis(list(named), axis=1),
+                       mv[[base]].set_axis(["Gamma(2,1) 1000"], axis=1)], axis=1, join="inner").dropna()
+        if v.empty:
+            continue
+        rows += [{"measure": name, "prior and iterations": c, "mean ± s.e.": f"{v[c].mean():.4f} ± "
+                  f"{standard_error(v[c]):.4f}", "datasets": len(v)} for c in v.columns]
+        for a, b in (p for p in UNIFORM_PAIRS if set(p) <= set(v.columns)):
+            w = wdl(v[a], v[b], test="sign2")
+            tests.append({"measure": name, "row": a, "col": b, "mean_difference": float((v[a] - v[b]).mean()),
+                          "wins": w.wins, "draws": w.draws, "losses": w.losses, "sign_p": w.p,
+                          "wilcoxon_p": wilcoxon_signed_rank(v[a], v[b]).p, "n_datasets": len(v),
+                          "datasets": " ".join(v.index)})
+    if not tests:
+        res.add_missing("uniform prior", "", "ESKDB_HDP", "no dataset with complete runs of every variant")
+        return []
+    tab = pd.DataFrame(tests)
+    res.facts.add_table("uniform_prior_tests", tab, f"{PAPER}/uniform_prior_tests.csv",
+                        about="ESKDB_HDP, uniform prior at several Gibbs iterations and Gamma(2,1) at 1000, per "
+                              "measure and pair: mean difference (row - col), W/D/L of the row (a win = lower), "
+                              "two-sided sign test and Wilcoxon signed-rank p, the datasets")
+    where = (f"the {int(tab['n_datasets'].iloc[0])} datasets of experiment {exp.name} where every variant has a "
+             f"complete run ({tab['datasets'].iloc[0].replace(' ', ', ')}); Gamma(2,1) 1000 is {main.name}'s "
+             f"ESKDB_HDP on the same splits")
+    files = write_table(pd.DataFrame(rows), out / "uniform_prior", index=False,
+                        caption=f"ESKDB_HDP with the uniform concentration prior (Petitjean et al. 2018) by number of "
+                                f"Gibbs iterations, and with Gamma(2,1) at 1000: mean RMSE and error rate ± standard "
+                                f"error over {where}")
+    shown = pd.DataFrame({"measure": tab["measure"], "row vs col": tab["row"] + " vs " + tab["col"],
+                          "mean difference": tab["mean_difference"].map(lambda x: f"{x:+.6f}"),
+                          "W/D/L": [f"{w}/{d}/{l_}" for w, d, l_ in zip(tab["wins"], tab["draws"], tab["losses"])],
+                          "sign test p": tab["sign_p"].map(lambda x: f"{x:.4f}"),
+                          "Wilcoxon p": tab["wilcoxon_p"].map(lambda x: f"{x:.4f}"), "datasets": tab["n_datasets"]})
+    return files + write_table(shown, out / "uniform_prior_tests", index=False,
+                               caption=f"ESKDB_HDP, row against column over {where}: mean difference (row - col; "
+                                       f"negative = row better), W/D/L of the row (a win = lower), two-sided "
+                                       f"binomial sign test p and two-sided Wilcoxon signed-rank p")
 
 
 def _fig8(exp, vals, amap, out, res) -> list[Path]:
