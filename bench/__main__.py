@@ -45,7 +45,8 @@ def main(cfg: DictConfig) -> dict:
                          rerun=bool(cfg.rerun), retry_failed=bool(cfg.retry_failed),
                          progress=bool(cfg.progress), threads=cfg.threads,
                          warmup=bool(cfg.get("warmup", True)), mem_limit_gb=cfg.get("mem_limit_gb", "auto"),
-                         time_limit_s=cfg.get("time_limit_s"), data_max_gb=cfg.get("data_max_gb", 1.0))
+                         time_limit_s=cfg.get("time_limit_s"), data_max_gb=cfg.get("data_max_gb", 1.0),
+                         named_config=_named_algo_config())
     except (DataError, SetupError, ProtocolError, RecordError) as exc:
         if not _in_sweep():
             print(f"error: {exc}", file=sys.stderr)
@@ -69,6 +70,23 @@ def main(cfg: DictConfig) -> dict:
         if not allowed and not _in_sweep():
             raise SystemExit(1)
     return summary
+
+
+def _named_algo_config() -> dict | None:
+    """The algorithm config as its YAML composes it without this run's overrides (the job shows how
+    its own config differs from it), or None when it cannot be composed (no ``algo=`` choice)."""
+    from .experiment_plan import algo_config
+
+    try:
+        choice = HydraConfig.get().runtime.choices.get("algo")
+    except ValueError:  # not inside a Hydra app
+        return None
+    if not choice:
+        return None
+    try:
+        return algo_config(choice)
+    except (SystemExit, Exception):  # noqa: BLE001 - a name outside conf/algo: shown with its hash
+        return None
 
 
 #: top-level keys a command line may add that conf/config.yaml does not hold: ``experiment`` (the
