@@ -398,7 +398,8 @@ def _full_proba(est, proba: np.ndarray, n_classes: int, n_test: int) -> np.ndarr
 def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experiment: str,
             results_dir: str, rerun: bool = False, retry_failed: bool = True, progress: bool = True,
             threads: int | None = 1, warmup: bool = True, mem_limit_gb: Any = "auto",
-            time_limit_s: Any = None, data_max_gb: Any = 1.0, named_config: dict | None = None) -> JobResult:
+            time_limit_s: Any = None, data_max_gb: Any = 1.0, named_config: dict | None = None,
+            progress_position: int | None = None) -> JobResult:
     """Run (or resume) every split of one job and return what happened.
 
     ``named_config`` is the config of the algorithm's name as its YAML composes it (no
@@ -458,7 +459,7 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     legacy = Store(results_dir, key.legacy())
     context["_legacy_ok"] = _legacy_data_ok(data_cfg, ds)
 
-    bar = _progress(len(todo), f"{label} on {ds.name}", progress)
+    bar = _progress(len(todo), f"{label} on {ds.name}", progress, progress_position)
     try:
         _run_splits(todo, store, legacy, algo_cfg, ds, seed, context, rerun, retry_failed, result, bar)
     except OSError as exc:  # the records cannot be written (disk full, permissions): the job stops here
@@ -957,9 +958,11 @@ def _postfix(result: JobResult) -> str:
     return s
 
 
-def _progress(total: int, desc: str, enabled: bool):
-    """A tqdm progress bar over splits on stderr; with ``enabled`` False, tqdm's own silent one."""
+def _progress(total: int, desc: str, enabled: bool, position: int | None = None):
+    """A tqdm progress bar over splits on stderr; with ``enabled`` False, tqdm's own silent one.
+    With ``position`` (a sweep's parallel jobs: one terminal line each) the bar stays on that line
+    and is cleared when the job ends (the job prints its one-line summary instead)."""
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=desc, unit="split", file=sys.stderr, dynamic_ncols=True, leave=True,
-                disable=not enabled)
+    return tqdm(total=total, desc=desc, unit="split", file=sys.stderr, dynamic_ncols=True,
+                leave=position is None, position=position, disable=not enabled)

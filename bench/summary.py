@@ -59,6 +59,22 @@ def job_table(result) -> str:
     return "\n".join(out)
 
 
+def job_line(result) -> str:
+    """One line for a job of a sweep: its name, the splits computed, reused and failed, the mean
+    error (the sweep's table at its end has the rest)."""
+    ok = [r for r in result.records if r.get("status") == "ok"]
+    errs = [v for v in ((r.get("metrics") or {}).get("error") for r in ok) if v is not None]
+    err = ""
+    if errs:
+        m, se = mean_se(errs)
+        err = f", error {m:.4f} +- {se:.4f}"
+    n_timeout = sum(r.get("status") == "timeout" for r in result.failed)
+    return (f"{getattr(result, 'display', result.key.algo)} on {result.key.dataset} (seed {result.key.seed}): "
+            f"{result.n_splits} splits, {result.computed} computed, {result.reused} reused, "
+            f"{len(result.failed)} failed{_timed_out(n_timeout)}"
+            + (f", {len(result.not_applicable)} not applicable" if result.not_applicable else "") + err)
+
+
 def sweep_table(summaries: list[dict]) -> str:
     """One line per job of a sweep (dataset, algorithm): error, RMSE, times, failures."""
     rows = []

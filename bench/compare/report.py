@@ -165,6 +165,11 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
     prov = provenance()
     n_rec = int((records["status"] == "ok").sum()) if not records.empty else 0
     md: list = [P.Heading(1, f"Comparison: {plan.name}"), P.Para(summary(c))]
+    # the first screen shows the first measure's critical-difference diagram (when there are ranks)
+    first = next(iter(MEASURES))
+    _, lead = _write_cd(c, first, figs, plan, n_rec)
+    if isinstance(lead, P.Figure):
+        md.append(lead)
     src = (f"{run_info.get('computed', 0)} splits computed and {run_info.get('reused', 0)} reused from the results "
            f"directory")
     if plan.against:
@@ -248,6 +253,9 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
                                "Nemenyi groups (not told apart)": [",".join(groups[a]) for a in order]})
             _table(rt, tables / f"ranks_{m}", f"mean ranks by {label}", index=False)
             md += [P.Heading(3, label), _md(rt)]
+        if m == first and isinstance(lead, P.Figure):
+            md.append(P.Para(f"The diagram of {label} is at the top of the page."))
+            continue
         _, fig = _write_cd(c, m, figs, plan, n_ok)
         md.append(fig)
 

@@ -383,10 +383,83 @@ def site_pages(root: Path) -> dict[Path, Path]:
     return {md.resolve(): html_twin(md).resolve() for md in mds if md.exists()}
 
 
+#: a Markdown link to a ``.md`` file (relative), as :func:`bench.report.page.to_markdown` writes it
+_MD_LINK = re.compile(r"\]\(([^)\s#:]+\.md)(?:#[^)]*)?\)")
+
+
+def linked_tables(root: Path, pages: dict[Path, P.Page]) -> dict[Path, Path]:
+    """The tables the pages link to as Markdown (a ``.md`` that its folder's contents record as a
+    table, :mod:`bench.report.contents`): resolved .md -> the first page (its .md) that links it."""
+    from . import contents
+
+    root = Path(root).resolve()
+    tables: dict[Path, set] = {}
+    out: dict[Path, Path] = {}
+    for md, page in pages.items():
+        md = Path(md).resolve()
+        for target in _MD_LINK.findall(P.to_markdown(page)):
+            t = (md.parent / target).resolve()
+            if t in out or not t.is_file() or root not in t.parents:
+                continue
+            if t.parent not in tables:
+                tables[t.parent] = {it.stem for it in contents.read(t.parent) if it.kind == "table"}
+            if t.stem in tables[t.parent]:
+                out[t] = md
+    return out
+
+
+def _md_cells(line: str) -> list:
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    return [P.strong(m.group(1)) if (m := re.fullmatch(r"\*\*(.+)\*\*", c)) else c for c in cells]
+
+
+def table_page(md: Path, back: Path, back_title: str) -> P.Page:
+    """The HTML view of a table file as :func:`bench.report.tables.write_table` writes it (its
+    caption, then one pipe table, or several parts each with its line): the same paragraphs and
+    tables, a link back to the page ``back`` (a .md) that lists it, and links to the table's files."""
+    md = Path(md)
+    blocks: list = [P.Para(("← ", P.link(back_title or "back", _relpath(back, md.parent)))),
+                    P.Heading(1, md.stem.replace("_", " "))]
+    para: list[str] = []
+    rows: list[str] = []
+
+    def flush():
+        if para:
+            blocks.append(P.Para(" ".join(para)))
+            para.clear()
+        if rows:
+            body = [r for r in rows[1:] if not re.fullmatch(r"\|[\s|:-]*\|?", r.strip())]
+            blocks.append(P.Table([str(c) for c in _md_cells(rows[0])], [_md_cells(r) for r in body]))
+            rows.clear()
+
+    for line in md.read_text().splitlines():
+        if line.lstrip().startswith("|"):
+            if para:
+                flush()
+            rows.append(line)
+        elif line.strip():
+            if rows:
+                flush()
+            para.append(line.strip())
+        else:
+            flush()
+    flush()
+    files = [f for f in (md.with_suffix(".csv"), md.with_suffix(".tex")) if f.exists()]
+    if files:
+        blocks.append(P.Para(("The whole table as ",) + P.join([P.link(f.suffix[1:].upper(), f.name) for f in files],
+                                                                 " and ") + (".",)))
+    return P.Page(blocks)
+
+
 def write_site(root: Path, pages: dict[Path, P.Page]) -> list[Path]:
-    """Write the HTML twin of every page of ``pages`` (Markdown file -> its blocks) and the style
-    sheet; return the files."""
+    """Write the HTML twin of every page of ``pages`` (Markdown file -> its blocks), an HTML view of
+    every table they link to (``<stem>.html`` beside its ``<stem>.md``, :func:`table_page`; the links
+    then open it) and the style sheet; return the files."""
     root = Path(root)
+    pages = {Path(md): page for md, page in pages.items()}
+    by_resolved = {md.resolve(): page for md, page in pages.items()}
+    for table, back in linked_tables(root, pages).items():
+        pages[table] = table_page(table, back, by_resolved[back].title)
     twins = {Path(md).resolve(): html_twin(md).resolve() for md in pages}
     css = root / STYLE_SHEET
     css.write_text(CSS)
