@@ -388,8 +388,9 @@ _MD_LINK = re.compile(r"\]\(([^)\s#:]+\.md)(?:#[^)]*)?\)")
 
 
 def linked_tables(root: Path, pages: dict[Path, P.Page]) -> dict[Path, Path]:
-    """The tables the pages link to as Markdown (a ``.md`` that its folder's contents record as a
-    table, :mod:`bench.report.contents`): resolved .md -> the first page (its .md) that links it."""
+    """The tables and notes the pages link to as Markdown (a ``.md`` that its folder's contents record
+    as a table or notes, :mod:`bench.report.contents`, or that has a ``.csv`` beside it): resolved
+    .md -> the first page (its .md) that links it."""
     from . import contents
 
     root = Path(root).resolve()
@@ -402,45 +403,75 @@ def linked_tables(root: Path, pages: dict[Path, P.Page]) -> dict[Path, Path]:
             if t in out or not t.is_file() or root not in t.parents:
                 continue
             if t.parent not in tables:
-                tables[t.parent] = {it.stem for it in contents.read(t.parent) if it.kind == "table"}
-            if t.stem in tables[t.parent]:
+                tables[t.parent] = {it.stem for it in contents.read(t.parent) if it.kind in ("table", "notes")}
+            if t.stem in tables[t.parent] or t.with_suffix(".csv").is_file():
                 out[t] = md
     return out
 
 
+def _md_inline(text: str) -> tuple:
+    """A line of a Markdown file as inlines: ```code``` and ``**bold**`` kept, the rest as text."""
+    out: list = []
+    for k, part in enumerate(re.split(r"`([^`]*)`", text)):
+        if k % 2:
+            out.append(P.Code(part))
+            continue
+        for j, piece in enumerate(re.split(r"\*\*(.+?)\*\*", part)):
+            if piece:
+                out.append(P.strong(piece) if j % 2 else piece)
+    return P.inlines(*out) if out else P.inlines("")
+
+
 def _md_cells(line: str) -> list:
-    cells = [c.strip() for c in line.strip().strip("|").split("|")]
-    return [P.strong(m.group(1)) if (m := re.fullmatch(r"\*\*(.+)\*\*", c)) else c for c in cells]
+    return [_md_inline(c.strip()) for c in line.strip().strip("|").split("|")]
 
 
 def table_page(md: Path, back: Path, back_title: str) -> P.Page:
     """The HTML view of a table file as :func:`bench.report.tables.write_table` writes it (its
-    caption, then one pipe table, or several parts each with its line): the same paragraphs and
-    tables, a link back to the page ``back`` (a .md) that lists it, and links to the table's files."""
+    caption, then one pipe table, or several parts each with its line), or of a notes file
+    (headings, paragraphs, bullets): the same blocks, a link back to the page ``back`` (a .md) that
+    lists it, and links to the table's other files."""
     md = Path(md)
     blocks: list = [P.Para(("← ", P.link(back_title or "back", _relpath(back, md.parent)))),
                     P.Heading(1, md.stem.replace("_", " "))]
     para: list[str] = []
     rows: list[str] = []
+    items: list[str] = []
 
     def flush():
         if para:
-            blocks.append(P.Para(" ".join(para)))
+            blocks.append(P.Para(_md_inline(" ".join(para))))
             para.clear()
         if rows:
             body = [r for r in rows[1:] if not re.fullmatch(r"\|[\s|:-]*\|?", r.strip())]
-            blocks.append(P.Table([str(c) for c in _md_cells(rows[0])], [_md_cells(r) for r in body]))
+            head = [c.strip() for c in rows[0].strip().strip("|").split("|")]
+            blocks.append(P.Table(head, [_md_cells(r) for r in body]))
             rows.clear()
+        if items:
+            blocks.append(P.Bullets([P.Item(_md_inline(t)) for t in items]))
+            items.clear()
 
-    for line in md.read_text().splitlines():
-        if line.lstrip().startswith("|"):
-            if para:
+    lines = md.read_text().splitlines()
+    if lines and (m := re.match(r"#\s+(.*)", lines[0])):   # the file's own title replaces the stem
+        blocks[1] = P.Heading(1, m.group(1).strip())
+        lines = lines[1:]
+    for line in lines:
+        text = line.strip()
+        if text.startswith("|"):
+            if para or items:
                 flush()
             rows.append(line)
-        elif line.strip():
-            if rows:
+        elif m := re.match(r"(#{1,6})\s+(.*)", text):
+            flush()
+            blocks.append(P.Heading(min(len(m.group(1)), 4), _md_inline(m.group(2))))
+        elif m := re.match(r"[-*]\s+(.*)", text):
+            if para or rows:
                 flush()
-            para.append(line.strip())
+            items.append(m.group(1))
+        elif text:
+            if rows or items:
+                flush()
+            para.append(text)
         else:
             flush()
     flush()

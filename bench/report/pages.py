@@ -369,8 +369,8 @@ def smoke_banner(root: Path) -> list:
     return [P.Para((P.strong("Smoke build, not the papers' protocol."),
                     f" {len(smoke)} experiment{'s' if len(smoke) > 1 else ''} here "
                     f"({', '.join(sorted(smoke))}) {'were' if len(smoke) > 1 else 'was'} built at scale smoke: a few data sets and splits that check "
-                    "the pipeline runs. Their numbers and the verdicts resting on them do not test the papers' "
-                    "claims; build at scale full (make paper-tables SCALE=full) for that."))]
+                    "the pipeline runs. Numbers at scale smoke, and the verdicts resting on them, do not test the "
+                    "papers' claims; build at scale full (make paper-tables SCALE=full) for that."))]
 
 
 def index_head(root: Path, verdicts: list) -> list:
