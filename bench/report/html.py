@@ -165,6 +165,8 @@ class _Renderer:
         if target in self.pages:
             rel = Path(_relpath(self.pages[target], self.page.parent))
             return rel.as_posix() + (f"#{frag}" if frag else "")
+        if target.suffix == ".md" and target.with_suffix(".html").is_file():   # a table's HTML view
+            return Path(path).with_suffix(".html").as_posix() + (f"#{frag}" if frag else "")
         return url
 
     def is_self(self, url: str) -> bool:
@@ -383,114 +385,11 @@ def site_pages(root: Path) -> dict[Path, Path]:
     return {md.resolve(): html_twin(md).resolve() for md in mds if md.exists()}
 
 
-#: a Markdown link to a ``.md`` file (relative), as :func:`bench.report.page.to_markdown` writes it
-_MD_LINK = re.compile(r"\]\(([^)\s#:]+\.md)(?:#[^)]*)?\)")
-
-
-def linked_tables(root: Path, pages: dict[Path, P.Page]) -> dict[Path, Path]:
-    """The tables and notes the pages link to as Markdown (a ``.md`` that its folder's contents record
-    as a table or notes, :mod:`bench.report.contents`, or that has a ``.csv`` beside it): resolved
-    .md -> the first page (its .md) that links it."""
-    from . import contents
-
-    root = Path(root).resolve()
-    tables: dict[Path, set] = {}
-    out: dict[Path, Path] = {}
-    for md, page in pages.items():
-        md = Path(md).resolve()
-        for target in _MD_LINK.findall(P.to_markdown(page)):
-            t = (md.parent / target).resolve()
-            if t in out or not t.is_file() or root not in t.parents:
-                continue
-            if t.parent not in tables:
-                tables[t.parent] = {it.stem for it in contents.read(t.parent) if it.kind in ("table", "notes")}
-            if t.stem in tables[t.parent] or t.with_suffix(".csv").is_file():
-                out[t] = md
-    return out
-
-
-def _md_inline(text: str) -> tuple:
-    """A line of a Markdown file as inlines: ```code``` and ``**bold**`` kept, the rest as text."""
-    out: list = []
-    for k, part in enumerate(re.split(r"`([^`]*)`", text)):
-        if k % 2:
-            out.append(P.Code(part))
-            continue
-        for j, piece in enumerate(re.split(r"\*\*(.+?)\*\*", part)):
-            if piece:
-                out.append(P.strong(piece) if j % 2 else piece)
-    return P.inlines(*out) if out else P.inlines("")
-
-
-def _md_cells(line: str) -> list:
-    return [_md_inline(c.strip()) for c in line.strip().strip("|").split("|")]
-
-
-def table_page(md: Path, back: Path, back_title: str) -> P.Page:
-    """The HTML view of a table file as :func:`bench.report.tables.write_table` writes it (its
-    caption, then one pipe table, or several parts each with its line), or of a notes file
-    (headings, paragraphs, bullets): the same blocks, a link back to the page ``back`` (a .md) that
-    lists it, and links to the table's other files."""
-    md = Path(md)
-    blocks: list = [P.Para(("← ", P.link(back_title or "back", _relpath(back, md.parent)))),
-                    P.Heading(1, md.stem.replace("_", " "))]
-    para: list[str] = []
-    rows: list[str] = []
-    items: list[str] = []
-
-    def flush():
-        if para:
-            blocks.append(P.Para(_md_inline(" ".join(para))))
-            para.clear()
-        if rows:
-            body = [r for r in rows[1:] if not re.fullmatch(r"\|[\s|:-]*\|?", r.strip())]
-            head = [c.strip() for c in rows[0].strip().strip("|").split("|")]
-            blocks.append(P.Table(head, [_md_cells(r) for r in body]))
-            rows.clear()
-        if items:
-            blocks.append(P.Bullets([P.Item(_md_inline(t)) for t in items]))
-            items.clear()
-
-    lines = md.read_text().splitlines()
-    if lines and (m := re.match(r"#\s+(.*)", lines[0])):   # the file's own title replaces the stem
-        blocks[1] = P.Heading(1, m.group(1).strip())
-        lines = lines[1:]
-    for line in lines:
-        text = line.strip()
-        if text.startswith("|"):
-            if para or items:
-                flush()
-            rows.append(line)
-        elif m := re.match(r"(#{1,6})\s+(.*)", text):
-            flush()
-            blocks.append(P.Heading(min(len(m.group(1)), 4), _md_inline(m.group(2))))
-        elif m := re.match(r"[-*]\s+(.*)", text):
-            if para or rows:
-                flush()
-            items.append(m.group(1))
-        elif text:
-            if rows or items:
-                flush()
-            para.append(text)
-        else:
-            flush()
-    flush()
-    files = [f for f in (md.with_suffix(".csv"), md.with_suffix(".tex")) if f.exists()]
-    if files:
-        blocks.append(P.Para(("The whole table as ",) + P.join([P.link(f.suffix[1:].upper(), f.name) for f in files],
-                                                                 " and ") + (".",)))
-    return P.Page(blocks)
-
-
 def write_site(root: Path, pages: dict[Path, P.Page]) -> list[Path]:
-    """Write the HTML twin of every page of ``pages`` (Markdown file -> its blocks), an HTML view of
-    every table they link to (``<stem>.html`` beside its ``<stem>.md``, :func:`table_page`; the links
-    then open it) and the style sheet; return the files."""
+    """Write the HTML twin of every page of ``pages`` (Markdown file -> its blocks) and the style
+    sheet; return the files. A link to a table's ``<stem>.md`` opens its HTML view, ``<stem>.html``
+    (:func:`bench.report.tables.write_table` writes it beside the Markdown), where there is one."""
     root = Path(root)
-    pages = {Path(md): page for md, page in pages.items()}
-    by_resolved = {md.resolve(): page for md, page in pages.items()}
-    for table, back in linked_tables(root, pages).items():
-        pages[table] = table_page(table, back, by_resolved[back].title)
     twins = {Path(md).resolve(): html_twin(md).resolve() for md in pages}
     css = root / STYLE_SHEET
     css.write_text(CSS)
