@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from bench.report import page as P
-from bench.report.html import broken_links, write_site
+from bench.report.html import broken_links, notes_page, page_html, write_site
 from bench.report.pages import paper_experiments, smoke_banner
 from bench.report.tables import MAX_MD_COLUMNS, write_table
 from bench.report.verdicts import PAPERS
@@ -60,3 +60,15 @@ def test_the_index_of_a_smoke_build_says_so(tmp_path):
     (banner,) = smoke_banner(tmp_path)
     text = P.plain(banner.content)
     assert text.startswith("Smoke build, not the papers' protocol.") and exp in text
+
+
+def test_notes_have_an_html_view_with_their_headings_and_bullets(tmp_path):
+    lines = ["# mctree_k", "", "Scale full, protocol `cv4`.", "", "## Findings", "", "- one **bold**", "- two", "",
+             "closing words"]
+    md = tmp_path / "n_notes.md"
+    md.write_text("\n".join(lines) + "\n")
+    md.with_suffix(".html").write_text(page_html(notes_page(lines), md))
+    html = md.with_suffix(".html").read_text()
+    assert re.search(r"<h1[^>]*>mctree_k</h1>", html) and re.search(r"<h2[^>]*>Findings</h2>", html)
+    assert "<code>cv4</code>" in html and "<li>one <strong>bold</strong></li>" in html and "<li>two</li>" in html
+    assert "<p>closing words</p>" in html

@@ -385,6 +385,53 @@ def site_pages(root: Path) -> dict[Path, Path]:
     return {md.resolve(): html_twin(md).resolve() for md in mds if md.exists()}
 
 
+def _md_inline(text: str) -> tuple:
+    """A line of Markdown as inlines: ```code``` and ``**bold**`` kept, the rest as text."""
+    out: list = []
+    for k, part in enumerate(re.split(r"`([^`]*)`", text)):
+        if k % 2:
+            out.append(P.Code(part))
+            continue
+        for j, piece in enumerate(re.split(r"\*\*(.+?)\*\*", part)):
+            if piece:
+                out.append(P.strong(piece) if j % 2 else piece)
+    return P.inlines(*out)
+
+
+def notes_page(lines: list[str]) -> P.Page:
+    """The HTML view of a notes file its writer composes as Markdown lines (headings, paragraphs,
+    bullets; ```code``` and ``**bold**`` inline): the same blocks."""
+    blocks: list = []
+    para: list[str] = []
+    items: list[str] = []
+
+    def flush():
+        if para:
+            blocks.append(P.Para(_md_inline(" ".join(para))))
+            para.clear()
+        if items:
+            blocks.append(P.Bullets([P.Item(_md_inline(t)) for t in items]))
+            items.clear()
+
+    for line in lines:
+        text = line.strip()
+        if m := re.match(r"(#{1,6})\s+(.*)", text):
+            flush()
+            blocks.append(P.Heading(min(len(m.group(1)), 4), _md_inline(m.group(2))))
+        elif m := re.match(r"[-*]\s+(.*)", text):
+            if para:
+                flush()
+            items.append(m.group(1))
+        elif text:
+            if items:
+                flush()
+            para.append(text)
+        else:
+            flush()
+    flush()
+    return P.Page(blocks)
+
+
 def write_site(root: Path, pages: dict[Path, P.Page]) -> list[Path]:
     """Write the HTML twin of every page of ``pages`` (Markdown file -> its blocks) and the style
     sheet; return the files. A link to a table's ``<stem>.md`` opens its HTML view, ``<stem>.html``
