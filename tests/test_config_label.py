@@ -76,3 +76,20 @@ def test_an_overridden_run_is_shown_stored_and_grouped_apart(tmp_path):
     assert df.groupby("config").size().to_dict() == {"rec": 4, "rec[random_state=5]": 4}
     assert df.groupby("config")["algo_hash"].nunique().max() == 1
     assert load(tmp_path, use_index=False).groupby("config").size().to_dict() == {"rec": 4, "rec[random_state=5]": 4}
+
+
+def test_compare_shows_a_swept_baseline_by_its_setting():
+    # the shipped evidence of MassBayes' psi sweep: the runs under the name massbayes are psi variants
+    from bench.compare.runs import Plan, display_names, evidence_baselines
+    from bench.experiment_plan import algo_config
+
+    rec, plan, _ = evidence_baselines("massbayes_fig4_psi")
+    p = Plan("x", ["massbayes"], plan["datasets"], plan["protocol"], plan["seeds"], "massbayes")
+    out, p2, notes = display_names(rec, p)
+    psi = {c["estimator"]["psi"] for c in rec["algo_config"]}
+    assert len(psi) == 1 and psi != {algo_config("massbayes")["estimator"]["psi"]}
+    assert p2.algos == [f"massbayes[psi={psi.pop()}]"] and p2.baseline == p2.algos[0] and not notes
+    assert set(out["algo"]) == set(p2.algos)
+    # a name run as its YAML composes it keeps its name
+    named = rec.assign(algo_config=[algo_config("massbayes")] * len(rec))
+    assert display_names(named, p)[1].algos == ["massbayes"]
