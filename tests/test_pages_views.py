@@ -46,7 +46,7 @@ def test_a_table_has_an_html_view_and_the_pages_link_it(tmp_path):
     md_parts = [ln for ln in (paper / "wide.md").read_text().splitlines() if ln.startswith("Part ")]
     wide = (paper / "wide.html").read_text()
     assert len(md_parts) == 2 and all(part in wide for part in md_parts)
-    assert wide.count("<table>") == 2 and wide.count("<th>c0</th>") == 2
+    assert wide.count("<table class=\"view\">") == 2 and wide.count("<th>c0</th>") == 2
     assert broken_links(tmp_path) == []
 
 

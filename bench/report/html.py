@@ -216,7 +216,7 @@ class _Renderer:
         if verdict_table:   # the claim's words beside its id, then the verdict and its grounds
             order = sorted(order, key=lambda i: list(VERDICT_COLUMNS).index(head[i]))
         vcol = head.index("verdict") if "verdict" in head else -1
-        out = ['<table class="verdicts">' if verdict_table else "<table>"]
+        out = ['<table class="verdicts">' if verdict_table else '<table class="view">' if t.kind == "view" else "<table>"]
         if verdict_table:
             widths = [VERDICT_COLUMNS[head[i]] for i in order]
             out.append("<colgroup>" + "".join(f'<col style="width:{100 * w / sum(widths):.1f}%">' for w in widths)

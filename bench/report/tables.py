@@ -79,7 +79,8 @@ def table_view(df: pd.DataFrame, stem: str, caption: str = "", index: bool = Tru
     for line, pick in column_parts(cols, df.index.nlevels if index else 1, MAX_MD_COLUMNS, key_columns):
         if line:
             page.add(P.Para(line))
-        page.add(P.Table([cols[i] for i in pick], [[r[i] for i in pick] for r in rows]))
+        # kind "view": long words wrap anywhere (a column named MassBayes[psi=100000] must not widen the page)
+        page.add(P.Table([cols[i] for i in pick], [[r[i] for i in pick] for r in rows], kind="view"))
     if files:
         page.add(P.Para(("The whole table as ",) + P.join([P.link(Path(f).suffix[1:].upper(), f) for f in files],
                                                            " and ") + (".",)))
