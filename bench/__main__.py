@@ -25,7 +25,7 @@ def main(cfg: DictConfig) -> dict:
     from .protocols import ProtocolError
     from .runner import SetupError, run_job
     from .store import RecordError
-    from .summary import failure_line, job_summary_dict, job_table
+    from .summary import failure_line, job_line, job_summary_dict, job_table
     from .warm import notice_if_cold
 
     if _in_sweep():
@@ -43,9 +43,11 @@ def main(cfg: DictConfig) -> dict:
             raise SetupError(unknown)
         result = run_job(algo, cfg.data, protocol, cfg.seed, experiment, str(cfg.results_dir),
                          rerun=bool(cfg.rerun), retry_failed=bool(cfg.retry_failed),
-                         progress=bool(cfg.progress), threads=cfg.threads,
+                         progress=bool(cfg.progress) and (not _in_sweep() or sys.stderr.isatty()),
+                         progress_position=_bar_position(), threads=cfg.threads,
                          warmup=bool(cfg.get("warmup", True)), mem_limit_gb=cfg.get("mem_limit_gb", "auto"),
-                         time_limit_s=cfg.get("time_limit_s"), data_max_gb=cfg.get("data_max_gb", 1.0))
+                         time_limit_s=cfg.get("time_limit_s"), data_max_gb=cfg.get("data_max_gb", 1.0),
+                         named_config=_named_algo_config())
     except (DataError, SetupError, ProtocolError, RecordError) as exc:
         if not _in_sweep():
             print(f"error: {exc}", file=sys.stderr)
@@ -59,7 +61,8 @@ def main(cfg: DictConfig) -> dict:
         return summary
     except OSError as exc:  # records cannot be written (disk full, permissions): this job stops, a sweep goes on
         return _storage_failure(cfg, algo, protocol, exc)
-    print(job_table(result), flush=True)
+    # a sweep prints one line per job (the sweep's table follows at its end); a single job its table
+    print(job_line(result) if _in_sweep() else job_table(result), flush=True)
     if result.warmed_up:
         from .warm import mark_warm
 
@@ -73,6 +76,23 @@ def main(cfg: DictConfig) -> dict:
         if not allowed and not _in_sweep():
             raise SystemExit(1)
     return summary
+
+
+def _named_algo_config() -> dict | None:
+    """The algorithm config as its YAML composes it without this run's overrides (the job shows how
+    its own config differs from it), or None when it cannot be composed (no ``algo=`` choice)."""
+    from .experiment_plan import algo_config
+
+    try:
+        choice = HydraConfig.get().runtime.choices.get("algo")
+    except ValueError:  # not inside a Hydra app
+        return None
+    if not choice:
+        return None
+    try:
+        return algo_config(choice)
+    except (SystemExit, Exception):  # noqa: BLE001 - a name outside conf/algo: shown with its hash
+        return None
 
 
 #: top-level keys a command line may add that conf/config.yaml does not hold: ``experiment`` (the
@@ -346,6 +366,23 @@ def _die_with_parent() -> None:
             os._exit(1)
     except (OSError, AttributeError):
         pass
+
+
+def _bar_position() -> int | None:
+    """In a sweep whose jobs run at once, the terminal line of this job's progress bar: one line per
+    job running (the job's number modulo the jobs at once), so the bars of parallel jobs do not
+    interleave. None outside a sweep."""
+    import os
+
+    if not _in_sweep():
+        return None
+    try:
+        n = int(HydraConfig.get().launcher.get("n_jobs") or 1)
+        num = int(HydraConfig.get().job.num)
+    except (ValueError, TypeError, AttributeError):
+        return None
+    n = (os.cpu_count() or 1) if n < 0 else max(n, 1)
+    return num % n
 
 
 def _in_sweep() -> bool:

@@ -47,12 +47,13 @@ class SweepSummary(Callback):
         if failed:
             print(f"\n{len(failed)} jobs had failed splits:")
             for s in failed:
-                print(f"  {s['algo']} on {s['dataset']}: {s['n_failed']} failed; first: {(s['errors'] or [''])[0]}")
+                print(f"  {s.get('config') or s['algo']} on {s['dataset']}: {s['n_failed']} failed; first: "
+                      f"{(s['errors'] or [''])[0]}")
         na = [s for s in summaries if s.get("n_not_applicable")]
         if na:
             print(f"\n{len(na)} jobs do not apply to their dataset (not failures; the papers' empty cells):")
             for s in na:
-                print(f"  {s['algo']} on {s['dataset']}: {str(s.get('not_applicable') or '')[:160]}")
+                print(f"  {s.get('config') or s['algo']} on {s['dataset']}: {str(s.get('not_applicable') or '')[:160]}")
         print(f"sweep outputs: {sweep_dir}; records under {config.results_dir}", flush=True)
         lines = [failure_line(s) for s in summaries]
         job_errors = [s for s in summaries if s.get("job_error")]

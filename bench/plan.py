@@ -8,9 +8,12 @@ How the estimate is made (also printed with every plan):
 
 1. **Observations.** Every stored split record under the results directories (``train_cpu_s``,
    ``test_cpu_s``, ``peak_rss_mb``, with the record's ``n_train``, ``n_test``, ``n_features``,
-   ``n_classes``), and the per-(algorithm, dataset) means of the committed reports
-   (``reports/*/summary_long.csv``: ``train_s`` and ``test_s`` per split, training and test
-   sizes from the protocol and the dataset's config). Records win where both exist.
+   ``n_classes``), the shipped evidence (``reports/evidence/*.records.parquet``: the same fields,
+   one row per split of the papers' runs; a swept variant by its swept values) and the
+   per-(algorithm, dataset) means of the committed reports (``reports/*/summary_long.csv``:
+   ``train_s`` and ``test_s`` per split, training and test sizes from the protocol and the
+   dataset's config; no memory). Records win over evidence, and evidence over reports, where
+   more than one holds the same (algorithm, dataset).
 2. **A cost model per algorithm.** Training CPU seconds per split is fitted as
    ``t = t0 + exp(a) * n_train^b_r * attributes^b_a * classes^b_c``: ``t0`` = 0.8 x the
    algorithm's fastest split is the fixed part (on tiny datasets the cost is the interpreter's,
@@ -19,19 +22,27 @@ How the estimate is made (also printed with every plan):
    ``RIDGE``) of the three exponents towards 1 (linear growth), so that a handful of datasets
    cannot produce wild exponents, while many datasets override it; exponents stay within [0, 3].
    Test CPU is fitted the same way on ``n_test``.
-   A swept variant (``massbayes[psi=1000]``) uses its own observations when the reports hold
-   them, otherwise its algorithm's.
+   A swept variant (``massbayes[psi=1000]``) uses its own observations when the evidence or the
+   reports hold them, otherwise its algorithm's; an algorithm measured only as swept variants uses
+   theirs.
 3. **Prediction.** Where the algorithm was measured on the same dataset, that measurement is
    scaled by ``(n_train / n_train measured)^b_r`` above ``t0`` (the protocol may differ); elsewhere the power
    law gives it. The fit's leave-one-dataset-out error is printed as "typical factor" (the
    geometric mean of the ratio between prediction and measurement).
-4. **Memory.** A job's peak resident memory is the largest measured on that dataset where the
-   records hold it; elsewhere it is fitted the same way from the records' peak RSS (its fixed part
-   being the interpreter and libraries).
-   Where only reports exist (they hold no memory), it is a rough bound: ``BASE_RSS_MB`` + the
-   dataset as float64 four times (data, training and test copies, one transformed copy) + twice
-   the model size (the reports' ``model_mb`` on that dataset, else fitted against attributes x
-   classes).
+4. **Memory.** A job's peak resident memory is the process's resident memory before the data
+   (``start_rss_mb``: interpreter, libraries) plus what the split adds (``peak_rss_mb`` -
+   ``start_rss_mb``). Where records or evidence measured it on that dataset, the largest
+   measurement is taken ("memory: measured"), its added part scaled by the rows when the plan's
+   splits are larger; elsewhere the added part is fitted by the same power law against
+   (rows, attributes, classes) of the measured datasets and added to the smallest start
+   ("memory: fitted"). The fixed part is kept out of the fit: fitted on the whole peak, the few
+   hundred MB of the interpreter would grow with the rows like the data do.
+   Where nothing measured the algorithm's memory (the reports hold none), it is a rough upper
+   bound ("memory: rough upper bound"): ``BASE_RSS_MB`` + the dataset as float64 four times
+   (data, training and test copies, one transformed copy) + twice the model size (the reports'
+   ``model_mb`` on that dataset, else fitted against attributes x classes). A SLURM array asks
+   for the largest estimate of its jobs times ``MEM_SAFETY`` (measured) or ``MEM_SAFETY_FITTED``
+   (fitted or bound), at least 1 GB.
 5. **Jobs.** Each job (one algorithm x dataset x seed x swept value) adds ``JOB_OVERHEAD_S`` of
    start-up (interpreter, imports, Numba cache, data loading, warm-up fit).
 
@@ -61,6 +72,11 @@ import numpy as np
 BASE_RSS_MB = 400.0
 #: CPU seconds per job outside its splits (start-up, imports, data loading, warm-up)
 JOB_OVERHEAD_S = 10.0
+#: a SLURM job's memory request over its estimated peak: measured on the dataset, and fitted or bound
+#: (a job over its request is killed; left out of the fit one dataset at a time, the fitted peak of the shipped
+#: evidence's cells is typically within x1.15 of the stored one, and within x2 for 99 % of them)
+MEM_SAFETY = 1.5
+MEM_SAFETY_FITTED = 2.0
 
 
 @dataclass
@@ -193,11 +209,37 @@ def train_test_sizes(protocol: dict, rows: float) -> tuple[float, float]:
     raise ValueError(f"unknown protocol kind {kind!r}")
 
 
+def _observations(rows, source: str) -> list[Obs]:
+    """One observation per (label, dataset, training size) of ok split ``rows`` (dicts with
+    ``label``, ``dataset``, ``n_train``, ``n_test``, ``n_features``, ``n_classes``, ``train_cpu_s``,
+    ``test_cpu_s``, ``peak_rss_mb``, ``start_rss_mb``, ``model_bytes``): the means over its splits,
+    the largest peak memory and the smallest start."""
+    acc: dict[tuple, list] = {}
+    for r in rows:
+        acc.setdefault((r["label"], r["dataset"], int(r.get("n_train") or 0)), []).append(r)
+
+    def present(vals):
+        return [float(v) for v in vals if v is not None and np.isfinite(v) and v > 0]
+
+    out = []
+    for (label, ds, n_train), recs in acc.items():
+        peaks = present(r.get("peak_rss_mb") for r in recs)
+        starts = present(r.get("start_rss_mb") for r in recs)
+        sizes = [v / 2**20 for v in present(r.get("model_bytes") for r in recs)]
+        out.append(Obs(label, ds, float(n_train), float(np.mean([r["n_test"] for r in recs])),
+                       float(recs[0]["n_features"]), float(recs[0]["n_classes"]),
+                       float(np.mean([r["train_cpu_s"] for r in recs])),
+                       float(np.mean([r["test_cpu_s"] for r in recs])),
+                       max(peaks) if peaks else None, min(starts) if starts else None,
+                       float(np.mean(sizes)) if sizes else None, source))
+    return out
+
+
 def observations_from_records(roots: list[Path]) -> list[Obs]:
     """One observation per (algorithm, dataset, training size): the means over its ok splits."""
     from .store import iter_record_paths
 
-    acc: dict[tuple, list] = {}
+    rows = []
     for root in roots:
         if not Path(root).is_dir():
             continue
@@ -208,21 +250,65 @@ def observations_from_records(roots: list[Path]) -> list[Obs]:
                 continue
             if rec.get("status") != "ok" or not rec.get("times"):
                 continue
-            key = (rec["algo"], rec["dataset"], int(rec.get("n_train") or 0))
-            acc.setdefault(key, []).append(rec)
-    out = []
-    for (algo, ds, n_train), recs in acc.items():
-        mem = [r.get("memory") or {} for r in recs]
-        peaks = [m["peak_rss_mb"] for m in mem if m.get("peak_rss_mb")]
-        starts = [m["start_rss_mb"] for m in mem if m.get("start_rss_mb")]
-        sizes = [r["model_bytes"] / 2**20 for r in recs if r.get("model_bytes")]
-        out.append(Obs(algo, ds, float(n_train), float(np.mean([r["n_test"] for r in recs])),
-                       float(recs[0]["n_features"]), float(recs[0]["n_classes"]),
-                       float(np.mean([r["times"]["train_cpu_s"] for r in recs])),
-                       float(np.mean([r["times"]["test_cpu_s"] for r in recs])),
-                       float(np.max(peaks)) if peaks else None, float(np.min(starts)) if starts else None,
-                       float(np.mean(sizes)) if sizes else None, "records"))
-    return out
+            mem = rec.get("memory") or {}
+            rows.append({"label": rec["algo"], "dataset": rec["dataset"], "n_train": rec.get("n_train"),
+                         "n_test": rec["n_test"], "n_features": rec["n_features"], "n_classes": rec["n_classes"],
+                         "train_cpu_s": rec["times"]["train_cpu_s"], "test_cpu_s": rec["times"]["test_cpu_s"],
+                         "peak_rss_mb": mem.get("peak_rss_mb"), "start_rss_mb": mem.get("start_rss_mb"),
+                         "model_bytes": rec.get("model_bytes")})
+    return _observations(rows, "records")
+
+
+#: the evidence columns an observation reads
+_EVIDENCE_COLUMNS = ("algo", "dataset", "status", "n_train", "n_test", "n_features", "n_classes",
+                     "times.train_cpu_s", "times.test_cpu_s", "memory.peak_rss_mb", "memory.start_rss_mb",
+                     "model_bytes", "algo_config")
+
+
+def _swept_value(algo_config, key: str):
+    """The value of a swept key (``algo.estimator.psi``) in a record's algorithm config, or None."""
+    node = json.loads(algo_config) if isinstance(algo_config, str) else algo_config
+    parts = key.split(".")
+    for part in parts[1:] if parts[0] == "algo" else parts:
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def observations_from_evidence(evidence_dir: Path) -> list[Obs]:
+    """One observation per (algorithm or swept variant, dataset, training size) of the shipped
+    evidence (``<experiment>.records.parquet``, one row per split, and ``<experiment>.plan.json``,
+    whose swept keys name the variants as ``_sweep_labels`` does): the means over its ok splits."""
+    import pyarrow.parquet as pq
+
+    rows = []
+    for path in sorted(Path(evidence_dir).glob("*.records.parquet")):
+        names = set(pq.read_schema(path).names)
+        if not {"algo", "dataset", "status", "times.train_cpu_s", "times.test_cpu_s"} <= names:
+            continue
+        df = pq.read_table(path, columns=[c for c in _EVIDENCE_COLUMNS if c in names]).to_pandas()
+        df = df[df["status"] == "ok"]
+        if df.empty:
+            continue
+        sweep = {}
+        plan_path = path.with_name(path.name.replace(".records.parquet", ".plan.json"))
+        try:
+            sweep = json.loads(plan_path.read_text()).get("sweep") or {}
+        except (OSError, ValueError):
+            pass
+        labels = df["algo"].astype(str)
+        if sweep and "algo_config" in df:
+            inner = df["algo_config"].map(lambda c: ",".join(
+                f"{k.rsplit('.', 1)[-1]}={_swept_value(c, k)}" for k in sweep))
+            labels = labels + "[" + inner + "]"
+        get = lambda c: df[c].tolist() if c in df else [None] * len(df)  # noqa: E731
+        for vals in zip(labels, *(get(c) for c in _EVIDENCE_COLUMNS[1:] if c != "algo_config")):
+            lab, ds, _, n_train, n_test, n_feat, n_cls, tr, te, peak, start, size = vals
+            rows.append({"label": lab, "dataset": ds, "n_train": n_train, "n_test": n_test,
+                         "n_features": n_feat, "n_classes": n_cls, "train_cpu_s": tr, "test_cpu_s": te,
+                         "peak_rss_mb": peak, "start_rss_mb": start, "model_bytes": size})
+    return _observations(rows, "evidence")
 
 
 def observations_from_reports(reports_dir: Path) -> list[Obs]:
@@ -250,11 +336,15 @@ def observations_from_reports(reports_dir: Path) -> list[Obs]:
 
 
 def collect(results_dirs: list[Path], reports_dir: Path | None) -> list[Obs]:
-    recs = observations_from_records(results_dirs)
-    have = {(o.label, o.dataset) for o in recs}
-    reps = [o for o in observations_from_reports(reports_dir)
-            if (o.label, o.dataset) not in have] if reports_dir else []
-    return recs + reps
+    """Observations from the records, then the evidence (``reports_dir/evidence``), then the reports'
+    means, each only for the (label, dataset) cells the earlier sources do not hold."""
+    out = observations_from_records(results_dirs)
+    if reports_dir:
+        for more in (observations_from_evidence(Path(reports_dir) / "evidence"),
+                     observations_from_reports(reports_dir)):
+            have = {(o.label, o.dataset) for o in out}
+            out += [o for o in more if (o.label, o.dataset) not in have]
+    return out
 
 
 # ------------------------------------------------------------------ the model
@@ -274,8 +364,12 @@ def build_models(obs: list[Obs]) -> dict[str, AlgoModel]:
     by: dict[str, list[Obs]] = {}
     for o in obs:
         by.setdefault(o.label, []).append(o)
-        if "[" in o.label:  # swept variants also count for their algorithm
-            by.setdefault(o.label.split("[", 1)[0], []).append(o)
+    variants: dict[str, list[Obs]] = {}
+    for o in obs:
+        if "[" in o.label:  # swept variants stand for their algorithm where it has no observations of its own
+            variants.setdefault(o.label.split("[", 1)[0], []).append(o)
+    for base, os_ in variants.items():
+        by.setdefault(base, os_)
     models = {}
     for label, os_ in by.items():
         g = [o.dataset for o in os_]
@@ -285,10 +379,11 @@ def build_models(obs: list[Obs]) -> dict[str, AlgoModel]:
                        [o.test_s for o in os_], g)
         withmem = [o for o in os_ if o.peak_mb is not None and o.start_mb is not None]
         start = min(o.start_mb for o in withmem) if withmem else None
-        # the peak RSS of the process itself: its fixed part (interpreter, libraries) is t0
+        # what a split adds to the process's memory (peak - start): the interpreter and libraries
+        # before it are a fixed part that must not grow with the rows
         mem = fit_power([o.n_train + o.n_test for o in withmem], [o.attrs for o in withmem],
-                        [o.classes for o in withmem], [o.peak_mb for o in withmem],
-                        [o.dataset for o in withmem]) if withmem else None
+                        [o.classes for o in withmem], [o.peak_mb - o.start_mb for o in withmem],
+                        [o.dataset for o in withmem], fixed=False) if withmem else None
         sized = [o for o in os_ if o.model_mb]
         # a model's size grows with its attributes and classes (its tables), not with the rows
         mod = fit_power([1.0 for o in sized], [o.attrs for o in sized], [o.classes for o in sized],
@@ -307,6 +402,8 @@ class CellEstimate:
     split_s: float | None    # one split
     peak_mb: float | None
     how: str
+    #: how the peak memory was found: "measured" (on this dataset), "fitted" or "bound"
+    mem_how: str = "fitted"
 
 
 def _scaled(t: float, fit: Fit | None, ratio: float) -> float:
@@ -336,17 +433,35 @@ def estimate_cell(m: AlgoModel | None, label: str, dataset: str, dims, protocol:
         how = f"measured here at {int(o.n_train)} training rows ({o.source})"
     else:
         split_s = m.train(n_train, attrs, classes) + (m.test(n_test, attrs, classes) if m.test else 0.0)
-    measured = [o.peak_mb for o in same if o.peak_mb]
-    if measured:
-        peak = max(measured)
-    elif m.mem is not None:
-        peak = m.mem(rows, attrs, classes)
-    else:  # rough: no memory measured for this algorithm
+    peak, mem_how = memory_estimate(m, same, n_train + n_test, attrs, classes)
+    if mem_how == "bound":
         sized = [o.model_mb for o in same if o.model_mb]
         model_mb = max(sized) if sized else (m.model(1.0, attrs, classes) if m.model else 0.0)
         peak = BASE_RSS_MB + 4 * rows * attrs * 8 / 2**20 + 2 * model_mb
-        how += "; memory: rough bound"
-    return CellEstimate(label, dataset, jobs, splits, splits * split_s + jobs * JOB_OVERHEAD_S, split_s, peak, how)
+    how += {"measured": "; memory: measured", "scaled": "; memory: measured at fewer rows, scaled",
+            "fitted": "; memory: fitted", "bound": "; memory: rough upper bound"}[mem_how]
+    return CellEstimate(label, dataset, jobs, splits, splits * split_s + jobs * JOB_OVERHEAD_S, split_s, peak, how,
+                        "measured" if mem_how in ("measured", "scaled") else mem_how)
+
+
+def memory_estimate(m: AlgoModel, same: list[Obs], rows: float, attrs: float,
+                    classes: float) -> tuple[float | None, str]:
+    """(peak MB, how) of a split over ``rows`` (training + test) instances: "measured" (the largest
+    peak stored on that dataset), "scaled" (measured on fewer rows: its added part grown by the fit's
+    rows exponent), "fitted" (the smallest start plus the fitted added part) or "bound" (nothing
+    measured: the caller's rough upper bound)."""
+    measured = [o for o in same if o.peak_mb]
+    if measured:
+        big = max(measured, key=lambda o: (o.n_train + o.n_test, o.peak_mb))
+        ratio = rows / max(big.n_train + big.n_test, 1.0)
+        if ratio <= 1.05:
+            return max(o.peak_mb for o in measured), "measured"
+        base = big.start_mb if big.start_mb is not None else (m.start_mb or BASE_RSS_MB)
+        b_rows = m.mem.b[0] if m.mem is not None else 1.0
+        return base + max(big.peak_mb - base, 0.0) * ratio ** b_rows, "scaled"
+    if m.mem is not None:
+        return (m.start_mb or BASE_RSS_MB) + m.mem(rows, attrs, classes), "fitted"
+    return None, "bound"
 
 
 def _sweep_labels(algo: str, sweep: dict) -> list[tuple[str, int]]:
@@ -425,7 +540,8 @@ def render(p: dict, cells: list[CellEstimate], models: dict[str, AlgoModel], sou
              *([f"- the datasets not available here would add {sum(c.cpu_s for c in away) / 3600:.2f} h CPU "
                 f"({sum(c.splits for c in away)} splits, {len(away)} cells with an estimate)"] if away else []),
              f"- largest peak memory of a job: {_mb(peak.peak_mb) if peak else '-'} MB"
-             + (f" ({peak.label} on {peak.dataset})" if peak else ""),
+             + (f" ({peak.label} on {peak.dataset}, {'measured' if peak.mem_how == 'measured' else peak.mem_how})"
+                if peak else ""),
              f"- timings from: {sources}", ""]
     if p.get("missing_algos"):
         lines += [f"- not implemented, not planned: {', '.join(p['missing_algos'])}", ""]
@@ -476,7 +592,7 @@ def render(p: dict, cells: list[CellEstimate], models: dict[str, AlgoModel], sou
                   l.strip() for l in __doc__.split("How the estimate is made (also printed with every plan):")[1]
                   .split("The estimate is not a promise")[0].splitlines())).strip(),
               "", f"Constants: JOB_OVERHEAD_S = {JOB_OVERHEAD_S:g} s per job, BASE_RSS_MB = {BASE_RSS_MB:g}, "
-              f"RIDGE = {RIDGE:g}.", ""]
+              f"RIDGE = {RIDGE:g}, MEM_SAFETY = {MEM_SAFETY:g}, MEM_SAFETY_FITTED = {MEM_SAFETY_FITTED:g}.", ""]
     return "\n".join(lines)
 
 
@@ -515,8 +631,8 @@ def slurm_sweeps(p: dict, cells: list[CellEstimate], max_job_hours: float, parti
     times ``safety`` exceeds ``max_job_hours``, it is split into ``k`` chunk jobs (``+chunk=0..k-1``)
     that share its splits through the store's split locks: each takes the next split no other holds,
     so k chunks running at once each take about 1/k of the time. Every array gets the SLURM time
-    limit ``max_job_hours`` and memory from the largest peak estimate of its jobs (x1.5, at least
-    1 GB). Cells without an estimate are sized as ``default_split_s`` per split."""
+    limit ``max_job_hours`` and memory from the largest peak estimate of its jobs (x ``MEM_SAFETY``
+    where measured, x ``MEM_SAFETY_FITTED`` where fitted or bound; at least 1 GB). Cells without an estimate are sized as ``default_split_s`` per split."""
     from .experiment_plan import command
 
     limit_s = max_job_hours * 3600
@@ -533,7 +649,8 @@ def slurm_sweeps(p: dict, cells: list[CellEstimate], max_job_hours: float, parti
             groups.setdefault(k, []).extend(mine)
         for k, group in sorted(groups.items()):
             datasets = list(dict.fromkeys(c.dataset for c in group))
-            mem_mb = max((c.peak_mb or BASE_RSS_MB) for c in group) * 1.5
+            mem_mb = max((c.peak_mb or BASE_RSS_MB) * (MEM_SAFETY if c.mem_how == "measured" else MEM_SAFETY_FITTED)
+                         for c in group)
             sub = {**p, "algos": [algo], "datasets": datasets}
             cmd = command(sub, None, results_dir, list(extra or []))
             # submitit asks SLURM for USR2 signal_delay_s (default 120 s) before the time limit and

@@ -15,6 +15,7 @@ C++, a hang), and the job and the sweep go on.
 
 from __future__ import annotations
 
+import json
 import logging
 import pickle
 import signal as _signal
@@ -67,6 +68,11 @@ class JobResult:
     not_applicable: list = field(default_factory=list)  # the algorithm does not apply to the dataset
     records: list = field(default_factory=list)
     warmed_up: bool | None = None  # None: no warm-up needed (nothing computed)
+    label: str = ""  # the config's display name (:func:`config_label`); "" = the algorithm's name
+
+    @property
+    def display(self) -> str:
+        return self.label or self.key.algo
 
 
 # ------------------------------------------------------------------ estimators
@@ -75,6 +81,52 @@ def algo_identity(algo_cfg: dict) -> tuple[str, str]:
     name = algo_cfg.get("name") or "algo"
     defining = {k: v for k, v in algo_cfg.items() if k not in DESCRIPTIVE_KEYS}
     return name, config_hash(defining)
+
+
+#: the longest list of differing parameters a display name spells out; beyond it the name carries the hash
+LABEL_MAX_CHARS = 48
+
+
+def _leaves(node, path=()) -> dict:
+    if isinstance(node, dict) and node:
+        out = {}
+        for k, v in node.items():
+            out.update(_leaves(v, path + (str(k),)))
+        return out
+    return {path: node}
+
+
+def config_label(algo_cfg: dict, named_cfg: dict | None) -> str:
+    """The display name of an algorithm config: its ``name`` when it is the config of that name
+    (``named_cfg``, as ``conf/algo/<name>.yaml`` composes; descriptive keys aside), else the name
+    with the parameters that differ, ``rf100[n_estimators=500]`` (each by its last key, or as
+    many keys as tell it apart; a removed key as ``~key``), or with the config hash,
+    ``rf100@1a2b3c4d5e``, when there is no named config to compare with or the list would be
+    longer than :data:`LABEL_MAX_CHARS`."""
+    name, ahash = algo_identity(algo_cfg)
+    if named_cfg is None:
+        return f"{name}@{ahash}"
+    if algo_identity(named_cfg)[1] == ahash:
+        return name
+    ours = _leaves({k: v for k, v in algo_cfg.items() if k not in DESCRIPTIVE_KEYS})
+    theirs = _leaves({k: v for k, v in named_cfg.items() if k not in DESCRIPTIVE_KEYS})
+    diff = sorted(p for p in set(ours) | set(theirs) if p not in ours or p not in theirs or
+                  json.dumps(ours[p], sort_keys=True, default=str) != json.dumps(theirs[p], sort_keys=True, default=str))
+    parts = []
+    for p in diff:
+        n = 1
+        while n < len(p) and sum(q[-n:] == p[-n:] for q in diff) > 1:
+            n += 1
+        key = ".".join(p[-n:])
+        if p not in ours:
+            parts.append(f"~{key}")
+        else:
+            v = ours[p]
+            parts.append(f"{key}={v if isinstance(v, (str, int, float, bool)) else json.dumps(v, default=str)}")
+    inner = ",".join(parts)
+    if not inner or len(inner) > LABEL_MAX_CHARS:
+        return f"{name}@{ahash}"
+    return f"{name}[{inner}]"
 
 
 def build_estimator(algo_cfg: dict, ds: Dataset, random_state: int | None, split_index: int | None = None):
@@ -354,8 +406,13 @@ def _full_proba(est, proba: np.ndarray, n_classes: int, n_test: int) -> np.ndarr
 def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experiment: str,
             results_dir: str, rerun: bool = False, retry_failed: bool = True, progress: bool = True,
             threads: int | None = 1, warmup: bool = True, mem_limit_gb: Any = "auto",
-            time_limit_s: Any = None, data_max_gb: Any = 1.0) -> JobResult:
+            time_limit_s: Any = None, data_max_gb: Any = 1.0, named_config: dict | None = None,
+            progress_position: int | None = None) -> JobResult:
     """Run (or resume) every split of one job and return what happened.
+
+    ``named_config`` is the config of the algorithm's name as its YAML composes it (no
+    overrides); given, the job's display name (:func:`config_label`, also stored in each new record
+    as ``config_label``) says how ``algo_cfg`` differs from it. Without it the name is shown as is.
 
     With ``warmup`` (default), before the first split it computes, the job fits a
     throwaway copy of the algorithm on a small slice (see :func:`warm_up`), so that
@@ -403,9 +460,11 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     if not todo:
         raise SetupError(f"protocol {protocol.get('name')!r} plans no splits for {ds.name} "
                          f"({_protocol_text(protocol)}); set protocol.n_repeats and protocol.n_splits to at least 1")
-    result = JobResult(key, str(store.dir), len(todo))
+    label = config_label(algo_cfg, named_config) if named_config is not None else name
+    result = JobResult(key, str(store.dir), len(todo), label=label)
     context = _job_context(algo_cfg, ds, protocol, key)
     fingerprint, code_files = code_identity(algo_cfg)
+    context["config_label"] = label
     context.update({"data_key": dkey, "data_identity": d_ident, "protocol_key": pkey,
                     "protocol_identity": p_ident, "warmup": bool(warmup), "code_fingerprint": fingerprint,
                     "code_files": code_files})
@@ -421,7 +480,7 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
                              f"reusable), so they would have to be computed and written; a folder that cannot be "
                              f"written serves only jobs whose every split it holds")
 
-    bar = _progress(len(todo), f"{name} on {ds.name}", progress)
+    bar = _progress(len(todo), f"{label} on {ds.name}", progress, progress_position)
     try:
         _run_splits(todo, store, legacy, algo_cfg, ds, seed, context, rerun, retry_failed, result, bar)
     except OSError as exc:  # the records cannot be written (disk full, permissions): the job stops here
@@ -938,9 +997,11 @@ def _postfix(result: JobResult) -> str:
     return s
 
 
-def _progress(total: int, desc: str, enabled: bool):
-    """A tqdm progress bar over splits on stderr; with ``enabled`` False, tqdm's own silent one."""
+def _progress(total: int, desc: str, enabled: bool, position: int | None = None):
+    """A tqdm progress bar over splits on stderr; with ``enabled`` False, tqdm's own silent one.
+    With ``position`` (a sweep's parallel jobs: one terminal line each) the bar stays on that line
+    and is cleared when the job ends (the job prints its one-line summary instead)."""
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, desc=desc, unit="split", file=sys.stderr, dynamic_ncols=True, leave=True,
-                disable=not enabled)
+    return tqdm(total=total, desc=desc, unit="split", file=sys.stderr, dynamic_ncols=True,
+                leave=position is None, position=position, disable=not enabled)

@@ -482,6 +482,8 @@ def load(root: Path | str = "results", experiment: str | None = None, dataset: s
 
     Nested fields are flattened with dots (``metrics.error``, ``times.fit_cpu_s``).
     Extra keyword filters match columns exactly, e.g. ``protocol="cv10"``.
+    ``config`` names the exact algorithm configuration (:func:`config_column`: group by it, not by
+    ``algo``, which a run with overrides shares with its named config).
     ``data_key`` and ``protocol_key`` identify the data and protocol setup (the short
     hashes of ``data_identity`` / ``protocol_identity``); ``legacy_layout`` marks records
     of the earlier layout (their ``data_key`` is None). A legacy record that was migrated
@@ -510,11 +512,27 @@ def load(root: Path | str = "results", experiment: str | None = None, dataset: s
         new = df.loc[~df["legacy_layout"], ident].astype(str).apply(tuple, axis=1)
         old = df.loc[df["legacy_layout"], ident].astype(str).apply(tuple, axis=1)
         df = df.drop(index=old.index[old.isin(set(new))])
+    df = df.assign(config=config_column(df))
     if status is not None:
         df = df[df["status"] == status]
     for k, v in filters.items():
         df = df[df[k] == v]
     return df.reset_index(drop=True)
+
+
+def config_column(df: pd.DataFrame) -> pd.Series:
+    """The exact algorithm configuration of each row, as a readable name: the record's
+    ``config_label`` (the job's display name: ``rf100``, or ``rf100[n_estimators=500]`` when the run
+    overrode its named config), else the algorithm's name (records written before the label); a name
+    that stands for more than one ``algo_hash`` among the rows gets ``@<algo_hash>``, so that two
+    configurations never share a value."""
+    label = df["algo"].astype(str)
+    if "config_label" in df.columns:
+        label = df["config_label"].where(df["config_label"].notna() & (df["config_label"] != ""), label).astype(str)
+    if "algo_hash" not in df.columns:
+        return label
+    several = df.groupby(label)["algo_hash"].transform("nunique") > 1
+    return label.where(~several, label + "@" + df["algo_hash"].astype(str))
 
 
 # ------------------------------------------------------------------ the consolidated index

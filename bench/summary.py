@@ -35,7 +35,7 @@ def job_table(result) -> str:
     k = result.key
     pc = next((r.get("protocol_config") for r in result.records if isinstance(r.get("protocol_config"), dict)), {})
     setting = ", ".join(f"{n}={pc[n]}" for n in ("n_splits", "n_repeats", "test_size", "train_sizes") if n in pc)
-    head = (f"{k.algo} on {k.dataset} | protocol {k.protocol}" + (f" ({setting})" if setting else "")
+    head = (f"{getattr(result, 'display', k.algo)} on {k.dataset} | protocol {k.protocol}" + (f" ({setting})" if setting else "")
             + f" | seed {k.seed} | {result.n_splits} splits: "
             f"{result.computed} computed, {result.reused} reused, {len(result.failed)} failed"
             + _timed_out(sum(r.get("status") == "timeout" for r in result.failed))
@@ -59,12 +59,28 @@ def job_table(result) -> str:
     return "\n".join(out)
 
 
+def job_line(result) -> str:
+    """One line for a job of a sweep: its name, the splits computed, reused and failed, the mean
+    error (the sweep's table at its end has the rest)."""
+    ok = [r for r in result.records if r.get("status") == "ok"]
+    errs = [v for v in ((r.get("metrics") or {}).get("error") for r in ok) if v is not None]
+    err = ""
+    if errs:
+        m, se = mean_se(errs)
+        err = f", error {m:.4f} +- {se:.4f}"
+    n_timeout = sum(r.get("status") == "timeout" for r in result.failed)
+    return (f"{getattr(result, 'display', result.key.algo)} on {result.key.dataset} (seed {result.key.seed}): "
+            f"{result.n_splits} splits, {result.computed} computed, {result.reused} reused, "
+            f"{len(result.failed)} failed{_timed_out(n_timeout)}"
+            + (f", {len(result.not_applicable)} not applicable" if result.not_applicable else "") + err)
+
+
 def sweep_table(summaries: list[dict]) -> str:
     """One line per job of a sweep (dataset, algorithm): error, RMSE, times, failures."""
     rows = []
-    for s in sorted(summaries, key=lambda s: (s["dataset"], s["algo"])):
+    for s in sorted(summaries, key=lambda s: (s["dataset"], s.get("config") or s["algo"])):
         rows.append([
-            s["dataset"], s["algo"], s["protocol"], s["n_ok"],
+            s["dataset"], s.get("config") or s["algo"], s["protocol"], s["n_ok"],
             _pm(s.get("error")), _pm(s.get("rmse")),
             _fmt(s.get("train_cpu_s"), "{:.3f}"), _fmt(s.get("test_cpu_s"), "{:.3f}"),
             s["n_failed"] or "", s.get("n_not_applicable") or "",
@@ -75,7 +91,8 @@ def sweep_table(summaries: list[dict]) -> str:
 
 def job_summary_dict(result) -> dict:
     ok = [r for r in result.records if r.get("status") == "ok"]
-    out = {"dataset": result.key.dataset, "algo": result.key.algo, "protocol": result.key.protocol,
+    out = {"dataset": result.key.dataset, "algo": result.key.algo,
+           "config": getattr(result, "display", result.key.algo), "protocol": result.key.protocol,
            "seed": result.key.seed, "directory": result.directory, "n_ok": len(ok),
            "n_failed": len(result.failed), "errors": [r.get("error") for r in result.failed][:5],
            "n_timeout": sum(r.get("status") == "timeout" for r in result.failed),
@@ -93,7 +110,7 @@ def failure_line(s: dict) -> str | None:
     traceback is stored (the ``traceback`` field of the failed split's record); None when
     every split is ok or not applicable."""
     if s.get("job_error"):
-        return f"FAILED: {s.get('algo')} on {s.get('dataset')}: {s['job_error']}"
+        return f"FAILED: {s.get('config') or s.get('algo')} on {s.get('dataset')}: {s['job_error']}"
     if not s.get("n_failed"):
         return None
     first = (s.get("errors") or [""])[0] or ""
@@ -107,7 +124,7 @@ def failure_line(s: dict) -> str | None:
         else:
             hint = ("\n  every split failed with the same error: most likely a setting, not the data; check the "
                     "algo.* overrides named in it")
-    return (f"FAILED: {s['n_failed']} of {n} splits of {s.get('algo')} on {s.get('dataset')} failed"
+    return (f"FAILED: {s['n_failed']} of {n} splits of {s.get('config') or s.get('algo')} on {s.get('dataset')} failed"
             f"{_timed_out(s.get('n_timeout'))}; first: "
             f"{first[:240]}" + (f"\n  traceback: field `traceback` of {where}" if where and not
                                   first.startswith("TimeoutError: the split ran longer") else "") + hint)

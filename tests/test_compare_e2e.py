@@ -113,6 +113,8 @@ def test_new_user_compares_own_algorithm_and_data(checkout, tmp_path):
             assert (out / "tables" / f"wdl_matrix_{m}.{ext}").exists()
     html = (out / "index.html").read_text()
     assert '<img src="figures/cd_error.png"' in html and "<table>" in html
+    assert html.index('<img src="figures/cd_error.png"') < html.index("<table")   # the page opens with the figure
+    assert html.count('src="figures/cd_error.png"') == 1                          # shown once
 
     # W/D/L against the baseline, recounted from the report's own per-split values
     splits = pd.read_csv(out / "splits.csv")

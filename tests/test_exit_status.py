@@ -42,5 +42,5 @@ def test_sweep_with_one_failed_job_exits_1(tmp_path):
     assert out.returncode == 1, out.stdout[-2000:] + out.stderr[-2000:]
     assert "sweep summary: 2 jobs" in out.stdout and "sweep FAILED: 0 jobs could not run, 1 jobs had failed splits" \
         in out.stdout
-    assert "FAILED: 2 of 2 splits of rf10 on sk_iris failed" in out.stdout
+    assert "FAILED: 2 of 2 splits of rf10[n_estimators=-5] on sk_iris failed" in out.stdout  # the config that failed
     # a sweep whose jobs all succeed exits 0: test_cli.test_two_worker_multirun_joblib

@@ -102,6 +102,14 @@ def main(argv=None) -> int:
         records = pd.concat([keep(records), keep(ev)], ignore_index=True) if not records.empty else keep(ev)
     from .analysis import analyse
     from .report import write
+    from .runs import display_names
+
+    names = plan.algos
+    records, plan, notes = display_names(records, plan)
+    for line in notes:
+        print(f"  note: {line}", file=sys.stderr)
+    if shipped_bv is not None and "algo" in shipped_bv.columns:
+        shipped_bv = shipped_bv.assign(algo=shipped_bv["algo"].map(dict(zip(names, plan.algos))).fillna(shipped_bv["algo"]))
 
     if records.empty:
         print("error: no split could be run or read; nothing to compare", file=sys.stderr)

@@ -416,6 +416,11 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
     from .analysis import BAYES_LEAD, bayes_sentences
 
     md: list = [P.Heading(1, f"Comparison: {plan.name}"), P.Para(summary(c, bayes=False))]
+    # the first screen shows the first measure's critical-difference diagram (when there are ranks)
+    first = next(iter(MEASURES))
+    _, lead = _write_cd(c, first, figs, plan, n_rec)
+    if isinstance(lead, P.Figure):
+        md.append(lead)
     if bayes_sentences(c):
         md += [P.Para(BAYES_LEAD.format(decision=DECISION, baseline=c.baseline)),
                P.Bullets([P.Item(t) for t in bayes_sentences(c)])]
@@ -504,6 +509,9 @@ def _write_into(c: Comparison, plan, root: Path, records: pd.DataFrame, run_info
                                "Nemenyi groups (not told apart)": [",".join(groups[a]) for a in order]})
             _table(rt, tables / f"ranks_{m}", f"mean ranks by {label}", index=False)
             md += [P.Heading(3, label), _md(rt)]
+        if m == first and isinstance(lead, P.Figure):
+            md.append(P.Para(f"The diagram of {label} is at the top of the page."))
+            continue
         _, fig = _write_cd(c, m, figs, plan, n_ok)
         md.append(fig)
         md += _control_blocks(c, m, figs, tables, plan, n_ok)

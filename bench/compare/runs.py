@@ -310,3 +310,43 @@ def run(plan: Plan, results_dir: str | None = None, progress: bool = True, rerun
     if frames:
         out.records = pd.concat(frames, ignore_index=True).assign(source="run")
     return out
+
+
+def display_names(records: pd.DataFrame, plan: Plan) -> tuple[pd.DataFrame, Plan, list[str]]:
+    """The records and plan with each algorithm shown by its exact configuration
+    (:func:`bench.runner.config_label`): a baseline read from the evidence that was run with other
+    settings than its ``conf/algo/<name>.yaml`` composes today (a swept variant, say) is shown as
+    ``massbayes[psi=1000]``, not as ``massbayes``. A name whose records hold more than one
+    configuration keeps its name; the notes returned say so."""
+    import dataclasses
+
+    from ..experiment_plan import algo_config, algo_names
+    from ..runner import algo_identity, config_label
+
+    if records.empty or "algo_config" not in records.columns:
+        return records, plan, []
+    known = set(algo_names())
+    rename, notes = {}, []
+    for name in plan.algos:
+        rows = records[records["algo"] == name]
+        if rows.empty:
+            continue
+        named = algo_config(name) if name in known else None
+        labels = set()
+        for cfg in rows.drop_duplicates("algo_hash")["algo_config"]:
+            if isinstance(cfg, dict):
+                labels.add(config_label(cfg, named) if named is not None else algo_identity(cfg)[0])
+        if len(labels) == 1:
+            (label,) = labels
+            if label != name:
+                rename[name] = label
+        elif len(labels) > 1:
+            notes.append(f"{name}: its records hold {len(labels)} configurations ({', '.join(sorted(labels))}); "
+                         f"shown together as {name}")
+    if not rename:
+        return records, plan, notes
+    new = lambda a: rename.get(a, a)  # noqa: E731
+    records = records.assign(algo=records["algo"].map(new))
+    plan = dataclasses.replace(plan, algos=[new(a) for a in plan.algos], baseline=new(plan.baseline),
+                               run_algos=[new(a) for a in plan.run_algos])
+    return records, plan, notes

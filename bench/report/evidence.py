@@ -160,7 +160,8 @@ def export_experiment(results_root: Path | str, experiment: str, dest: Path | st
     ``records`` (those the reports read)."""
     root, dest = Path(results_root), Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
-    df = view.all_records
+    # ``config`` is derived from the other columns when the records are read (bench.store.config_column)
+    df = view.all_records.drop(columns=["config"], errors="ignore")
     if df.empty:
         return []
     files = []

@@ -165,6 +165,8 @@ class _Renderer:
         if target in self.pages:
             rel = Path(_relpath(self.pages[target], self.page.parent))
             return rel.as_posix() + (f"#{frag}" if frag else "")
+        if target.suffix == ".md" and target.with_suffix(".html").is_file():   # a table's HTML view
+            return Path(path).with_suffix(".html").as_posix() + (f"#{frag}" if frag else "")
         return url
 
     def is_self(self, url: str) -> bool:
@@ -214,7 +216,7 @@ class _Renderer:
         if verdict_table:   # the claim's words beside its id, then the verdict and its grounds
             order = sorted(order, key=lambda i: list(VERDICT_COLUMNS).index(head[i]))
         vcol = head.index("verdict") if "verdict" in head else -1
-        out = ['<table class="verdicts">' if verdict_table else "<table>"]
+        out = ['<table class="verdicts">' if verdict_table else '<table class="view">' if t.kind == "view" else "<table>"]
         if verdict_table:
             widths = [VERDICT_COLUMNS[head[i]] for i in order]
             out.append("<colgroup>" + "".join(f'<col style="width:{100 * w / sum(widths):.1f}%">' for w in widths)
@@ -383,9 +385,57 @@ def site_pages(root: Path) -> dict[Path, Path]:
     return {md.resolve(): html_twin(md).resolve() for md in mds if md.exists()}
 
 
+def _md_inline(text: str) -> tuple:
+    """A line of Markdown as inlines: ```code``` and ``**bold**`` kept, the rest as text."""
+    out: list = []
+    for k, part in enumerate(re.split(r"`([^`]*)`", text)):
+        if k % 2:
+            out.append(P.Code(part))
+            continue
+        for j, piece in enumerate(re.split(r"\*\*(.+?)\*\*", part)):
+            if piece:
+                out.append(P.strong(piece) if j % 2 else piece)
+    return P.inlines(*out)
+
+
+def notes_page(lines: list[str]) -> P.Page:
+    """The HTML view of a notes file its writer composes as Markdown lines (headings, paragraphs,
+    bullets; ```code``` and ``**bold**`` inline): the same blocks."""
+    blocks: list = []
+    para: list[str] = []
+    items: list[str] = []
+
+    def flush():
+        if para:
+            blocks.append(P.Para(_md_inline(" ".join(para))))
+            para.clear()
+        if items:
+            blocks.append(P.Bullets([P.Item(_md_inline(t)) for t in items]))
+            items.clear()
+
+    for line in lines:
+        text = line.strip()
+        if m := re.match(r"(#{1,6})\s+(.*)", text):
+            flush()
+            blocks.append(P.Heading(min(len(m.group(1)), 4), _md_inline(m.group(2))))
+        elif m := re.match(r"[-*]\s+(.*)", text):
+            if para:
+                flush()
+            items.append(m.group(1))
+        elif text:
+            if items:
+                flush()
+            para.append(text)
+        else:
+            flush()
+    flush()
+    return P.Page(blocks)
+
+
 def write_site(root: Path, pages: dict[Path, P.Page]) -> list[Path]:
     """Write the HTML twin of every page of ``pages`` (Markdown file -> its blocks) and the style
-    sheet; return the files."""
+    sheet; return the files. A link to a table's ``<stem>.md`` opens its HTML view, ``<stem>.html``
+    (:func:`bench.report.tables.write_table` writes it beside the Markdown), where there is one."""
     root = Path(root)
     twins = {Path(md).resolve(): html_twin(md).resolve() for md in pages}
     css = root / STYLE_SHEET

@@ -353,6 +353,26 @@ def _scales(paper: str, verdicts: list, root: Path) -> str:
     return "; ".join(f"{k} ({', '.join(sorted(set(v)))})" for k, v in found.items())
 
 
+def smoke_banner(root: Path) -> list:
+    """A paragraph for the top of the index when any paper experiment here was built at scale
+    smoke (its ``manifest.json``): such numbers check the pipeline, not the papers' claims. [] else."""
+    import json
+
+    smoke = []
+    for paper in V.PAPERS:
+        for e in paper_experiments(paper):
+            path = Path(root) / e / "manifest.json"
+            if path.exists() and json.loads(path.read_text()).get("scale") == "smoke":
+                smoke.append(e)
+    if not smoke:
+        return []
+    return [P.Para((P.strong("Smoke build, not the papers' protocol."),
+                    f" {len(smoke)} experiment{'s' if len(smoke) > 1 else ''} here "
+                    f"({', '.join(sorted(smoke))}) {'were' if len(smoke) > 1 else 'was'} built at scale smoke: a few data sets and splits that check "
+                    "the pipeline runs. Numbers at scale smoke, and the verdicts resting on them, do not test the "
+                    "papers' claims; build at scale full (make paper-tables SCALE=full) for that."))]
+
+
 def index_head(root: Path, verdicts: list) -> list:
     """The opening of ``reports/index.md`` as blocks: the verdict table, then the claims not reproduced."""
     root = Path(root)
@@ -373,7 +393,7 @@ def index_head(root: Path, verdicts: list) -> list:
     rows.append([f"all {len(verdicts)} claims", str(tot[V.REPRODUCED]), str(tot[V.PARTLY]), str(tot[V.NOT_REPRODUCED]),
                  str(tot[V.NOT_CHECKABLE]), "", "", "", "", P.link("every claim", "verdicts.md")])
     verdicts_md = P.link("verdicts.md", "verdicts.md")
-    head = [P.Heading(1, "bench reports"), *keyfig.index_blocks(root), P.Table(cols, rows),
+    head = [P.Heading(1, "bench reports"), *smoke_banner(root), *keyfig.index_blocks(root), P.Table(cols, rows),
             P.Para(P.inlines(
                 "One verdict per claim of the papers' running text (bench/published/claims.csv), by the rules at the "
                 "top of ", verdicts_md, "; every claim with our number, the paper's, the test and the table "

@@ -31,22 +31,60 @@ def to_markdown(df: pd.DataFrame, index: bool = True, max_columns: int = MAX_MD_
             for r in frame.itertuples(index=False)]
     if len(cols) <= max_columns:
         return "\n".join(_md_table(cols, rows)) + "\n"
-    n_keys = key_columns if key_columns is not None else (df.index.nlevels if index else 1)
+    out: list[str] = []
+    for line, pick in column_parts(cols, df.index.nlevels if index else 1, max_columns, key_columns):
+        if out:
+            out.append("")
+        out.append(line)
+        out.append("")
+        out += _md_table([cols[i] for i in pick], [[r[i] for i in pick] for r in rows])
+    return "\n".join(out) + "\n"
+
+
+def column_parts(cols: list[str], default_keys: int, max_columns: int = MAX_MD_COLUMNS,
+                 key_columns: int | None = None) -> list[tuple[str, list[int]]]:
+    """How a table of ``cols`` wider than ``max_columns`` is split: (the part's line, its column
+    indices), each part repeating the key columns; one part ("", all columns) when it fits."""
+    if len(cols) <= max_columns:
+        return [("", list(range(len(cols))))]
+    n_keys = key_columns if key_columns is not None else default_keys
     n_keys = max(1, min(n_keys, max_columns - 1))
     rest = list(range(n_keys, len(cols)))
     n_parts = -(-len(rest) // (max_columns - n_keys))
     step = -(-len(rest) // n_parts)                    # balanced parts: 9 columns give 5 + 4, not 8 + 1
     chunks = [rest[i:i + step] for i in range(0, len(rest), step)]
-    out: list[str] = []
-    for k, chunk in enumerate(chunks, 1):
-        pick = list(range(n_keys)) + chunk
-        if out:
-            out.append("")
-        out.append(f"Part {k} of {len(chunks)}: columns {chunk[0] + 1}-{chunk[-1] + 1} of {len(cols)} "
-                   f"(with {', '.join(cols[:n_keys])})")
-        out.append("")
-        out += _md_table([cols[i] for i in pick], [[r[i] for i in pick] for r in rows])
-    return "\n".join(out) + "\n"
+    return [(f"Part {k} of {len(chunks)}: columns {chunk[0] + 1}-{chunk[-1] + 1} of {len(cols)} "
+             f"(with {', '.join(cols[:n_keys])})", list(range(n_keys)) + chunk) for k, chunk in enumerate(chunks, 1)]
+
+
+def table_view(df: pd.DataFrame, stem: str, caption: str = "", index: bool = True,
+               key_columns: int | None = None, files: tuple[str, ...] = ()):
+    """The HTML view of a table (a :class:`bench.report.page.Page`): its caption, then the table as
+    its Markdown lays it out (a wide one in parts, each repeating the key columns), and links to
+    ``files`` (the table's CSV and TeX)."""
+    from . import page as P
+
+    frame = df.reset_index() if index else df
+    cols = [str(c) for c in frame.columns]
+
+    def cell(v):
+        text = "" if (isinstance(v, float) and pd.isna(v)) else str(v)
+        m = re.fullmatch(r"\*\*(.+)\*\*", text)
+        return P.strong(m.group(1)) if m else text
+
+    rows = [[cell(v) for v in r] for r in frame.itertuples(index=False)]
+    page = P.Page([P.Heading(1, stem.replace("_", " "))])
+    if caption:
+        page.add(P.Para(caption))
+    for line, pick in column_parts(cols, df.index.nlevels if index else 1, MAX_MD_COLUMNS, key_columns):
+        if line:
+            page.add(P.Para(line))
+        # kind "view": long words wrap anywhere (a column named MassBayes[psi=100000] must not widen the page)
+        page.add(P.Table([cols[i] for i in pick], [[r[i] for i in pick] for r in rows], kind="view"))
+    if files:
+        page.add(P.Para(("The whole table as ",) + P.join([P.link(Path(f).suffix[1:].upper(), f) for f in files],
+                                                           " and ") + (".",)))
+    return page
 
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -110,7 +148,7 @@ def write_table(df: pd.DataFrame, path_stem: Path, caption: str = "", index: boo
                 key_columns: int | None = None, labels: dict[str, str] | None = None) -> list[Path]:
     """Write ``<stem>.md`` (split into parts when wider than :data:`MAX_MD_COLUMNS`, each part
     repeating the first ``key_columns``, see :func:`to_markdown`), ``<stem>.tex`` and ``<stem>.csv``
-    (both whole); return their paths. ``labels`` (config name -> the paper's name) applies to the
+    (both whole), and ``<stem>.html``, its HTML view (:func:`table_view`); return the first three. ``labels`` (config name -> the paper's name) applies to the
     Markdown and LaTeX files only: the CSV keeps the config names, for programs that read it. The
     table and its caption are recorded in the folder's contents (:mod:`bench.report.contents`), which
     the pages list."""
@@ -124,5 +162,11 @@ def write_table(df: pd.DataFrame, path_stem: Path, caption: str = "", index: boo
     tex.write_text(to_latex(view, caption, index=index))
     csv = path_stem.with_suffix(".csv")
     df.to_csv(csv, index=index)
+    # the HTML view the pages link to (style inline: the folder's depth under the reports varies)
+    from .html import page_html
+
+    html = path_stem.with_suffix(".html")
+    html.write_text(page_html(table_view(view, path_stem.name, caption, index, key_columns, (csv.name, tex.name)),
+                              md))
     contents.record(path_stem.parent, "table", path_stem.name, [md, tex, csv], caption)
-    return [md, tex, csv]
+    return [md, tex, csv]  # the view goes with the Markdown: not a file of the table's own (not in manifests)

@@ -625,6 +625,9 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
                  "(bench/published/claims.csv, the mctree rows); the paper's curves are not in its text.")
     p = out / f"{name}_notes.md"
     p.write_text("\n".join(notes) + "\n")
+    from bench.report.html import notes_page, page_html
+
+    p.with_suffix(".html").write_text(page_html(notes_page(notes), p))   # the view the pages link to
     contents.record(out, "notes", p.stem, [p])
     written.append(p)
     return written
