@@ -286,7 +286,7 @@ def test_python_m_bench_runs_a_pipeline_with_the_discretiser(tmp_path):
     out = run_bench(["algo=gnb", "algo.name=mdl_cnb", "data=sk_iris", "protocol=cv2", "progress=false",
                      "algo.preprocess=[{_target_:algorithms.discretize.MDLDiscretizer}]",
                      "algo.estimator._target_=tests.test_discretize.RecordingCategoricalNB"], res)
-    assert "mdl_cnb on sk_iris" in out.stdout
+    assert "mdl_cnb@" in out.stdout and " on sk_iris" in out.stdout   # a renamed config shows its hash
     df = load_records(res)
     assert len(df) == 2 and (df["status"] == "ok").all()
     assert (df["metrics.error"] < 0.15).all()

@@ -11,7 +11,7 @@ BAD_RF = ["algo=rf10", "data=sk_iris", "protocol=cv2", "progress=false", "warmup
 def test_all_splits_failed_exits_1_and_names_the_traceback(tmp_path):
     out = run_bench(BAD_RF, tmp_path, check=False)
     assert out.returncode == 1, out.stderr[-2000:]
-    assert "FAILED: 2 of 2 splits of rf10 on sk_iris failed" in out.stderr
+    assert "FAILED: 2 of 2 splits of rf10[n_estimators=-5] on sk_iris failed" in out.stderr
     assert "n_estimators" in out.stderr and "field `traceback` of" in out.stderr
     assert "Traceback (most recent call last)" not in out.stderr
     df = load(tmp_path)

@@ -210,7 +210,10 @@ def test_a_user_experiment_build_touches_nothing_but_its_folder(tmp_path):
     mine_m = json.loads((out / "my_logreg" / "manifest.json").read_text())
     assert mine_m["evidence"] is None and mine_m["records"]["total"] == 2 * 2 * 2
     # every file but the folder's records of its files (the manifest, and contents.json: bench.report.contents)
-    assert set(mine_m["files"]) == {k.removeprefix("my_logreg/") for k in mine} - {"manifest.json", "contents.json"}
+    # and the tables' HTML views (renderings of the tables it lists: bench.report.tables.write_table)
+    views = {k.removeprefix("my_logreg/") for k in mine if k.endswith(".html")
+             and f"{k.removesuffix('.html')}.md" in mine}
+    assert set(mine_m["files"]) == {k.removeprefix("my_logreg/") for k in mine} - {"manifest.json", "contents.json"} - views
     assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [".build.lock"]
     # an experiment of a paper is rebuilt with its paper, never alone
     proc = subprocess.run(cmd[:-1] + ["ande_sr"], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=900)
