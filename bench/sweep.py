@@ -69,6 +69,9 @@ def execute_job(idx, overrides, hydra_context, config, task_function, singleton_
     original = getattr(core, "_bench_original", core.execute_job)  # patched where joblib runs jobs in-process
 
     tolerate_full_disk()
+    # a log file on the full disk (Hydra's per-job log) must not print logging's own traceback for every
+    # message; the job's summary names the error
+    logging.raiseExceptions = False
     try:
         ret = original(idx, overrides, hydra_context, config, task_function, singleton_state)
         if ret.status == JobStatus.COMPLETED:
