@@ -186,11 +186,22 @@ def test_massbayes_failing_parts(tmp_path):
 
 
 # ---------------------------------------------------------------- MC-Tree on small synthetic facts
-def _mc_tables(root: Path, pendigits_leads, letter_svm: float):
-    """The facts the MC-Tree build records for mctree_fig5 (reports/mctree/facts.json), no report file."""
+def _mc_tables(root: Path, pendigits_leads, letter_svm: float, covtype_leads=None):
+    """The facts the MC-Tree build records for mctree_fig5 (reports/mctree/facts.json), no report file;
+    with ``covtype_leads``, mctree_fig6's lead on Covertype's head too."""
     from bench.report.facts import Facts
 
     f = Facts("mctree")
+    if covtype_leads is not None:
+        src6 = "mctree/mctree_fig6_lead_summary.csv"
+        f.add_table("mctree_fig6_lead", pd.DataFrame(
+            [dict(dataset="covtype_head20k_numeric", mctree="mctree_inf", axis=axis, ref_budget=b, lead_points=x,
+                  microseconds=1.0 if axis == "time" else None)
+             for axis in ("gaussians", "time") for b, x in zip((50, 100, 200, 500), covtype_leads)]), src6)
+        f.add_table("mctree_fig6_lead_max", pd.DataFrame(
+            [dict(dataset="covtype_head20k_numeric", mctree="mctree_inf", max_lead_points=max(covtype_leads),
+                  max_lead_budget=500, first_budget_both_answer=30)]), src6)
+        f.add_value("mctree_fig6_run", {"scale": "medium", "protocol": "cv4"}, "mctree/mctree_fig6_notes.md")
     src = "mctree/mctree_fig5_lead_summary.csv"
     budgets = (50, 100, 200, 500)
     leads = {"pendigits": pendigits_leads, "letter": [10.0, 12.0, 14.0, 13.0]}
@@ -263,6 +274,29 @@ def test_mctree_not_reproduced_and_partly(tmp_path):
     assert "10: " not in vs["MC16"].ours and "mctree/mctree_fig5_first_answer.csv" in vs["MC16"].evidence
     # the lead summary's numbers as they have always been quoted: a column of numbers reads back as floats
     assert vs["MC05a"].ours.startswith("lead at 50: -1.0, 100: -0.5, 200: 0.1, 500: 0.2 Gaussians; largest +0.20 @ 500")
+
+
+def test_mctree_constantly_better_decided_on_the_experiments_at_the_papers_protocol(tmp_path):
+    """MC13 is decided on the lead summaries whose evidence ran at the paper's protocol (mctree_fig5's
+    Pendigits and Letter, as shipped); Covertype's head (mctree_fig6: the paper's Covertype is not here) is
+    shown, not judged, so the scale gate leaves the verdict decided."""
+    _mc_tables(tmp_path, pendigits_leads=[-1.0, -0.5, 0.1, 0.2], letter_svm=81.5, covtype_leads=[-9.0, 1.0, 2.0, 3.0])
+    (tmp_path / "evidence").mkdir()
+    for e in ("mctree_fig5", "mctree_fig6"):   # the shipped plans: fig5 at the paper's protocol, fig6 not
+        shutil.copy(REPORTS / "evidence" / f"{e}.plan.json", tmp_path / "evidence")
+    assert V.experiment_scales(tmp_path)["mctree_fig5"]["at_paper_scale"]
+    assert not V.experiment_scales(tmp_path)["mctree_fig6"]["at_paper_scale"]
+    mc13 = {v.claim_id: v for v in V.scale_gate(V.evaluate_paper("mctree", tmp_path), tmp_path)}["MC13"]
+    assert mc13.verdict == V.PARTLY and mc13.extra["experiments"] == ["mctree_fig5"]
+    assert "behind the Bayes tree on pendigits (50: -1.00, 100: -0.50)" in mc13.reason
+    assert "covtype" not in mc13.reason.split("(decided on")[0]      # its -9.00 is not judged ...
+    assert "decided on pendigits, letter (mctree_fig5" in mc13.reason and "covtype_head20k_numeric: max +3.00" in \
+        mc13.reason                                                  # ... but shown
+    assert "mctree_fig6" not in mc13.evidence
+    # without shipped plans every built lead is judged (and the gate has nothing to hold it to)
+    shutil.rmtree(tmp_path / "evidence")
+    mc13 = {v.claim_id: v for v in V.evaluate_paper("mctree", tmp_path)}["MC13"]
+    assert "covtype_head20k_numeric (50: -9.00)" in mc13.reason
 
 
 def test_mctree_lead_with_a_blank_cell(tmp_path):
