@@ -185,6 +185,34 @@ def test_massbayes_failing_parts(tmp_path):
     assert vs["MB13"].verdict == V.PARTLY and "linear in t" in vs["MB13"].reason
 
 
+def test_massbayes_discretisation_of_all_rows_and_the_longer_psi_curve(tmp_path):
+    """MB11 is the slope rule on the discretisation of all N rows (fig3_discretisation); MB12's and MB13's psi
+    parts read the psi curve that reaches furthest (a synthetic one beyond CoverType's 18000-row head)."""
+    facts = _mb_tables(tmp_path, bayesnet_onebig=30.0, mb_time_growth=1.0, t_slope_runtime=lambda t: 0.01 * t)
+    ns = [7000, 70000, 700000]
+    facts.add_table("fig3_discretisation", pd.DataFrame(dict(algo="nb_disc", N=ns, discretisation_cpu_s=[
+        0.01 * (n / 7000) ** 1.5 for n in ns])), "massbayes/fig3_discretisation.csv")
+    psis = [500, 5000, 50000, 100000]     # runtime slope 0.9 (not sub-linear); accuracy flat from 5000
+    facts.add_table("fig4_psi_synth", pd.DataFrame(dict(dataset="synth", psi=psis, folds=10,
+                                                        accuracy=[90.0, 95.0, 95.1, 95.0], accuracy_se=0.2,
+                                                        runtime_s=[0.001 * p ** 0.9 for p in psis], psi_used=psis,
+                                                        runtime_ratio=1.0)), "massbayes/fig4_psi_synth.csv")
+    facts.write(tmp_path / "massbayes")
+    vs = {v.claim_id: v for v in V.evaluate_paper("massbayes", tmp_path)}
+    assert vs["MB11"].verdict == V.NOT_REPRODUCED and "log-log slope 1.50 (linear expected)" in vs["MB11"].ours
+    assert vs["MB11"].evidence == "massbayes/fig3_discretisation.csv"
+    # psi from the synthetic curve (to 100000; fig4_psi_d stops at 10000): slope 0.9 fails, t holds
+    assert vs["MB13"].verdict == V.PARTLY and "runtime in psi (synth): log-log slope 0.90" in vs["MB13"].reason
+    assert "massbayes/fig4_psi_synth.csv" in vs["MB13"].evidence and "fig4_psi_d" not in vs["MB13"].evidence
+    assert vs["MB12"].verdict == V.REPRODUCED and "psi (synth): 90.00 -> 95.00" in vs["MB12"].ours
+    # a linear discretisation holds
+    del facts.tables["fig3_discretisation"]
+    facts.add_table("fig3_discretisation", pd.DataFrame(dict(algo="nb_disc", N=ns, discretisation_cpu_s=[
+        0.01 * n / 7000 for n in ns])), "massbayes/fig3_discretisation.csv")
+    facts.write(tmp_path / "massbayes")
+    assert {v.claim_id: v for v in V.evaluate_paper("massbayes", tmp_path)}["MB11"].verdict == V.REPRODUCED
+
+
 # ---------------------------------------------------------------- MC-Tree on small synthetic facts
 def _mc_tables(root: Path, pendigits_leads, letter_svm: float, covtype_leads=None):
     """The facts the MC-Tree build records for mctree_fig5 (reports/mctree/facts.json), no report file;
