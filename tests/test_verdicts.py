@@ -186,8 +186,8 @@ def test_massbayes_failing_parts(tmp_path):
 
 
 def test_massbayes_discretisation_of_all_rows_and_the_longer_psi_curve(tmp_path):
-    """MB11 is the slope rule on the discretisation of all N rows (fig3_discretisation); MB12's and MB13's psi
-    parts read the psi curve that reaches furthest (a synthetic one beyond CoverType's 18000-row head)."""
+    """MB11 is the slope rule on the discretisation of all N rows (fig3_discretisation); MB13's psi part reads
+    the psi curve that reaches furthest (a synthetic one beyond CoverType's 18000-row head), MB12's accuracy not."""
     facts = _mb_tables(tmp_path, bayesnet_onebig=30.0, mb_time_growth=1.0, t_slope_runtime=lambda t: 0.01 * t)
     ns = [7000, 70000, 700000]
     facts.add_table("fig3_discretisation", pd.DataFrame(dict(algo="nb_disc", N=ns, discretisation_cpu_s=[
@@ -204,7 +204,8 @@ def test_massbayes_discretisation_of_all_rows_and_the_longer_psi_curve(tmp_path)
     # psi from the synthetic curve (to 100000; fig4_psi_d stops at 10000): slope 0.9 fails, t holds
     assert vs["MB13"].verdict == V.PARTLY and "runtime in psi (synth): log-log slope 0.90" in vs["MB13"].reason
     assert "massbayes/fig4_psi_synth.csv" in vs["MB13"].evidence and "fig4_psi_d" not in vs["MB13"].evidence
-    assert vs["MB12"].verdict == V.REPRODUCED and "psi (synth): 90.00 -> 95.00" in vs["MB12"].ours
+    # MB12's accuracy stays on the first curve by name (CoverType's head in the reports)
+    assert "psi (d): 70.00 -> 80.20" in vs["MB12"].ours and "fig4_psi_synth" not in vs["MB12"].evidence
     # a linear discretisation holds
     del facts.tables["fig3_discretisation"]
     facts.add_table("fig3_discretisation", pd.DataFrame(dict(algo="nb_disc", N=ns, discretisation_cpu_s=[
