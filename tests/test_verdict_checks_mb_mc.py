@@ -38,6 +38,7 @@ def test_generic_kinds_where_the_claim_is_one():
     mb = kinds.describe(massbayes.CHECKS)
     assert mb["MB09"] == "wdl"                                   # Table 4's W/L/D counts
     assert mb["MB10"] == mb["MB13"] == "parts(slope, slope)"     # constant time and space; linear in t, sub-linear in psi
+    assert mb["MB11"] == "parts(slope)"                          # discretisation of all N rows linear in N
     assert mb["MB03"] == "not_here"                              # an absolute time on the paper's machine
     assert {mb[c] for c in ("MB06a", "MB06b", "MB06c", "MB06d")} == {"bespoke:an_order_faster"}
     mc = kinds.describe(mctree.CHECKS)

@@ -194,12 +194,52 @@ def test_massbayes_failing_parts(tmp_path):
     assert vs["MB13"].verdict == V.PARTLY and "linear in t" in vs["MB13"].reason
 
 
+def test_massbayes_discretisation_of_all_rows_and_the_longer_psi_curve(tmp_path):
+    """MB11 is the slope rule on the discretisation of all N rows (fig3_discretisation); MB13's psi part reads
+    the psi curve that reaches furthest (a synthetic one beyond CoverType's 18000-row head), MB12's accuracy not."""
+    facts = _mb_tables(tmp_path, bayesnet_onebig=30.0, mb_time_growth=1.0, t_slope_runtime=lambda t: 0.01 * t)
+    ns = [7000, 70000, 700000]
+    facts.add_table("fig3_discretisation", pd.DataFrame(dict(algo="nb_disc", N=ns, discretisation_cpu_s=[
+        0.01 * (n / 7000) ** 1.5 for n in ns])), "massbayes/fig3_discretisation.csv")
+    psis = [500, 5000, 50000, 100000]     # runtime slope 0.9 (not sub-linear); accuracy flat from 5000
+    facts.add_table("fig4_psi_synth", pd.DataFrame(dict(dataset="synth", psi=psis, folds=10,
+                                                        accuracy=[90.0, 95.0, 95.1, 95.0], accuracy_se=0.2,
+                                                        runtime_s=[0.001 * p ** 0.9 for p in psis], psi_used=psis,
+                                                        runtime_ratio=1.0)), "massbayes/fig4_psi_synth.csv")
+    facts.write(tmp_path / "massbayes")
+    vs = {v.claim_id: v for v in V.evaluate_paper("massbayes", tmp_path)}
+    assert vs["MB11"].verdict == V.NOT_REPRODUCED and "log-log slope 1.50 (linear expected)" in vs["MB11"].ours
+    assert vs["MB11"].evidence == "massbayes/fig3_discretisation.csv"
+    # psi from the synthetic curve (to 100000; fig4_psi_d stops at 10000): slope 0.9 fails, t holds
+    assert vs["MB13"].verdict == V.PARTLY and "runtime in psi (synth): log-log slope 0.90" in vs["MB13"].reason
+    assert "massbayes/fig4_psi_synth.csv" in vs["MB13"].evidence and "fig4_psi_d" not in vs["MB13"].evidence
+    # MB12's accuracy stays on the first curve by name (CoverType's head in the reports)
+    assert "psi (d): 70.00 -> 80.20" in vs["MB12"].ours and "fig4_psi_synth" not in vs["MB12"].evidence
+    # a linear discretisation holds
+    del facts.tables["fig3_discretisation"]
+    facts.add_table("fig3_discretisation", pd.DataFrame(dict(algo="nb_disc", N=ns, discretisation_cpu_s=[
+        0.01 * n / 7000 for n in ns])), "massbayes/fig3_discretisation.csv")
+    facts.write(tmp_path / "massbayes")
+    assert {v.claim_id: v for v in V.evaluate_paper("massbayes", tmp_path)}["MB11"].verdict == V.REPRODUCED
+
+
 # ---------------------------------------------------------------- MC-Tree on small synthetic facts
-def _mc_tables(root: Path, pendigits_leads, letter_svm: float):
-    """The facts the MC-Tree build records for mctree_fig5 (reports/mctree/facts.json), no report file."""
+def _mc_tables(root: Path, pendigits_leads, letter_svm: float, covtype_leads=None):
+    """The facts the MC-Tree build records for mctree_fig5 (reports/mctree/facts.json), no report file;
+    with ``covtype_leads``, mctree_fig6's lead on Covertype's head too."""
     from bench.report.facts import Facts
 
     f = Facts("mctree")
+    if covtype_leads is not None:
+        src6 = "mctree/mctree_fig6_lead_summary.csv"
+        f.add_table("mctree_fig6_lead", pd.DataFrame(
+            [dict(dataset="covtype_head20k_numeric", mctree="mctree_inf", axis=axis, ref_budget=b, lead_points=x,
+                  microseconds=1.0 if axis == "time" else None)
+             for axis in ("gaussians", "time") for b, x in zip((50, 100, 200, 500), covtype_leads)]), src6)
+        f.add_table("mctree_fig6_lead_max", pd.DataFrame(
+            [dict(dataset="covtype_head20k_numeric", mctree="mctree_inf", max_lead_points=max(covtype_leads),
+                  max_lead_budget=500, first_budget_both_answer=30)]), src6)
+        f.add_value("mctree_fig6_run", {"scale": "medium", "protocol": "cv4"}, "mctree/mctree_fig6_notes.md")
     src = "mctree/mctree_fig5_lead_summary.csv"
     budgets = (50, 100, 200, 500)
     leads = {"pendigits": pendigits_leads, "letter": [10.0, 12.0, 14.0, 13.0]}
@@ -272,6 +312,29 @@ def test_mctree_not_reproduced_and_partly(tmp_path):
     assert "10: " not in vs["MC16"].ours and "mctree/mctree_fig5_first_answer.csv" in vs["MC16"].evidence
     # the lead summary's numbers as they have always been quoted: a column of numbers reads back as floats
     assert vs["MC05a"].ours.startswith("lead at 50: -1.0, 100: -0.5, 200: 0.1, 500: 0.2 Gaussians; largest +0.20 @ 500")
+
+
+def test_mctree_constantly_better_decided_on_the_experiments_at_the_papers_protocol(tmp_path):
+    """MC13 is decided on the lead summaries whose evidence ran at the paper's protocol (mctree_fig5's
+    Pendigits and Letter, as shipped); Covertype's head (mctree_fig6: the paper's Covertype is not here) is
+    shown, not judged, so the scale gate leaves the verdict decided."""
+    _mc_tables(tmp_path, pendigits_leads=[-1.0, -0.5, 0.1, 0.2], letter_svm=81.5, covtype_leads=[-9.0, 1.0, 2.0, 3.0])
+    (tmp_path / "evidence").mkdir()
+    for e in ("mctree_fig5", "mctree_fig6"):   # the shipped plans: fig5 at the paper's protocol, fig6 not
+        shutil.copy(REPORTS / "evidence" / f"{e}.plan.json", tmp_path / "evidence")
+    assert V.experiment_scales(tmp_path)["mctree_fig5"]["at_paper_scale"]
+    assert not V.experiment_scales(tmp_path)["mctree_fig6"]["at_paper_scale"]
+    mc13 = {v.claim_id: v for v in V.scale_gate(V.evaluate_paper("mctree", tmp_path), tmp_path)}["MC13"]
+    assert mc13.verdict == V.PARTLY and mc13.extra["experiments"] == ["mctree_fig5"]
+    assert "behind the Bayes tree on pendigits (50: -1.00, 100: -0.50)" in mc13.reason
+    assert "covtype" not in mc13.reason.split("(decided on")[0]      # its -9.00 is not judged ...
+    assert "decided on pendigits, letter (mctree_fig5" in mc13.reason and "covtype_head20k_numeric: max +3.00" in \
+        mc13.reason                                                  # ... but shown
+    assert "mctree_fig6" not in mc13.evidence
+    # without shipped plans every built lead is judged (and the gate has nothing to hold it to)
+    shutil.rmtree(tmp_path / "evidence")
+    mc13 = {v.claim_id: v for v in V.evaluate_paper("mctree", tmp_path)}["MC13"]
+    assert "covtype_head20k_numeric (50: -9.00)" in mc13.reason
 
 
 def test_mctree_lead_with_a_blank_cell(tmp_path):

@@ -280,6 +280,51 @@ def test_ecocnb_ec01_ec07_timing_noise_and_the_instances_run(tmp_path):
     assert got["EC07"].verdict == "not checkable" and "no slower than NB" in got["EC07"].reason
 
 
+def _shared_facts(root, ratio_ci, growth_ci, extra_lo=0.4):
+    """Add the shared-pass facts (experiments ecocnb_shared_pass, ecocnb_instances_shared) to root's ecocnb facts."""
+    from bench.report.facts import Facts
+
+    f = Facts.of_paper(root, "ecocnb")
+    rows = [{"experiment": "ecocnb_shared_pass", "estimator": "normal", "dataset": "fbis", "N": 2217, "splits": 10,
+             "repeats": 7, "interval_over": "folds", "nb_ms": 60.0, "extra_ms": 0.8, "extra_lo_ms": 0.7,
+             "extra_hi_ms": 0.9, "ratio": sum(ratio_ci) / 2, "ratio_lo": ratio_ci[0], "ratio_hi": ratio_ci[1]}]
+    rows += [{"experiment": "ecocnb_instances_shared", "estimator": e, "dataset": "fbis", "N": n, "splits": 1,
+              "repeats": 7, "interval_over": "repeats", "nb_ms": 60.0 * n / 2463, "extra_ms": 1.0,
+              "extra_lo_ms": extra_lo, "extra_hi_ms": 1.2, "ratio": 1.01, "ratio_lo": 1.0, "ratio_hi": 1.02}
+             for e in ("normal", "discretised") for n in (2463, 39408)]
+    f.add_table("shared_pass_extra", pd.DataFrame(rows), "ecocnb/shared_pass_extra.csv")
+    f.add_table("shared_pass_growth", pd.DataFrame(
+        [{"estimator": e, "N_min": 2463, "N_max": 39408, "growth": sum(growth_ci) / 2, "growth_lo": growth_ci[0],
+          "growth_hi": growth_ci[1]} for e in ("normal", "discretised")]), "ecocnb/shared_pass_growth.csv")
+    f.write(root / "ecocnb")
+
+
+def test_ecocnb_ec01_ec07_over_the_shared_pass_decided_by_their_intervals(tmp_path):
+    """Over the shared pass, EC01's ratio and EC07's growth are decided only when their bootstrap intervals lie
+    on one side of the thresholds (ratio: 1 and the paper's 1.078 x 1.5; growth: x2 either way), else timing
+    noise with the interval; a noisy ratio from two separate trainings (0.9 in Table 2) is not read."""
+    claims = _claims("ecocnb", "EC01", "EC07")
+    cases = {"a": ((1.01, 1.02), (0.8, 1.6), "reproduced", "reproduced"),
+             "b": ((1.01, 1.02), (2.3, 3.0), "partly reproduced", "not reproduced"),
+             "c": ((1.5, 1.7), (1.2, 2.4), "not checkable", "not checkable"),
+             "d": ((1.7, 1.9), (0.8, 1.6), "partly reproduced", "reproduced")}
+    for key, (ratio_ci, growth_ci, ec01, ec07) in cases.items():
+        root = _ecoc_dir(tmp_path / key, 1.3, 14.0, 0.005, ecoc_ratio=0.9)
+        _shared_facts(root, ratio_ci, growth_ci)
+        got = {v.claim_id: v for v in ecocnb.evaluate(root, claims)}
+        assert (got["EC01"].verdict, got["EC07"].verdict) == (ec01, ec07), key
+        assert got["EC07"].evidence == "ecocnb/shared_pass_extra.csv;ecocnb/shared_pass_growth.csv"
+        assert got["EC01"].evidence == "ecocnb/shared_pass_extra.csv;ecocnb/shared_pass_growth.csv"
+    got = {v.claim_id: v for v in ecocnb.evaluate(tmp_path / "c", claims)}
+    assert "within timing noise" in got["EC01"].reason and "[1.5000, 1.7000]" in got["EC01"].reason
+    assert "growth (normal) against x2: 1.8 [1.2, 2.4]" in got["EC07"].reason
+    # an extra time whose interval reaches zero is noise, whatever its growth
+    root = _ecoc_dir(tmp_path / "e", 1.3, 14.0, 0.005)
+    _shared_facts(root, (1.01, 1.02), (0.8, 1.6), extra_lo=-0.1)
+    got = {v.claim_id: v for v in ecocnb.evaluate(root, claims)}
+    assert got["EC07"].verdict == "not checkable" and "interval reaches zero" in got["EC07"].reason
+
+
 # ------------------------------------------------------------------ ESKDB (synthetic facts)
 def _wdl_row(row, col, measure, published, ours):
     (pw, pd_, pl), (ow, od, ol) = (tuple(int(x) for x in t.split("/")) for t in (published, ours))

@@ -14,5 +14,6 @@ DISPLAY_NAMES = {**{f"nb_{e}_text": "NB" for e in ("normal", "kernel", "disc")},
 DECLARATION = Paper(
     key="ecocnb", seed="001", title="ECOC with naive Bayes (Park and Fuernkranz, 2014)", short="ECOC-NB",
     authors="Sang-Hyeun Park and Johannes Fürnkranz", year=2014,
-    experiments=("ecocnb_normal", "ecocnb_kernel", "ecocnb_discretized", "ecocnb_instances"),
+    experiments=("ecocnb_normal", "ecocnb_kernel", "ecocnb_discretized", "ecocnb_instances", "ecocnb_shared_pass",
+                 "ecocnb_instances_shared"),
     algorithms=ROLES, display_names=DISPLAY_NAMES, test=None, alpha=None)

@@ -51,7 +51,7 @@ from bench.report.tables import write_table
 PAPER = "ecocnb"
 EXPERIMENTS = {2: "ecocnb_normal", 3: "ecocnb_kernel", 4: "ecocnb_discretized"}
 #: every experiment the paper's report reads (res.experiments, the scale gate)
-ALL_EXPERIMENTS = [*EXPERIMENTS.values(), "ecocnb_instances"]
+ALL_EXPERIMENTS = [*EXPERIMENTS.values(), "ecocnb_instances", "ecocnb_shared_pass", "ecocnb_instances_shared"]
 ESTIMATOR = {2: "normal estimators (Weka 3.6 NaiveBayes': precision grid, cell probability)",
              3: "kernel density", 4: "10-bin equal-frequency discretisation"}
 #: claims on ECOC-NB's cost (bench/published/claims.csv) -> the table whose times they are about (the rules
@@ -398,6 +398,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
         res.files += _time_table(ctx, number, out, res)
     res.files += _cost(ctx, out, res.facts)
     res.files += instances_table(ctx.experiment(INSTANCES_EXPERIMENT), out, res.facts)
+    res.files += shared_pass_tables(ctx, out, res.facts)
     for name in ALL_EXPERIMENTS:
         ran = _protocols(ctx.experiment(name))
         if ran:
@@ -496,6 +497,96 @@ def instances_table(exp, out: Path, facts: Facts | None = None) -> list[Path]:
                                "rows, fbis's 2463 rows repeated in file order; times without data slicing and, for "
                                "the discretised pair, without the MDL discretisation)")
 
+
+#: EC01/EC07 timed over one shared pass (ECOCNaiveBayes shared_pass_repeats): the experiments, by what varies
+SHARED_CV, SHARED_N = "ecocnb_shared_pass", "ecocnb_instances_shared"
+SHARED_ESTIMATOR = {"ecocnb_normal_b31_shared": "normal", "ecocnb_disc_b31_shared": "discretised"}
+#: percentile bootstrap: resamples, confidence, and the seed (the same evidence gives the same interval)
+BOOT_RESAMPLES, BOOT_LEVEL, BOOT_SEED = 4999, 0.95, 0
+
+
+def _interval(samples: tuple, statistic) -> tuple[float, float]:
+    """The percentile bootstrap interval (scipy.stats.bootstrap, fixed seed) of ``statistic`` over ``samples``."""
+    from scipy.stats import bootstrap
+
+    if any(len(x) < 2 for x in samples):
+        return float("nan"), float("nan")
+    ci = bootstrap(samples, statistic, n_resamples=BOOT_RESAMPLES, confidence_level=BOOT_LEVEL, method="percentile",
+                   vectorized=False, rng=np.random.default_rng(BOOT_SEED)).confidence_interval
+    return float(ci.low), float(ci.high)
+
+
+def _shared_repeats(r) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A record's repeats: the shared pass, NB's model and ECOC-NB's model, CPU seconds."""
+    return tuple(np.asarray(r[f"extra.{k}"], float) for k in ("shared_pass_cpu_s", "nb_model_cpu_s", "ecoc_model_cpu_s"))
+
+
+def shared_pass_tables(ctx: ReportContext, out: Path, facts: Facts | None = None) -> list[Path]:
+    """shared_pass_extra and shared_pass_growth (EC01, EC07): ECOC-NB's extra time over NB timed over one shared
+    pass. Per split, NB's time is the pass + NB's model, ECOC-NB's the pass + its own model, each repeat timed
+    in turn; the extra time and the ratio ECOC-NB / NB are the medians over the repeats. The 10-fold CV on fbis
+    gives one row per estimator (medians over the folds, bootstrap intervals over the folds); the scale-up run
+    one row per estimator and N (one fit each: intervals over the repeats), and per estimator the growth of the
+    extra time from the smallest to the largest N (two-sample bootstrap over the repeats)."""
+    rows, growth = [], []
+    for exp_name, unit in ((SHARED_CV, "folds"), (SHARED_N, "repeats")):
+        recs = ctx.experiment(exp_name).records
+        if recs.empty or "extra.ecoc_model_cpu_s" not in recs:
+            continue
+        ok = recs[(recs["status"] == "ok") & recs["algo"].isin(list(SHARED_ESTIMATOR))]
+        for algo, g in ok.groupby("algo", sort=False):
+            est = SHARED_ESTIMATOR[algo]
+            groups = [("all", g)] if unit == "folds" else list(g.groupby("n_train"))
+            by_n = {}
+            for key, h in groups:
+                per = [_shared_repeats(r) for _, r in h.iterrows()]
+                extra = [ec - nb for p, nb, ec in per]
+                ratio = [(p + ec) / (p + nb) for p, nb, ec in per]
+                if unit == "folds":   # one value per fold: its median over the repeats; intervals over the folds
+                    x_extra, x_ratio = np.array([np.median(e) for e in extra]), np.array([np.median(q) for q in ratio])
+                    nb_s = float(np.median([np.median(p + nb) for p, nb, _ in per]))
+                else:                 # one fit: its repeats
+                    x_extra, x_ratio = extra[0], ratio[0]
+                    nb_s = float(np.median(per[0][0] + per[0][1]))
+                    by_n[int(key)] = x_extra
+                lo, hi = _interval((x_extra,), np.median)
+                rlo, rhi = _interval((x_ratio,), np.median)
+                rows.append({"experiment": exp_name, "estimator": est, "dataset": str(h["dataset"].iloc[0]),
+                             "N": int(h["n_train"].median()), "splits": len(h), "repeats": len(per[0][0]),
+                             "interval_over": unit, "nb_ms": round(1000 * nb_s, 3),
+                             "extra_ms": round(1000 * float(np.median(x_extra)), 3),
+                             "extra_lo_ms": round(1000 * lo, 3), "extra_hi_ms": round(1000 * hi, 3),
+                             "ratio": round(float(np.median(x_ratio)), 4), "ratio_lo": round(rlo, 4),
+                             "ratio_hi": round(rhi, 4)})
+            if len(by_n) >= 2:
+                a, b = by_n[min(by_n)], by_n[max(by_n)]
+                glo, ghi = _interval((a, b), lambda x, y: np.median(y) / np.median(x))
+                growth.append({"estimator": est, "N_min": min(by_n), "N_max": max(by_n),
+                               "growth": round(float(np.median(b) / np.median(a)), 3), "growth_lo": round(glo, 3),
+                               "growth_hi": round(ghi, 3)})
+    if not rows:
+        return []
+    how = (f"{int(BOOT_LEVEL * 100)} % percentile bootstrap intervals ({BOOT_RESAMPLES} resamples, seed {BOOT_SEED})")
+    t, files = pd.DataFrame(rows), []
+    files += write_table(t, out / "shared_pass_extra", index=False, caption=(
+        "EC01/EC07: ECOC-NB (31-bit BCH) against NB timed over one pass they share (process CPU time, repeats "
+        "interleaved): nb_ms = the pass + NB's model, extra_ms = ECOC-NB's model (code draw, Eqs. 1-2) - NB's model, "
+        "ratio = (pass + ECOC-NB's model) / (pass + NB's model); medians over the repeats of a fit, then over the "
+        f"folds (ecocnb_shared_pass, 10-fold CV) or per N (ecocnb_instances_shared), with {how} over the folds or "
+        "the repeats"))
+    if facts is not None:
+        facts.add_table("shared_pass_extra", t, f"{PAPER}/shared_pass_extra.csv",
+                        about="per experiment, estimator (and N): NB's time over the shared pass, ECOC-NB's extra "
+                              f"time and the ratio ECOC-NB / NB, medians with {how}")
+    if growth:
+        gt = pd.DataFrame(growth)
+        files += write_table(gt, out / "shared_pass_growth", index=False, caption=(
+            "EC07: ECOC-NB's extra time over NB (shared pass) at the largest N over that at the smallest N "
+            f"(ecocnb_instances_shared, fbis, 31-bit BCH), ratio of the medians over the repeats, {how}"))
+        if facts is not None:
+            facts.add_table("shared_pass_growth", gt, f"{PAPER}/shared_pass_growth.csv",
+                            about=f"per estimator: the extra time at the largest N / at the smallest N, with {how}")
+    return files
 
 
 def published_cells(missing: pd.DataFrame | None = None) -> int:

@@ -2,8 +2,9 @@
 
 :func:`build` writes every table and figure into the paper's folder ``reports/massbayes/``, from the
 experiments :data:`EXPERIMENTS`: ``massbayes_table3`` (Tables 3, 4 and 5 come from the same 10-fold CV
-runs), ``massbayes_fig3`` (scale-up, written by :mod:`bench.scaleup`) and ``massbayes_fig4_{psi,t,h}``
-(each experiment's folder keeps only its generic summary). Every printed cell of Tables 3 and 5 without
+runs), ``massbayes_fig3`` (scale-up, written by :mod:`bench.scaleup`), ``massbayes_fig3_disc`` (the MDL
+discretisation of all N rows at Fig. 3's sizes), ``massbayes_fig4_{psi,t,h}`` and ``massbayes_fig4_psi_synth``
+(psi beyond CoverType's head, on the synthetic generator; each experiment's folder keeps only its generic summary). Every printed cell of Tables 3 and 5 without
 our number, and every table or figure whose experiment is not stored, is listed as missing. The numbers
 the claim checks read are recorded as facts (:mod:`bench.report.facts`, ``reports/massbayes/facts.json``):
 the long tables of Tables 3 and 5, Table 4's W/L/D counts as integers, the Fig. 3 and Fig. 4 data, the
@@ -318,6 +319,46 @@ def report_fig3(df: pd.DataFrame, plan: dict, out: Path, facts: Facts | None = N
     return written
 
 
+def report_fig3_disc(df: pd.DataFrame, plan: dict, out: Path, facts: Facts | None = None) -> list[Path]:
+    """The discretisation of all N rows (``preprocess_rows: all``): its CPU and wall seconds against N."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ok = _ok(df)
+    if ok.empty:
+        return []
+    ok = ok.assign(N=ok["n_train"].astype(int)).sort_values("N")
+    t = pd.DataFrame({"algo": ok["algo"], "N": ok["N"],
+                      "discretisation_cpu_s": ok["times.preprocess_fit_cpu_s"].astype(float).round(4),
+                      "discretisation_wall_s": ok["times.preprocess_fit_wall_s"].astype(float).round(4)})
+    t["time_ratio"] = (t["discretisation_cpu_s"] / t["discretisation_cpu_s"].iloc[0]).round(3)
+    t["size_ratio"] = t["N"] / t["N"].iloc[0]
+    cap = (f"Fig. 3's discretisation: CPU and wall seconds of the MDL discretiser fitted on, and applied to, all N "
+           f"rows of RingCurve-Wave-TriGaussian (48-d), and the CPU time as a ratio to N = {t['N'].iloc[0]}")
+    written = write_table(t, out / "fig3_discretisation", index=False, caption=cap)
+    if facts is not None:
+        facts.add_table("fig3_discretisation", t, _source("fig3_discretisation"),
+                        "MDL discretisation of all N rows by (algorithm config, N): CPU and wall seconds, the CPU "
+                        "seconds' ratio to the smallest N and N's")
+    fig, ax = plt.subplots(figsize=(5.5, 4.2))
+    ax.plot(t["size_ratio"], t["time_ratio"], marker="o", label="MDL discretisation (CPU)")
+    xs = np.array([1, t["size_ratio"].max()])
+    ax.plot(xs, xs, color="grey", ls=":", label="linear")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(f"training size ratio (base N = {t['N'].iloc[0]})")
+    ax.set_ylabel("discretisation time ratio")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    written += save(fig, out / "fig3_discretisation",
+                    Caption.of_plan(cap + ", log-log; the dotted line is linear growth", plan, len(ok),
+                                    data="RingCurve-Wave-TriGaussian (48-d), growing training sizes"))
+    return written
+
+
 # ---------------------------------------------------------------- Fig. 4
 def _param(df: pd.DataFrame, key: str) -> pd.Series:
     defaults = {"psi": 5000, "t": 100, "h": 10}
@@ -334,7 +375,9 @@ def _plain_param(v):
     return int(v) if isinstance(v, str) and v.isdigit() else v
 
 
-def report_fig4(param: str, base: int):
+def report_fig4(param: str, base: int, claims: bool = True):
+    """Fig. 4's table and figure of ``param``; ``claims``: psi's figure shows the paper's CoverType accuracies
+    and the psi claims' table is written (not for data other than CoverType)."""
     def report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts | None = None) -> list[Path]:
         import matplotlib
 
@@ -396,7 +439,7 @@ def report_fig4(param: str, base: int):
                     ax.set_xscale("log")
             if param == "t":
                 axes[1].set_yscale("log")
-            if param == "psi":
+            if param == "psi" and claims:
                 for v, pv, _ in published_psi_accuracies():
                     axes[0].scatter([v], [pv], marker="x", color="red", zorder=3)
                 axes[0].scatter([], [], marker="x", color="red", label="published (full CoverType)")
@@ -407,10 +450,10 @@ def report_fig4(param: str, base: int):
                 f"Fig. 4: MassBayes on {ds} as {param} varies, the other parameters at their defaults: accuracy (%, "
                 f"left; mean over the folds with bars of one standard error) and total runtime as a ratio to "
                 f"{param} = {base} (right)" + ("; red crosses: the paper's accuracies on the full CoverType at psi = "
-                                               "5000, 20000, 50000" if param == "psi" else ""),
+                                               "5000, 20000, 50000" if param == "psi" and claims else ""),
                 plan, len(g), data=ds, notes=note.strip())
             written += save(fig, out / f"fig4_{param}_{ds}", cap)
-            if param == "psi":
+            if param == "psi" and claims:
                 written += psi_claims(t, ds, out, facts)
         return written
 
@@ -465,8 +508,11 @@ def psi_claims(t: pd.DataFrame, ds: str, out: Path, facts: Facts | None = None) 
 #: experiment -> (the paper's item it makes, the function writing its tables and figures into the paper's
 #: folder: fn(records, plan, out, facts) -> [paths]), in the order they are built
 EXPERIMENTS = {"massbayes_fig3": ("Fig. 3", report_fig3),
+               "massbayes_fig3_disc": ("Fig. 3 (discretisation of all N rows)", report_fig3_disc),
                "massbayes_fig4_h": ("Fig. 4 (h)", report_fig4("h", 1)),
                "massbayes_fig4_psi": ("Fig. 4 (psi) and the psi claims", report_fig4("psi", 500)),
+               "massbayes_fig4_psi_synth": ("Fig. 4 (psi) beyond 18000, synthetic data",
+                                            report_fig4("psi", 500, claims=False)),
                "massbayes_fig4_t": ("Fig. 4 (t)", report_fig4("t", 10)),
                "massbayes_table3": ("Table 4", report_table3)}
 #: the printed tables whose cells the index counts: (fact table, the paper's table, ours column, published
