@@ -1,4 +1,4 @@
-"""Anytime behaviour of MC-Tree and the Bayes tree (issue 16): a first answer from the tree beats
+"""Anytime behaviour of MC-Tree and the Bayes tree: a first answer from the tree beats
 the class prior where the tree separates the classes, and on a constructed case every further
 refinement keeps or raises the expected accuracy."""
 

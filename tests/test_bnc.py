@@ -361,7 +361,7 @@ def test_skdb_loo_blocks_do_not_change_the_result(monkeypatch):
     assert (one.k_, one.n_selected_) == (three.k_, three.n_selected_)
 
 
-# --------------------------------------------------------------------------- issue 16: missing slot, ties, LOO rule
+# --------------------------------------------------------------------------- missing slot, ties, LOO rule
 def test_missing_slot_only_where_values_are_missing():
     """Complete data keep |X| values (the ESKDB code's base rate 1/|X|); a column with a missing
     value gets one more; ``missing_slot="always"`` is bench's earlier rule (every column + 1)."""

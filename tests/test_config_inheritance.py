@@ -1,4 +1,4 @@
-"""Algorithm configs by inheritance (issue 20): the ECOC, KDB and AnDE families take their shared
+"""Algorithm configs by inheritance: the ECOC, KDB and AnDE families take their shared
 settings from ``conf/algo/_base/`` through Hydra's defaults list. A stored record is keyed by its
 algorithm's config hash, so every ``conf/algo/*.yaml`` must compose to exactly the config it was
 before: ``tests/data/algo_config_composed.json`` holds, per algorithm, the hash the runner

@@ -1,5 +1,5 @@
 """bench.data.built: the binary copy of a dataset built from a local file gives back the same
-dataset, and a changed file, config or corrupt copy never gives an old one (issue 18)."""
+dataset, and a changed file, config or corrupt copy never gives an old one."""
 
 import dataclasses
 import subprocess

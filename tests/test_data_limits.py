@@ -1,4 +1,4 @@
-"""Data loading is bounded (issue 31, case 4): a file that decompresses beyond ``data_max_gb`` is
+"""Data loading is bounded: a file that decompresses beyond ``data_max_gb`` is
 refused before it is parsed, and the parse runs under the memory limit, whose MemoryError becomes
 a DataError naming it."""
 

@@ -201,7 +201,7 @@ def test_ecocnb_discretised_text_equals_straightforward():
     assert_same_ecoc(ECOCNaiveBayes(**kw).fit(Xd, y), c, Xd.toarray())
 
 
-# ------------------------------------------------------------------ issue 16: the fused precalculation
+# ------------------------------------------------------------------ the fused precalculation
 def _fused_vs_reference(X, y, tol, **kw):
     a = ECOCNaiveBayes(precalculation="fused", **kw).fit(X, y)
     b = ECOCNaiveBayes(precalculation="reference", **kw).fit(X, y)
@@ -279,7 +279,7 @@ def test_two_class_models_keep_their_groups():
         ECOCNaiveBayes(precalculation="fast").fit(X, y)
 
 
-# ------------------------------------------------------------------ issue 15: Weka's normal estimator
+# ------------------------------------------------------------------ Weka's normal estimator
 def _weka_nb_reference(X, y, Xt):
     """Weka 3.6 NaiveBayes (normal estimator) composed from algorithms._weka_normal's public
     functions on dense arrays: precision, rounding, sums, parameters, floored cell masses, Laplace prior."""

@@ -297,7 +297,7 @@ def test_sklearn_estimator_checks():
     check_estimator(ESKDB(n_estimators=2, random_state=0))
 
 
-# ----------------------------------------------------------------------------- issue 16: missing-value slot
+# ----------------------------------------------------------------------------- missing-value slot
 def test_missing_slot_only_in_columns_with_missing_values():
     """Complete data: each member's attributes have exactly their bins / categories (base rate
     1/|X|, the reference code's); a column with a missing training value gets one more value;
@@ -336,7 +336,7 @@ def test_eskdb_passes_tie_order_and_loo_rule_to_its_members():
         ESKDB(loo_rule="x").fit(X, y)
 
 
-# ----------------------------------------------------------------------------- issue 30: the reference code's draws
+# ----------------------------------------------------------------------------- the reference code's draws
 from pathlib import Path  # noqa: E402
 
 from algorithms._java_random import JavaRandom  # noqa: E402
@@ -581,7 +581,7 @@ def test_each_rng_option_changes_only_its_own_draws():
 
 
 def test_authors_cut_points_are_nearly_fixed_across_members():
-    """Issue 30: the reference code's draws give far fewer distinct cut-point sets per attribute."""
+    """The reference code's draws give far fewer distinct cut-point sets per attribute."""
     ds = _load_or_skip("glass")
     kw = dict(n_estimators=10, random_state=0, categorical_features=ds.categorical, n_categories=ds.n_categories)
 

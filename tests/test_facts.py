@@ -1,4 +1,4 @@
-"""bench.report.facts: the numbers a paper build records as data (issue 29)."""
+"""bench.report.facts: the numbers a paper build records as data."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Pages a researcher would rather look at (issue 29): the key figure that opens each paper page,
+"""Pages a researcher would rather look at: the key figure that opens each paper page,
 TeX as text, verdict tables that fit, figures at a legible width, no repeated diagram, no self-link,
 and the chromium check of all that (scripts/check_pages.py)."""
 

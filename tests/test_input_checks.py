@@ -1,4 +1,4 @@
-"""No silent wrong input (issue 31, case 5): a non-number in a numeric column, a continuous class
+"""No silent wrong input: a non-number in a numeric column, a continuous class
 column, classes too small for the folds, a bad seed, an unknown config key, a YAML syntax error and
 unknown algo/data names each stop the command with a message naming the problem (exit status 2),
 or warn where the run is still sound."""

@@ -146,7 +146,7 @@ def test_numba_state_stepping_matches_the_class():
 
 
 def test_consecutive_seeds_give_nearly_equal_first_doubles():
-    """The property behind issue 30: new Random(s).nextDouble() barely moves with s."""
+    """The property behind new Random(s).nextDouble() barely moves with s."""
     u = first_doubles(np.arange(1990093, 1990093 + 12))
     assert u.min() > 0.97 and u.max() < 0.98
     r = JavaRandom(1990093)

@@ -1,5 +1,5 @@
 """The MassBayes paper build (bench.papers.massbayes.build): its tables in reports/massbayes/, its missing
-cells, and the facts its claim checks and key figure read (issue 29: facts, not parsed text)."""
+cells, and the facts its claim checks and key figure read (facts, not parsed text)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""MC-Tree's facts (reports/mctree/facts.json, issue 29) against the committed report files they are shown in."""
+"""MC-Tree's facts (reports/mctree/facts.json, ) against the committed report files they are shown in."""
 
 from __future__ import annotations
 

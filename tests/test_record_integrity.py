@@ -1,4 +1,4 @@
-"""Tamper-evident records (issue 31, cases 1, 2 and 7): a record carries the checksum of its own
+"""Tamper-evident records (cases 1, 2 and 7): a record carries the checksum of its own
 content beside its ``.npz``'s; reuse verifies both and recomputes the split on a mismatch, ``load``
 refuses it; the index is a validated cache that notices records rewritten in place and rebuilds
 itself when it lacks columns; lock files follow the umask."""

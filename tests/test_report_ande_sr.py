@@ -150,7 +150,7 @@ def test_only_rf10_stored_still_builds(tmp_path):
     assert set(bv["algorithm"]) == {"RF10"} and np.allclose(bv["bias + variance - loss"], 0)
 
 
-# ------------------------------------------------------------------ facts (issue 29)
+# ------------------------------------------------------------------ facts
 def test_the_verdicts_read_only_the_facts(full_run, tmp_path):
     """The verdicts from facts.json alone (no report table beside it) equal the conclusions the build wrote,
     verdict, numbers and evidence; each evidence file is one the build writes."""

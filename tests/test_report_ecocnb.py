@@ -60,7 +60,7 @@ def test_ratios_from_synthetic_runs(tmp_path):
     assert missing[("Table 2", "oh0", "ECOC-NB 63-bit")] in no_run
     assert ("Table 2", "oh0", "ECOC-NB 15-bit") not in missing
     assert missing[("Table 3", "oh0", "NB (the baseline of the ratio)")] in no_run
-    # fbis is registered (issue 15): not run here; tr21 has no copy at all
+    # fbis is registered: not run here; tr21 has no copy at all
     assert missing[("Table 2", "fbis", "NB (the baseline of the ratio)")] in no_run | {
         "dataset not in the data directory"}
     assert missing[("Table 2", "tr21", "ECOC-NB 15-bit")] == "dataset not in the data directory"

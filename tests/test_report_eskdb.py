@@ -212,7 +212,7 @@ def test_ablation_generators_needs_all_six(tmp_path):
     assert ablation_generators(ReportContext(root).experiment("eskdb_ablation"), tmp_path / "rep") == []
 
 
-# ------------------------------------------------------------------ facts (issue 29)
+# ------------------------------------------------------------------ facts
 def test_facts_hold_the_numbers_of_the_tables_as_plain_values(report):
     """The W/D/L and averages the claim checks read are recorded as ints and floats, equal to an independent
     computation from the records (not rounded as the tables print them)."""

@@ -1,4 +1,4 @@
-"""Figures and tables as a paper would print them (issue 19): a caption file per figure, the papers'
+"""Figures and tables as a paper would print them: a caption file per figure, the papers'
 algorithm names (never config names) in legends, CD diagrams and rank tables, square scatter axes
 with equal limits, p-values as "p < 1e-4", wide Markdown tables split."""
 

@@ -1,4 +1,4 @@
-"""The static HTML view of reports/ (issue 19): every link and image resolves, and a real headless
+"""The static HTML view of reports/: every link and image resolves, and a real headless
 browser (Debian's chromium; skipped with the reason when there is none) loads the committed
 reports/index.html, verdicts.html and every paper page (and the index the verdict stage writes now),
 finds the verdict table, loads every image (naturalWidth > 0) and finds no broken local link."""

@@ -1,4 +1,4 @@
-"""Issue 29: the pages are rendered from data (facts, manifests, index.json, each folder's contents.json);
+"""the pages are rendered from data (facts, manifests, index.json, each folder's contents.json);
 Markdown, TeX and HTML are outputs only. Reading any Markdown file while the pages are made fails here."""
 
 from __future__ import annotations

@@ -183,7 +183,7 @@ def _stat_snapshot(out: Path) -> dict:
 
 
 def test_a_user_experiment_build_touches_nothing_but_its_folder(tmp_path):
-    """`python -m bench.report --experiment my_logreg` (issue 28) writes reports/my_logreg/ and leaves
+    """`python -m bench.report --experiment my_logreg` writes reports/my_logreg/ and leaves
     every other file, reports/index.md and index.html included, as it was; a paper's experiment is
     refused with the --paper to use."""
     res = _results(tmp_path / "res", datasets=("iris",))

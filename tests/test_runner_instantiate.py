@@ -1,4 +1,4 @@
-"""bench.runner.instantiate builds the same estimators as hydra.utils.instantiate (issue 18)."""
+"""bench.runner.instantiate builds the same estimators as hydra.utils.instantiate."""
 
 from hydra.utils import instantiate as hydra_instantiate
 

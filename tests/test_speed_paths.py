@@ -1,4 +1,4 @@
-"""The copy-free paths of issue 18 against the plain ones they replace (same counts, same errors)."""
+"""The copy-free paths of against the plain ones they replace (same counts, same errors)."""
 
 import numpy as np
 import pytest

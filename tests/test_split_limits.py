@@ -1,4 +1,4 @@
-"""Splits bounded in memory and time without ending the job or the sweep (issue 31, case 3): each
+"""Splits bounded in memory and time without ending the job or the sweep: each
 split runs in a forked child process under the limits; a split over its time budget is stopped and
 stored as ``timeout``, one whose process dies (an abort in native code out of memory, a crash) is
 stored as failed with a message naming the limit, and the job goes on. Results stay bit-identical
@@ -110,7 +110,7 @@ def test_timeout_counts_as_not_computed_in_the_reports():
 
 
 def test_memory_limit_sweep_on_splice_ends_with_a_summary(tmp_path):
-    """Issue 31's case: A3DE, A2DE and NB on splice under mem_limit_gb=0.24 in a one-process sweep used to
+    """'s case: A3DE, A2DE and NB on splice under mem_limit_gb=0.24 in a one-process sweep used to
     abort (rc 134, LLVM or std::bad_alloc) in about one run of four, losing the summary and the NB job."""
     out = run_bench(["-m", "algo=a3de,a2de,nb", "data=splice", "protocol=cv2", "mem_limit_gb=0.24",
                      "hydra.launcher.n_jobs=1", "progress=false"], tmp_path, check=False, timeout=240)

@@ -1,4 +1,4 @@
-"""A sweep goes on after a job's OSError (issue 31, case 6): a job whose records cannot be written
+"""A sweep goes on after a job's OSError: a job whose records cannot be written
 (disk full, a file-size limit, permissions) stores the split in flight as failed where that still
 fits, stops, and says so in its summary; the other jobs run and the sweep ends with its table."""
 

@@ -1,5 +1,5 @@
 """bench.resources.timed_without_jit: Numba compilation inside a timed block is taken off the clocks
-(issue 30: the MassBayes Fig. 3 spike was a kernel compiled at the first size needing int32 counts)."""
+(the MassBayes Fig. 3 spike was a kernel compiled at the first size needing int32 counts)."""
 
 import time
 from types import SimpleNamespace

@@ -1,4 +1,4 @@
-"""The MassBayes and MC-Tree claims on the one claim checker (issue 29): each paper's CHECKS declares a
+"""The MassBayes and MC-Tree claims on the one claim checker: each paper's CHECKS declares a
 check for exactly its claim ids, generic kinds where the claim is one, bespoke checks as documented
 functions; and the generic options of bench.report.verdicts.kinds those declarations use."""
 

@@ -1,4 +1,4 @@
-"""Verdicts on the papers' claims (issue 19): the framework and the MassBayes / MC-Tree evaluators."""
+"""Verdicts on the papers' claims: the framework and the MassBayes / MC-Tree evaluators."""
 
 from __future__ import annotations
 

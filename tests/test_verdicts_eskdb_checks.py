@@ -1,4 +1,4 @@
-"""ESKDB's claims declared with the one claim checker (bench.report.verdicts.kinds, issue 29): CHECKS
+"""ESKDB's claims declared with the one claim checker (bench.report.verdicts.kinds, ): CHECKS
 covers exactly the paper's claim ids, each claim a generic kind where one states it, and the generic
 options the declarations use (kinds.py) do what they say on a small synthetic adapter."""
 
