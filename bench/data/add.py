@@ -449,6 +449,7 @@ def _write_config(dest: Path, data: bytes, name: str, force: bool) -> None:
     second ``bench data add --name`` at the same time) is not replaced: DataError."""
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
     try:
+        dest.parent.mkdir(parents=True, exist_ok=True)   # a new workspace has no conf/data/ yet
         with open(tmp, "wb") as fh:
             fh.write(data)
             fh.flush()
