@@ -126,9 +126,10 @@ def test_one_labeller_with_display_names():
 
 
 def test_the_labeller_names_an_experiments_swept_variants():
-    """``sweep=``: the experiment's ``algo.`` sweep keys in the sweep's order (not sorted), on every
-    record whose config has them, whether or not they vary; the ``name[k=v]`` names the report
-    context keeps variants apart by (``eskdb_hdp[tying=none,prior=uniform]`` in reports/)."""
+    """``sweep=``: the experiment's ``algo.`` sweep keys in sorted order (whatever the order of the
+    sweep, so that a plan read from the results and one read from the evidence give one label), on
+    every record whose config has them, whether or not they vary; the ``name[k=v]`` names the report
+    context keeps variants apart by (``eskdb_hdp[prior=uniform,tying=none]`` in reports/)."""
     hdp = {"name": "eskdb_hdp", "estimator": {"tying": "none", "prior": "uniform"}}
     df = pd.DataFrame([{"algo": "eskdb_hdp", "algo_hash": "h1", "algo_config": hdp},
                        {"algo": "eskdb_hdp", "algo_hash": "h1", "algo_config": hdp},
@@ -136,7 +137,8 @@ def test_the_labeller_names_an_experiments_swept_variants():
                        {"algo": "nb", "algo_hash": "h3", "algo_config": None}], index=[5, 6, 7, 8])
     sweep = ["algo.estimator.tying", "algo.estimator.prior", "seed"]
     labels = variant_labels(df, sweep=sweep)
-    assert list(labels) == ["eskdb_hdp[tying=none,prior=uniform]"] * 2 + ["nb", "nb"]
+    assert list(labels) == ["eskdb_hdp[prior=uniform,tying=none]"] * 2 + ["nb", "nb"]
+    assert list(variant_labels(df, sweep=sweep[::-1])) == list(labels)
     assert list(labels.index) == [5, 6, 7, 8]
     assert list(variant_labels(df, sweep=["seed"])) == ["eskdb_hdp", "eskdb_hdp", "nb", "nb"]
     assert variant_labels(df, sweep=sweep[:1], style="parens").iloc[0] == "eskdb_hdp (tying=none)"

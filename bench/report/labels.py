@@ -102,13 +102,15 @@ def variant_labels(df: pd.DataFrame, names: dict[str, str] | None = None, keys: 
     report's spelling, which its stored tables and the claim evaluators read.
 
     ``sweep``: an experiment's sweep keys. Its ``algo.``-prefixed ones (``algo.estimator.code_length``)
-    are then the parameters, in that order, of every record whose config has them (``ecocnb[code_length=15]``),
+    are then the parameters, in sorted order, of every record whose config has them (``ecocnb[code_length=15]``),
     whether or not they differ; a record whose config has none of them keeps its name."""
     if style not in ("brackets", "parens"):
         raise ValueError(f"style must be 'brackets' or 'parens', got {style!r}")
     labels = pd.Series(df["algo"].astype(str).values, index=df.index)
     if sweep is not None:
-        paths = [str(k).split(".")[1:] for k in sweep if str(k).startswith("algo.")]
+        # sorted: the plan read back from the evidence (canonical JSON) has its keys sorted, and a label must
+        # not depend on whether the records or the evidence were read (the bias-variance facts join on it)
+        paths = [k.split(".")[1:] for k in sorted(map(str, sweep)) if k.startswith("algo.")]
         if paths and "algo_config" in df:
             for i, (algo, conf) in enumerate(zip(labels, df["algo_config"])):
                 parts = [f"{p[-1]}={v}" for p in paths if (v := _lookup(conf, p)) is not None]
