@@ -19,7 +19,10 @@ class Paper:
     tables in ``bench/published/`` (the verbatim copy of the papers' printed numbers, one copy for
     all papers beside ``claims.csv``, so that one ``diff`` checks it against the source); ``measures``
     maps the names the paper gives its measures to the names of our measure registry
-    (:data:`bench.measures.MEASURES`, checked by the tests), in the order its tables show them."""
+    (:data:`bench.measures.MEASURES`, checked by the tests), in the order its tables show them;
+    ``cells`` whether the paper prints result cells of its own that its build fills or lists as
+    missing (then its ``build.py`` defines ``published_cells(missing) -> int``, the denominator of the
+    index's "cells filled"), False for a paper whose numbers are claims and figures only."""
 
     key: str
     seed: str
@@ -28,6 +31,7 @@ class Paper:
     authors: str
     year: int
     experiments: tuple[str, ...]
+    cells: bool
     algorithms: dict = field(default_factory=dict)
     display_names: dict = field(default_factory=dict)
     test: str | None = None
