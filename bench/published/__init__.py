@@ -122,10 +122,12 @@ def dataset_map(paper: str) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=None)
 def our_dataset_names(paper: str) -> dict[str, str]:
-    """Our dataset name -> the paper's name for it (only datasets that map to the paper)."""
+    """Our dataset name -> the paper's name for it (only datasets that map to the paper): the ``papers:``
+    key of conf/data/*.yaml and the ``datasets`` map of the paper's declaration (:mod:`bench.papers`)."""
     import yaml
 
     from ..data.registry import conf_dir
+    from ..papers import PAPERS
 
     out = {}
     for p in sorted((conf_dir() / "data").glob("*.yaml")):
@@ -133,4 +135,10 @@ def our_dataset_names(paper: str) -> dict[str, str]:
         name = (cfg.get("papers") or {}).get(paper)
         if name:
             out[cfg.get("name", p.stem)] = str(name)
+    declared = PAPERS[paper].datasets if paper in PAPERS else {}
+    for name, ours in declared.items():
+        if out.get(ours, name) != name:
+            raise PublishedError(f"dataset {ours!r} is {out[ours]!r} in conf/data/{ours}.yaml's papers.{paper} but "
+                                 f"{name!r} in bench/papers/{paper}/'s DECLARATION.datasets: keep one")
+        out[ours] = str(name)
     return out
