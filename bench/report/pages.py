@@ -152,11 +152,6 @@ def _contents(folder: Path) -> list:
     return items
 
 
-def paper_page(root: Path, paper: str, verdicts: list) -> str:
-    """``reports/<paper>/README.md`` (:func:`paper_blocks` in Markdown)."""
-    return P.to_markdown(paper_blocks(root, paper, verdicts))
-
-
 def paper_blocks(root: Path, paper: str, verdicts: list) -> P.Page:
     """The page of a paper: verdicts, then tables and figures folder by folder, from each folder's
     recorded contents (:mod:`bench.report.contents`)."""
@@ -236,17 +231,6 @@ def _description(experiment: str) -> str:
         return " ".join(str(experiment_config(experiment).get("description") or "").split())
     except Exception:  # an experiment folder without a config (an older one): no description
         return ""
-
-
-def write_pages(root: Path, verdicts: list) -> list[Path]:
-    root = Path(root)
-    out = []
-    for paper in PAPERS:
-        d = root / paper
-        d.mkdir(parents=True, exist_ok=True)
-        (d / "README.md").write_text(paper_page(root, paper, verdicts) + "\n")
-        out.append(d / "README.md")
-    return out
 
 
 # ---------------------------------------------------------------- the index's Papers section

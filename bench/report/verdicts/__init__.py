@@ -455,11 +455,6 @@ def evidence_inline(e: str, link_prefix: str = "", root: Path | None = None):
     return P.link(Path(e).stem, f"{link_prefix}{_readable(e, root)}")
 
 
-def evidence_link(e: str, link_prefix: str = "", root: Path | None = None) -> str:
-    """:func:`evidence_inline` in Markdown."""
-    return P.md_inlines(evidence_inline(e, link_prefix, root))
-
-
 def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bool = False,
                   root: Path | None = None) -> P.Table:
     """A verdict table (a block of :mod:`bench.report.page`); ``link_prefix`` is prepended to evidence
