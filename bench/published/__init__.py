@@ -98,7 +98,7 @@ def dataset_table_path(paper: str) -> Path:
     hits = [p for p in files(paper) if re.fullmatch(rf"{re.escape(paper)}_table\d+_datasets\.csv", p.name)]
     if len(hits) != 1:
         raise PublishedError(
-            f"paper {paper!r} has {len(hits) or 'no'} published data set tables ({', '.join(p.name for p in hits)})"
+            f"paper {paper!r} has {len(hits)} published data set tables ({', '.join(p.name for p in hits)}): keep one"
             if hits else f"paper {paper!r} has no published data set table: add bench/published/{paper}_table<n>_"
             "datasets.csv, its table of data sets as printed (columns dataset and rows at least; PAPER_README.md)")
     return hits[0]
