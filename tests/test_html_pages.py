@@ -17,7 +17,7 @@ from bench.report import keyfig
 from bench.report import page as P
 from bench.report import verdicts as V
 from bench.report.html import LIST_OPEN, display_width, png_size, split_top, tex_to_html, write_site
-from bench.report.pages import paper_page
+from bench.report.pages import paper_blocks
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -173,7 +173,7 @@ def test_key_figure_opens_the_paper_page_once(tmp_path):
     assert tmp_path / keyfig.FILE in written and tmp_path / "massbayes" / keyfig.FILE in written
     w, h, dpi = png_size(tmp_path / "massbayes" / keyfig.FILE)
     assert w <= keyfig.WIDTH_IN * keyfig.DPI + 1 and h < w and round(dpi) == keyfig.DPI
-    page = paper_page(tmp_path, "massbayes", [v])
+    page = P.to_markdown(paper_blocks(tmp_path, "massbayes", [v]))
     assert page.count(keyfig.FILE) == 1
     assert page.index(f"![key figure]({keyfig.FILE})") < page.index("## Verdicts")
 

@@ -2,19 +2,63 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pandas as pd
 import pytest
+
+import bench.papers
 
 from bench import published
 from bench.experiment_plan import experiment_config, experiment_names
-from bench.papers import PAPERS, build_module, verdicts_module
-from bench.report.verdicts import PAPERS as JUDGED
+from bench.papers import PAPERS, build_module, published_cells, verdicts_module
 
 ALGO_DIR = __import__("pathlib").Path(__file__).resolve().parents[1] / "conf" / "algo"
 
 
-def test_one_explicit_list_in_seed_order():
-    assert list(PAPERS) == list(published.PAPERS.values()) == list(JUDGED)
-    assert [p.seed for p in PAPERS.values()] == list(published.PAPERS)
+def test_the_folders_are_the_one_list_in_seed_order():
+    """Every package of bench/papers/ is a paper, keyed by its folder, in the order of the seed numbers;
+    the published claims and settings name exactly these papers."""
+    folders = {p.name for p in Path(bench.papers.__file__).parent.iterdir()
+               if (p / "__init__.py").exists() and not p.name.startswith("_")}
+    assert set(PAPERS) == folders
+    seeds = [p.seed for p in PAPERS.values()]
+    assert seeds == sorted(seeds) and len(set(seeds)) == len(seeds)
+    assert all(k == p.key for k, p in PAPERS.items())
+    assert set(published.claims()["paper"]) == set(PAPERS)
+    assert set(published.settings()) == set(PAPERS)
+
+
+def test_a_folder_without_a_declaration_is_named_with_the_fix(tmp_path, monkeypatch):
+    (tmp_path / "somepapers" / "toy").mkdir(parents=True)
+    (tmp_path / "somepapers" / "__init__.py").write_text("")
+    (tmp_path / "somepapers" / "toy" / "__init__.py").write_text("TITLE = 'no declaration'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(bench.papers.PaperDeclarationError, match=r"bench/papers/toy/__init__.py declares no paper"):
+        bench.papers._declarations(tmp_path / "somepapers", "somepapers")
+    decl = "from bench.papers.spec import Paper\nDECLARATION = Paper(key='other', seed='9', title='t', short='t', " \
+           "authors='a', year=2000, experiments=(), cells=False)\n"
+    (tmp_path / "morepapers" / "toy").mkdir(parents=True)
+    (tmp_path / "morepapers" / "__init__.py").write_text("")
+    (tmp_path / "morepapers" / "toy" / "__init__.py").write_text(decl)
+    with pytest.raises(bench.papers.PaperDeclarationError, match="key='other'; a paper's key is its folder's name"):
+        bench.papers._declarations(tmp_path / "morepapers", "morepapers")
+
+
+@pytest.mark.parametrize("key", list(PAPERS))
+def test_declared_cells_are_counted_by_the_build(key):
+    """``cells=True``: the build counts its published cells (the index's "cells filled"); False: none."""
+    n = published_cells(key, pd.DataFrame(columns=["item", "dataset", "algorithm", "category", "reason"]))
+    assert (n is not None and n > 0) if PAPERS[key].cells else n is None
+
+
+def test_cells_declared_without_a_count_is_an_error_naming_the_fix(monkeypatch):
+    import types
+
+    key = next(k for k, p in PAPERS.items() if p.cells)
+    monkeypatch.setattr(bench.papers, "build_module", lambda k: types.ModuleType(f"bench.papers.{k}.build"))
+    with pytest.raises(bench.papers.PaperDeclarationError, match="defines no published_cells.*declare cells=False"):
+        published_cells(key, None)
 
 
 @pytest.mark.parametrize("key", list(PAPERS))

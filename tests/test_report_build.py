@@ -298,11 +298,11 @@ def test_index_counts_not_applicable_splits_apart_from_failures(tmp_path):
 
 def test_a_kept_section_says_why_and_replaces_an_earlier_reason():
     from bench.report import page as P
-    from bench.report.build import KEPT_NOTE, NOT_SELECTED, NOTHING_STORED, _kept
+    from bench.report.build import KEPT_NOTE, NOTHING_STORED, _kept
     from bench.report.sections import section
 
-    block = section("x", [P.Item("built: then", role="built"), P.Item(f"{KEPT_NOTE}{NOTHING_STORED}", role="kept")])
-    out = _kept(block, "Generated now.", NOT_SELECTED)
-    assert out == section("x", [P.Item("built: then", role="built"), P.Item(f"{KEPT_NOTE}{NOT_SELECTED}", role="kept")])
+    block = section("x", [P.Item("built: then", role="built"), P.Item(f"{KEPT_NOTE}earlier reason", role="kept")])
+    out = _kept(block, "Generated now.", NOTHING_STORED)
+    assert out == section("x", [P.Item("built: then", role="built"), P.Item(f"{KEPT_NOTE}{NOTHING_STORED}", role="kept")])
     assert P.to_markdown(_kept(section("y", []), "Generated 2026 on vm.")).split("\n")[2:4] == [
         "- built: 2026 on vm", f"- {KEPT_NOTE}{NOTHING_STORED}"]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.papers import PAPERS
 from bench.report import page as P
 from bench.report import verdicts as V
 from bench.report.html import broken_links, site_pages, write_site
@@ -45,7 +46,7 @@ def site(tmp_path_factory):
 def test_every_relative_link_and_image_resolves(site):
     pages = list(site.rglob("*.html"))
     assert site / "index.html" in pages
-    for paper in V.PAPERS:
+    for paper in PAPERS:
         assert (site / paper / "index.html").exists()
     assert broken_links(site) == []
     # and there is something to check: the paper pages show figures inline
@@ -112,7 +113,7 @@ def test_a_paper_page_lists_the_generic_summaries_on_one_line():
 
 def test_links_to_converted_pages_point_at_their_html(site):
     text = (site / "index.html").read_text()
-    for paper in V.PAPERS:
+    for paper in PAPERS:
         assert f'href="{paper}/index.html"' in text
     assert f'href="verdicts.html"' in text
     assert set(site_pages(site).values()) >= {(site / "index.html").resolve()}
@@ -213,17 +214,17 @@ def test_committed_html_pages_in_headless_chromium(chromium, site, tmp_path):
     mirror = tmp_path / "reports"
     shutil.copytree(REPORTS, mirror, symlinks=False, copy_function=os.symlink,
                     ignore=shutil.ignore_patterns("*.pdf", "*.tex", ".*"))
-    pages = [mirror / "index.html", mirror / "verdicts.html"] + [mirror / p / "index.html" for p in V.PAPERS]
+    pages = [mirror / "index.html", mirror / "verdicts.html"] + [mirror / p / "index.html" for p in PAPERS]
     for p in pages:
         assert p.exists(), f"{p.relative_to(mirror)} is not committed"
     results = _in_chromium(chromium, pages + [site / "index.html"], tmp_path / "profile")
     for page, r in results.items():
-        name = page.relative_to(page.parents[1]) if page.parent.name in V.PAPERS else page.name
+        name = page.relative_to(page.parents[1]) if page.parent.name in PAPERS else page.name
         is_index = page.name == "index.html" and page.parent.name == "reports"
         assert _verdict_table(r, index=is_index), f"{name}: no verdict table ({r['headers'][:2]})"
         assert r["broken"] == [], f"{name}: images that did not load: {r['broken']}"
         assert _broken_local_links(r) == [], f"{name}: broken local links: {_broken_local_links(r)}"
         if is_index:
-            assert r["rows"][0] == len(V.PAPERS) + 2      # header, a row per paper, the total
+            assert r["rows"][0] == len(PAPERS) + 2      # header, a row per paper, the total
         if page.parent.name in ("mctree", "massbayes", "eskdb", "ande_sr"):
             assert r["images"] > 0, f"{name}: the paper page shows no figure"

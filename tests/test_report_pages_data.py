@@ -18,7 +18,7 @@ from bench.report import page as P
 from bench.report.figures import Caption, save
 from bench.report.pages import paper_blocks, write_verdict_stage
 from bench.report.tables import write_table
-from bench.report.verdicts import PAPERS
+from bench.papers import PAPERS
 
 REPO = Path(__file__).resolve().parents[1]
 REPORTS = REPO / "reports"

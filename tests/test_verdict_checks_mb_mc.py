@@ -66,8 +66,9 @@ class _Ev:
     def printed(self, key):
         return self.pr.get(key)
 
-    def provenance(self, o):
+    def finish(self, check, row, o):
         o.scale = o.scale or "scale s"
+        return o
 
 
 def _claims(*ids, value=""):
@@ -77,7 +78,7 @@ def _claims(*ids, value=""):
 def test_wdl_tally_without_a_sign_test():
     ev = _Ev({"A": ((3, 1, 1), (5, 0, 4)), "B": ((1, 0, 2), (4, 1, 2))})
     check = WDL((("", (Cmp("M", "A", "acc", "win"), Cmp("M", "B", "acc", "win"))),), tally=True)
-    v = kinds.run("x", {"X1": check}, ev, _claims("X1"))[0]
+    v = kinds.run("x", {"X1": check}, ev, _claims("X1"), finish=ev.finish)[0]
     assert v.verdict == "not reproduced" and v.test == ev.test_text and "p = " not in v.ours + v.reason
     assert v.ours.startswith("more wins than losses in 1/2 comparisons (M vs A acc 3/1/1")
     assert v.published == "more wins than losses in 2/2 comparisons" and v.scale == "scale s"

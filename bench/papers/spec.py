@@ -19,7 +19,13 @@ class Paper:
     tables in ``bench/published/`` (the verbatim copy of the papers' printed numbers, one copy for
     all papers beside ``claims.csv``, so that one ``diff`` checks it against the source); ``measures``
     maps the names the paper gives its measures to the names of our measure registry
-    (:data:`bench.measures.MEASURES`, checked by the tests), in the order its tables show them."""
+    (:data:`bench.measures.MEASURES`, checked by the tests), in the order its tables show them;
+    ``cells`` whether the paper prints result cells of its own that its build fills or lists as
+    missing (then its ``build.py`` defines ``published_cells(missing) -> int``, the denominator of the
+    index's "cells filled"), False for a paper whose numbers are claims and figures only;
+    ``datasets`` maps the names of its data set table to our dataset configs (``conf/data/<name>.yaml``),
+    beside the ``papers: {<key>: <name>}`` key a dataset config may carry (either says it; saying it
+    twice differently is an error)."""
 
     key: str
     seed: str
@@ -28,14 +34,18 @@ class Paper:
     authors: str
     year: int
     experiments: tuple[str, ...]
+    cells: bool
     algorithms: dict = field(default_factory=dict)
     display_names: dict = field(default_factory=dict)
     test: str | None = None
     alpha: float | None = None
     measures: dict = field(default_factory=dict)
+    datasets: dict = field(default_factory=dict)
 
     @property
     def published(self) -> list[str]:
-        from bench import published
+        from pathlib import Path
 
-        return [p.stem for p in published.files(self.key)]
+        # bench/published/ read by path: bench.published reads the declarations (dataset_map), not the reverse
+        folder = Path(__file__).resolve().parents[1] / "published"
+        return sorted(p.stem for p in folder.glob(f"{self.key}_table*.csv"))

@@ -1,9 +1,10 @@
 """The published numbers of the five seed papers, as data the reports read.
 
-The CSV and YAML files in this package are copies of ``../shared/paper/`` (their
-conventions are in ``PAPER_README.md``): one row per printed table cell, every
-number kept as the printed string. This module loads them and maps the papers'
-dataset names to ours through the ``papers:`` key of each ``conf/data/<name>.yaml``.
+The CSV and YAML files in this package are the verbatim copy of the papers' printed numbers (their
+conventions are in ``PAPER_README.md``): one row per printed table cell, every number kept as the
+printed string; a paper's files are ``<paper>_table<n>_<what>.csv``, its data set table the one named
+``<paper>_table<n>_datasets.csv``, its claims its rows of ``claims.csv``. This module loads them and
+maps the papers' dataset names to ours through the ``papers:`` key of each ``conf/data/<name>.yaml``.
 
 >>> from bench import published
 >>> published.table("ande_sr", 4).head()          # ande_sr_table4_wdl_01loss.csv
@@ -21,12 +22,6 @@ from pathlib import Path
 import pandas as pd
 
 DIR = Path(__file__).resolve().parent
-
-#: seed number -> paper key, as in ``../shared/seeds/`` and ``settings.yaml``
-PAPERS = {"000": "massbayes", "001": "ecocnb", "002": "eskdb", "003": "ande_sr", "004": "mctree"}
-
-#: the dataset table of each paper (its "Table 1"; MassBayes: Table 2)
-DATASET_TABLES = {"massbayes": 2, "ecocnb": 1, "eskdb": 1, "ande_sr": 1, "mctree": 1}
 
 
 class PublishedError(KeyError):
@@ -97,9 +92,23 @@ def claims(paper: str | None = None) -> pd.DataFrame:
     return df[df["paper"] == paper].reset_index(drop=True) if paper else df
 
 
+def dataset_table_path(paper: str) -> Path:
+    """The paper's data set table: its published file ``<paper>_table<n>_datasets.csv`` (its "Table 1";
+    MassBayes: Table 2)."""
+    hits = [p for p in files(paper) if re.fullmatch(rf"{re.escape(paper)}_table\d+_datasets\.csv", p.name)]
+    if len(hits) != 1:
+        raise PublishedError(
+            f"paper {paper!r} has {len(hits)} published data set tables ({', '.join(p.name for p in hits)}): keep one"
+            if hits else f"paper {paper!r} has no published data set table: add bench/published/{paper}_table<n>_"
+            "datasets.csv, its table of data sets as printed (columns dataset and rows at least; PAPER_README.md)")
+    return hits[0]
+
+
 def datasets(paper: str) -> pd.DataFrame:
     """The paper's dataset table plus ``ours`` (our dataset name, '' when none maps to it)."""
-    df = table(paper, DATASET_TABLES[paper])
+    df = _read(str(dataset_table_path(paper))).copy()
+    if not {"dataset", "rows"} <= set(df.columns):
+        raise PublishedError(f"{dataset_table_path(paper).name} needs the columns dataset and rows (PAPER_README.md)")
     back = dataset_map(paper)
     df["ours"] = [back.get(name, "") for name in df["dataset"]]
     df["rows"] = pd.to_numeric(df["rows"], errors="coerce")
@@ -113,10 +122,12 @@ def dataset_map(paper: str) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=None)
 def our_dataset_names(paper: str) -> dict[str, str]:
-    """Our dataset name -> the paper's name for it (only datasets that map to the paper)."""
+    """Our dataset name -> the paper's name for it (only datasets that map to the paper): the ``papers:``
+    key of conf/data/*.yaml and the ``datasets`` map of the paper's declaration (:mod:`bench.papers`)."""
     import yaml
 
     from ..data.registry import conf_dir
+    from ..papers import PAPERS
 
     out = {}
     for p in sorted((conf_dir() / "data").glob("*.yaml")):
@@ -124,4 +135,10 @@ def our_dataset_names(paper: str) -> dict[str, str]:
         name = (cfg.get("papers") or {}).get(paper)
         if name:
             out[cfg.get("name", p.stem)] = str(name)
+    declared = PAPERS[paper].datasets if paper in PAPERS else {}
+    for name, ours in declared.items():
+        if out.get(ours, name) != name:
+            raise PublishedError(f"dataset {ours!r} is {out[ours]!r} in conf/data/{ours}.yaml's papers.{paper} but "
+                                 f"{name!r} in bench/papers/{paper}/'s DECLARATION.datasets: keep one")
+        out[ours] = str(name)
     return out

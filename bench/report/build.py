@@ -307,9 +307,9 @@ def _clean_stale(written: list[Path], dirs: set[Path]) -> list[Path]:
 
 
 KEPT_NOTE = "kept from an earlier build: "
-#: why an earlier index section is kept: nothing to remake it from, or a build restricted to others
+#: why an earlier index section is kept: nothing to remake it from (a section a ``--paper`` build does not
+#: select is kept exactly as it was: its own "built" line says when it was made)
 NOTHING_STORED = "nothing of it is stored in this results directory"
-NOT_SELECTED = "not selected by this build (--paper / --experiment)"
 
 
 def _kept(block: list, generated: str, why: str = NOTHING_STORED) -> list:
@@ -416,7 +416,8 @@ def _build_reports(results_dir: str | None = None, out_dir: str = "reports", exp
                     export_experiment(root, name, fresh_ev, records.experiment(name))
                 except Exception as exc:  # a corrupt record: the reports that read it fail and keep their files
                     broken[name] = exc
-        export_perf(root, fresh_ev)
+        if papers is None and experiments is None:   # a --paper build exports only that paper's experiments
+            export_perf(root, fresh_ev)
         # keep_earlier=False (--fresh): what is stored here only, and the committed evidence is replaced
         evidence = Evidence(fresh_ev, *([committed_ev] if keep_earlier else []), trusted=(fresh_ev,))
     done = None
@@ -502,7 +503,10 @@ def _build(ctx: ReportContext, out_root: Path, experiments: list[str] | None, sc
         return _experiments_only(ctx, out_root, experiments)
     b = _Build.start(ctx, out_root, scale, keep_earlier)
     _papers_stage(b, papers)
-    _perf_stage(b)
+    if papers is None and experiments is None:
+        _perf_stage(b)
+    else:   # a --paper build leaves the speed benchmarks as they were
+        b.sec.perf = b.old.perf
     _experiments_stage(b, experiments, papers)
     _clean_stale(b.written, {d for d in b.dirs if d.name == "perf"})
     if tables_done is not None:  # the evidence joins reports/ before the verdicts read its plans
@@ -527,9 +531,11 @@ def _papers_stage(b: _Build, papers: list[str] | None) -> None:
                 nothing_stored = all(ctx.experiment(e).n_records == 0 for e in paper_experiments(paper))
             except Exception:  # an unreadable record: the build below reports it
                 nothing_stored = False
-            if not selected or nothing_stored:
-                b.sec.papers[paper] = _kept(b.old.papers[paper], b.old.generated,
-                                            NOTHING_STORED if nothing_stored else NOT_SELECTED)
+            if not selected:
+                b.sec.papers[paper] = b.old.papers[paper]
+                continue
+            if nothing_stored:
+                b.sec.papers[paper] = _kept(b.old.papers[paper], b.old.generated)
                 continue
         elif papers is not None and paper not in papers:
             continue
@@ -601,8 +607,7 @@ def _experiments_stage(b: _Build, experiments: list[str] | None, papers: list[st
         sections[name] = section(name, items)
     for name, block in b.old.experiments.items():  # summaries of experiments not stored here, or not selected
         if name not in names and (out_root / name).is_dir() and (out_root / name) not in b.dirs:
-            sections[name] = _kept(block, b.old.generated,
-                                   NOT_SELECTED if _n_records(ctx, name) else NOTHING_STORED)
+            sections[name] = block if _n_records(ctx, name) else _kept(block, b.old.generated)
 
 
 def _claims_stage(b: _Build) -> None:

@@ -326,9 +326,10 @@ class Evidence:
 
 # ------------------------------------------------------------------------------------ checking
 #: when, where and at which commit a build ran ("Generated <time> on <host> ... at commit <sha>", "built:
-#: <time> on <host> at commit <sha>"): the only text that differs between two builds of the same evidence
+#: <time> on <host> at commit <sha>", the sha "unknown" outside a git checkout): the only text that differs
+#: between two builds of the same evidence
 BUILD_STAMP = re.compile(r"(Generated |built: )\d{4}-\d\d-\d\d \d\d:\d\d:\d\d on [^\n<]*?at commit "
-                         r"[0-9a-f]{7,40}(-dirty)?")
+                         r"([0-9a-f]{7,40}(-dirty)?|unknown)")
 
 
 def _masked(data: bytes, suffix: str) -> bytes:

@@ -134,11 +134,9 @@ class Facts:
             raise KeyError(f"no fact {name!r} in {self.paper}'s facts")
         return item["source"]
 
-    def sources(self, *names: str) -> str:
-        """The evidence string of a verdict reading these facts: their sources, once each, ';'-joined."""
-        seen: list[str] = []
-        for n in names:
-            s = self.source(n)
-            if s not in seen:
-                seen.append(s)
-        return ";".join(seen)
+    def sources(self, *names: str, recorded: bool = False) -> str:
+        """The evidence string of a verdict reading these facts: their sources, once each, ';'-joined;
+        with ``recorded``, of those the build recorded (the others are left out, not an error)."""
+        if recorded:
+            names = tuple(n for n in names if n in self.tables or n in self.values)
+        return ";".join(dict.fromkeys(self.source(n) for n in names))

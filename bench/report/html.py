@@ -378,7 +378,7 @@ def site_pages(root: Path) -> dict[Path, Path]:
     """The pages of the HTML view that exist under ``root``: index.md, verdicts.md, and per paper
     README.md (as ``<paper>/index.html``, which holds the paper's verdict table; its verdicts.md stays
     Markdown), each (resolved) with its HTML file."""
-    from .verdicts import PAPERS
+    from ..papers import PAPERS
 
     root = Path(root)
     mds = [root / "index.md", root / "verdicts.md"] + [root / paper / "README.md" for paper in PAPERS]

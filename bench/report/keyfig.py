@@ -204,13 +204,14 @@ def draw_overview(rows: list[tuple[str, dict[str, int]]], path: Path) -> Path:
 def write_all(root: Path, verdicts: list, short: dict[str, str] | None = None) -> list[Path]:
     """Each paper's key figure in ``root/<paper>/``, from its tables under ``root`` and its verdicts,
     and the index's (``root/key_figure.png``: every paper's verdict bar, papers named by ``short``)."""
+    from ..papers import PAPERS
     from . import verdicts as V
 
     SHORT = short or {}
 
-    out = [draw_overview([(SHORT.get(p, p), V.counts([v for v in verdicts if v.paper == p])) for p in V.PAPERS],
+    out = [draw_overview([(SHORT.get(p, p), V.counts([v for v in verdicts if v.paper == p])) for p in PAPERS],
                          Path(root) / FILE)]
-    for paper in V.PAPERS:
+    for paper in PAPERS:
         d = Path(root) / paper
         d.mkdir(parents=True, exist_ok=True)
         vs = [v for v in verdicts if v.paper == paper]

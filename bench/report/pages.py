@@ -152,11 +152,6 @@ def _contents(folder: Path) -> list:
     return items
 
 
-def paper_page(root: Path, paper: str, verdicts: list) -> str:
-    """``reports/<paper>/README.md`` (:func:`paper_blocks` in Markdown)."""
-    return P.to_markdown(paper_blocks(root, paper, verdicts))
-
-
 def paper_blocks(root: Path, paper: str, verdicts: list) -> P.Page:
     """The page of a paper: verdicts, then tables and figures folder by folder, from each folder's
     recorded contents (:mod:`bench.report.contents`)."""
@@ -238,17 +233,6 @@ def _description(experiment: str) -> str:
         return ""
 
 
-def write_pages(root: Path, verdicts: list) -> list[Path]:
-    root = Path(root)
-    out = []
-    for paper in V.PAPERS:
-        d = root / paper
-        d.mkdir(parents=True, exist_ok=True)
-        (d / "README.md").write_text(paper_page(root, paper, verdicts) + "\n")
-        out.append(d / "README.md")
-    return out
-
-
 # ---------------------------------------------------------------- the index's Papers section
 PAGE_LINE = "page (verdicts, tables, figures): "
 
@@ -277,7 +261,7 @@ def complete_papers(sections: "IndexSections", root: Path | None = None) -> "Ind
     a page item gets one (after the experiments it read)."""
     from .sections import has_role, parts, section
 
-    for paper in V.PAPERS:
+    for paper in PAPERS:
         block = sections.papers.get(paper)
         if block is None:
             if _own_tables(root, paper):   # a paper's folder that the build writing this index did not build
@@ -297,40 +281,31 @@ def complete_papers(sections: "IndexSections", root: Path | None = None) -> "Ind
 
 
 # ---------------------------------------------------------------- index head
-def _published_cells(paper: str, missing: pd.DataFrame) -> int | None:
-    """The published cells the paper module fills or lists as missing (its ``published_cells()``, told
-    the report's missing list), or None when the module has no such count."""
+def _missing_cells(root: Path, paper: str) -> tuple:
+    """(display of the missing cells (inlines), display of the filled cells, paper data sets absent here),
+    from the build's list of what is missing (``missing.csv``; none written: nothing missing) and the
+    paper's count of its published cells (:func:`bench.papers.published_cells`; a paper that declares
+    none, ``cells=False``: "none printed", unless its build listed something missing)."""
     from ..papers import published_cells
 
-    return published_cells(paper, missing)
-
-
-def _missing_cells(root: Path, paper: str) -> tuple:
-    """(display of the missing cells (inlines), display of the filled cells, paper data sets absent here)."""
     m = root / paper / "missing.csv"
-    if m.exists():
-        df = pd.read_csv(m, dtype=str, keep_default_na=False)
-        absent = set(df.loc[df["category"].str.startswith("dataset"), "dataset"])
-        total = _published_cells(paper, df)
-        # cell rows name a dataset; rows for a whole figure or table (no dataset) are not cells
-        n_cells = int((df["dataset"] != "").sum())
-        filled = f"{total - n_cells} of {total}" if total else "-"
-        return P.link(str(len(df)), f"{paper}/missing.md"), filled, absent
-    from ..papers import build_module
-
-    own = getattr(build_module(paper), "missing_cells", None) if paper in PAPERS else None   # a paper written per experiment counts its own
-    if own is not None:
-        return own(root)
-    return "none printed (claims only)", "none printed (claims only)", set()
+    df = pd.read_csv(m, dtype=str, keep_default_na=False) if m.exists() else \
+        pd.DataFrame(columns=["item", "dataset", "algorithm", "category", "reason"])
+    total = published_cells(paper, df)
+    if total is None and not m.exists():
+        return "none printed (claims only)", "none printed (claims only)", set()
+    absent = set(df.loc[df["category"].str.startswith("dataset"), "dataset"])
+    # cell rows name a dataset; rows for a whole figure or table (no dataset) are not cells
+    n_cells = int((df["dataset"] != "").sum())
+    filled = f"{total - n_cells} of {total}" if total else "-"
+    return (P.link(str(len(df)), f"{paper}/missing.md") if m.exists() else "0"), filled, absent
 
 
 def _datasets_here(root: Path, paper: str, absent: set[str]) -> str:
+    """The paper's data sets here, of those in its published data set table (``published.datasets``)."""
     from .. import published
 
-    try:
-        d = published.datasets(paper)
-    except Exception:
-        return "-"
+    d = published.datasets(paper)
     names = set(d["dataset"])
     gone = (absent & names) | set(d.loc[d["ours"] == "", "dataset"])
     return f"{len(names) - len(gone)}/{len(names)}"
@@ -359,7 +334,7 @@ def smoke_banner(root: Path) -> list:
     import json
 
     smoke = []
-    for paper in V.PAPERS:
+    for paper in PAPERS:
         for e in paper_experiments(paper):
             path = Path(root) / e / "manifest.json"
             if path.exists() and json.loads(path.read_text()).get("scale") == "smoke":
@@ -380,7 +355,7 @@ def index_head(root: Path, verdicts: list) -> list:
             "cells filled", "scale and protocol", "page"]
     rows = []
     tot = {k: 0 for k in V.VERDICTS}
-    for paper in V.PAPERS:
+    for paper in PAPERS:
         vs = [v for v in verdicts if v.paper == paper]
         c = V.counts(vs)
         for k in tot:
@@ -404,7 +379,7 @@ def index_head(root: Path, verdicts: list) -> list:
                 "ESKDB, A2DE: the (data set, algorithm) cells behind their tables and figures), those with our "
                 "number. The same pages as HTML: ", P.link("index.html", "index.html"), ".")),
             P.Heading(2, "Claims not reproduced or partly reproduced")]
-    for paper in V.PAPERS:
+    for paper in PAPERS:
         bad = [v for v in verdicts if v.paper == paper and v.verdict in (V.NOT_REPRODUCED, V.PARTLY)]
         nc = [v for v in verdicts if v.paper == paper and v.verdict == V.NOT_CHECKABLE]
         head.append(P.Heading(3, SHORT[paper]))
@@ -429,7 +404,7 @@ def write_pages(root: Path, verdicts: list) -> dict[Path, P.Page]:
     """Every paper's page, ``reports/<paper>/README.md``; return them by file."""
     root = Path(root)
     out = {}
-    for paper in V.PAPERS:
+    for paper in PAPERS:
         d = root / paper
         d.mkdir(parents=True, exist_ok=True)
         page = paper_blocks(root, paper, verdicts)

@@ -394,7 +394,7 @@ class Adapter:
 
     def sources(self, *names: str) -> str:
         """The evidence of a verdict that read the facts ``names`` (those the build recorded)."""
-        return self.facts.sources(*[n for n in names if n in self.facts.tables or n in self.facts.values])
+        return self.facts.sources(*names, recorded=True)
 
     def rf_is_sklearn(self) -> bool:
         """True for builds whose RF10 is scikit-learn's forest (made before rf10_weka was the paper's RF10)."""

@@ -12,6 +12,7 @@ DISPLAY_NAMES = {**{f"nb_{e}_text": "NB" for e in ("normal", "kernel", "disc")},
                     for e in ("normal", "kernel", "disc") for n in CODE_LENGTHS}}
 
 DECLARATION = Paper(
+    cells=True,  # prints result cells its build fills or lists as missing
     key="ecocnb", seed="001", title="ECOC with naive Bayes (Park and Fuernkranz, 2014)", short="ECOC-NB",
     authors="Sang-Hyeun Park and Johannes Fürnkranz", year=2014,
     experiments=("ecocnb_normal", "ecocnb_kernel", "ecocnb_discretized", "ecocnb_instances", "ecocnb_shared_pass",

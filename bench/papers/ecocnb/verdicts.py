@@ -374,27 +374,6 @@ def _independent(ev: Adapter, estimators=("normal", "discretised")) -> tuple[lis
     return checks, "; ".join(shown)
 
 
-def _bits_rule(ev: Adapter, side: str) -> tuple[list, str]:
-    """EC03's rule on one side's ratios (``ours`` or ``published``): one check per cell of Tables 2-4."""
-    checks, shown = [], []
-    col = "ratio_ours" if side == "ours" else "ratio_paper"
-    for n in TABLES:
-        t = ev.ratio_table(n)
-        if t is None:
-            continue
-        sf = t[(t["algorithm"] == "ECOC-straightforward")].dropna(subset=["ratio_ours", col])
-        for r in sf.to_dict("records"):
-            v, bits = float(r[col]), int(r["code_length"])
-            ok = 1 / RATIO_FACTOR <= v / bits <= RATIO_FACTOR
-            checks.append(Check(ok, f"Table {n} {r['dataset']} {bits} bits: {v:.1f}x NB"))
-        if len(sf):
-            q = (sf[col] / sf["code_length"].astype(float))
-            shown.append(f"Table {n}: ratio / bits {q.min():.2f}-{q.max():.2f} over {len(sf)} cells")
-    if not checks:
-        checks = [Check(None, f"{NOT_AT_SCALE}: no straightforward-ECOC run stored")]
-    return [("", checks)], "; ".join(shown)
-
-
 def _almost_as_fast_rule(e: pd.DataFrame, label: str) -> tuple[Check, bool]:
     """EC08's rule on one table ("almost as fast": the typical cost): per dataset, the median over its code
     lengths of ECOC-NB / NB; the median's interval over the datasets at most :data:`ALMOST_AS_FAST`. Returns

@@ -34,6 +34,7 @@ MEASURES = {"RMSE": "rmse", "error rate": "error", "training time": "train_s"}
 ACCURACY = {k: MEASURES[k] for k in ("RMSE", "error rate")}
 
 DECLARATION = Paper(
+    cells=True,  # prints result cells its build fills or lists as missing
     key="eskdb", seed="002",
     title="ESKDB: Bayesian network classifiers with ensembles and smoothing (Zhang, Petitjean and Buntine, 2020)",
     short="ESKDB", authors="He Zhang, François Petitjean and Wray Buntine", year=2020,

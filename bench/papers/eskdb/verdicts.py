@@ -471,10 +471,10 @@ def _column_means(ev: "Evidence", exp: str, names: dict, measure: str, *not_run:
 
 def _wdl_outcome(v: pd.DataFrame, a: str, b: str) -> tuple[int, int, int]:
     """(wins, draws, losses) of column ``a`` against column ``b`` over the rows (lower is better)."""
-    from bench.stats.pairwise import outcomes
+    from bench.stats.pairwise import wdl
 
-    o = outcomes(v[a].to_numpy(), v[b].to_numpy(), lower_is_better=True)
-    return int((o > 0).sum()), int((o == 0).sum()), int((o < 0).sum())
+    w = wdl(v[a].to_numpy(), v[b].to_numpy(), test="raw")
+    return w.wins, w.draws, w.losses
 
 
 def _wdl_check(w, kind: str, label: str) -> Check:
@@ -676,7 +676,14 @@ def _experiments(check, row, o: kinds.Outcome) -> kinds.Outcome:
 
 
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list:
-    return kinds.run(PAPER, CHECKS, Evidence(Path(reports_dir)), claims, finish=_experiments)
+    ev = Evidence(Path(reports_dir))
+
+    def finish(check, row, o: kinds.Outcome) -> kinds.Outcome:   # the claim's experiment, and its scale
+        o = _experiments(check, row, o)
+        o.scale = o.scale or ev.scale(row)
+        return o
+
+    return kinds.run(PAPER, CHECKS, ev, claims, finish=finish)
 
 
 __all__ = ["evaluate", "CHECKS", "Evidence"]

@@ -7,6 +7,7 @@ ALGOS = {"MassBayes'": "massbayes_prime", "MassBayes": "massbayes", "A3DE": "a3d
          "A1DE": "a1de_weka", "BayesNet": "bayesnet_k2", "NB-KDE": "nb_kde", "NB-Disc": "nb_disc", "J48": "j48"}
 
 DECLARATION = Paper(
+    cells=True,  # prints result cells its build fills or lists as missing
     key="massbayes", seed="000", title="MassBayes (Aryal and Ting, 2013)", short="MassBayes",
     authors="Sunil Aryal and Kai Ming Ting", year=2013,
     experiments=("massbayes_table3", "massbayes_fig3", "massbayes_fig3_disc", "massbayes_fig4_h", "massbayes_fig4_psi",

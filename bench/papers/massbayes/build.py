@@ -609,17 +609,3 @@ def published_cells(missing: pd.DataFrame | None = None) -> int:
     return sum(1 for *_, pub_table, _ in PRINTED
                for *_, pv in paper_cells({d: None for d in DATASETS}, pub_table) if pv == pv)
 
-
-def missing_cells(root: Path) -> tuple[str, str, set[str]]:
-    """For the index head (:func:`bench.report.pages.index_head`) when the build listed nothing missing
-    (no missing.csv): (display of the printed cells of Tables 3 and 5 missing here, display of those
-    filled, paper data sets absent here), from the paper's facts."""
-    facts = Facts.of_paper(root, PAPER)
-    n, filled, absent = 0, 0, set()
-    for name, _, col, pubcol, *_ in PRINTED:
-        df = facts.table(name)
-        if df is not None:
-            n += int((df[pubcol].notna() & df[col].isna()).sum())
-            filled += int((df[pubcol].notna() & df[col].notna()).sum())
-            absent |= set(df.loc[df["ours_dataset"].astype(str) == "not available", "dataset"])
-    return f"{n} of {n + filled} printed in Tables 3, 5", f"{filled} of {n + filled}", absent

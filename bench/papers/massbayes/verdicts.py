@@ -99,7 +99,8 @@ def _checks() -> dict:
 
 
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list[Verdict]:
-    return kinds.run(P, CHECKS, MassBayesEvidence(reports_dir), claims)
+    ev = MassBayesEvidence(reports_dir)
+    return kinds.run(P, CHECKS, ev, claims, finish=ev.finish)
 
 
 # ---------------------------------------------------------------- the evidence adapter
@@ -111,14 +112,6 @@ def _first(facts: Facts, prefix: str, furthest: bool = False) -> str | None:
     if furthest and hits:
         return max(hits, key=lambda n: (facts.table(n)["psi_used"].max(), -hits.index(n)))
     return hits[0] if hits else None
-
-
-def _slope(x, y) -> float:
-    x, y = np.log(np.asarray(x, float)), np.log(np.asarray(y, float))
-    ok = np.isfinite(x) & np.isfinite(y)
-    if ok.sum() < 2:
-        return float("nan")
-    return float(np.polyfit(x[ok], y[ok], 1)[0])
 
 
 def _scale_of(root: Path, experiment: str) -> str:
@@ -182,7 +175,7 @@ class MassBayesEvidence:
 
     def sources(self, *names: str) -> str:
         """The report files the facts ``names`` are shown in (those the build recorded)."""
-        return self.facts.sources(*(n for n in names if n in self.facts.tables or n in self.facts.values))
+        return self.facts.sources(*names, recorded=True)
 
     def label(self, cmp: Cmp) -> str:
         return f"{cmp.row} vs {cmp.col}"
@@ -243,7 +236,7 @@ class MassBayesEvidence:
         ok = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
         return SeriesCell(list(x[ok]), list(y[ok]), f"{key} ({name[len(f'fig4_{param}_'):]})", name)
 
-    def provenance(self, o: Outcome) -> None:
+    def finish(self, check, row, o: Outcome) -> Outcome:
         """The scale of the experiment of the outcome's first evidence file (else Tables 3-5's), and the
         experiments of all its evidence files (the scale gate holds the verdict to these)."""
         files = [e for e in o.evidence.split(";") if e]
@@ -253,6 +246,7 @@ class MassBayesEvidence:
         exps = sorted({self.experiment_of[f] for f in files if f in self.experiment_of})
         if exps:
             o.extra = {**o.extra, "experiments": exps}
+        return o
 
     def missing(self, what: str) -> Outcome:
         """A claim whose facts the build did not record: not checkable, said so."""

@@ -14,6 +14,7 @@ ALGOS = {"MC-Tree": "mctree", "Bayes tree": "bayestree", "anytime NN": "anytime_
          "C4.5": "j48"}
 
 DECLARATION = Paper(
+    cells=False,  # prints no result cells of its own: its numbers are claims and figures
     key="mctree", seed="004", title="MC-Tree, anytime Bayesian classification (Kranen et al., 2010)", short="MC-Tree",
     authors="Philipp Kranen, Stephan Günnemann, Sergej Fries and Thomas Seidl", year=2010,
     experiments=("mctree_fig4_alpha", "mctree_fig4_delta", "mctree_fig5", "mctree_fig5_pages32", "mctree_fig6",

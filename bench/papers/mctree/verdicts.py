@@ -76,7 +76,8 @@ def _checks() -> dict:
 
 
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list[Verdict]:
-    return kinds.run(P, CHECKS, MCTreeEvidence(reports_dir), claims)
+    ev = MCTreeEvidence(reports_dir)
+    return kinds.run(P, CHECKS, ev, claims, finish=ev.finish)
 
 
 class MCTreeEvidence:
@@ -116,7 +117,7 @@ class MCTreeEvidence:
         return PrintedCell(acc, None, se=se, tol=ACC_TOL, label=label, fact=name,
                            shown=f"{acc:.2f} ± {se:.2f} % ({label})")
 
-    def provenance(self, o: Outcome) -> None:
+    def finish(self, check, row, o: Outcome) -> Outcome:
         """The experiments of the outcome's evidence files (unless its check named them), and the scale
         of the first."""
         if "experiments" not in o.extra:
@@ -128,6 +129,7 @@ class MCTreeEvidence:
         if not o.scale and o.evidence and exps:
             run = self.facts.value(f"{exps[0]}_run")
             o.scale = f"scale {run['scale']}, protocol {run['protocol']}" if run else ""
+        return o
 
 
 def _not_built(what) -> Outcome:

@@ -1,4 +1,4 @@
-"""One verdict per published claim: the 96 claims of ``bench/published/claims.csv``.
+"""One verdict per published claim: every claim of ``bench/published/claims.csv``.
 
 Interface (the rules themselves are written down in :data:`RULES`, in one place):
 
@@ -7,8 +7,8 @@ Interface (the rules themselves are written down in :data:`RULES`, in one place)
   paper's rows of ``claims.csv`` and the function returns exactly one :class:`Verdict` per row.
   Evaluators read the tables the paper builds wrote under ``reports_dir`` (CSV files, which come
   from the stored runs), never hand-written result numbers.
-* :func:`evaluate_all` runs every paper module and checks that every claim id has exactly one
-  verdict. A paper without a module gets "not checkable: evaluator missing" for its claims; a
+* :func:`evaluate_all` runs every paper module (the papers of :data:`bench.papers.PAPERS`) and checks
+  that every claim id has exactly one verdict. A paper without a module gets "not checkable: evaluator missing" for its claims; a
   module that raises, or leaves a claim out or answers it twice, is a bug and raises
   :class:`EvaluatorError` naming the claims and the traceback (the build fails: a crash is never
   a verdict).
@@ -27,16 +27,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...papers import PAPERS
 from .. import page as P
 
 #: the four verdicts a claim can get
 REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_CHECKABLE = ("reproduced", "partly reproduced", "not reproduced",
                                                       "not checkable")
 VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_CHECKABLE)
-
-#: the papers whose claims are judged, in claims.csv order (bench.papers; each judged by its
-#: bench/papers/<key>/verdicts.py)
-PAPERS = ("massbayes", "ecocnb", "eskdb", "ande_sr", "mctree")
 
 #: the reasons a claim can be "not checkable" (a not-checkable reason starts with one of them)
 ABSENT = "dataset absent"
@@ -400,11 +397,30 @@ def evaluate_all(reports_dir: Path | str = "reports") -> list[Verdict]:
     for paper in PAPERS:
         out += evaluate_paper(paper, Path(reports_dir))
     out = scale_gate(out, reports_dir)
-    ids = [v.claim_id for v in out]
-    want = list(_claims(None)["claim_id"])
-    if sorted(ids) != sorted(want) or len(set(ids)) != len(ids):
-        raise AssertionError(f"verdicts do not match the claims: {len(ids)} verdicts for {len(want)} claims")
+    ids, problem = unjudged(out, _claims(None))
+    if problem:
+        raise EvaluatorError("bench/published/claims.csv", ids, problem)
     return out
+
+
+def unjudged(verdicts: list[Verdict], claims: pd.DataFrame) -> tuple[list[str], str]:
+    """(the claim ids that keep ``verdicts`` from being exactly one per claim of ``claims``, all of
+    claims.csv; what is wrong with each group of them and the fix); ``([], "")`` when nothing does."""
+    ids = [v.claim_id for v in verdicts]
+    lacking = claims[~claims["claim_id"].isin(ids)]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    extra = sorted(set(ids) - set(claims["claim_id"]))
+    out = []
+    for paper, rows in lacking.groupby("paper", sort=False):
+        fix = (f"paper {paper!r} is not declared: add its folder bench/papers/{paper}/ with its DECLARATION "
+               "(docs/DESIGN.md, 'Add a paper')" if paper not in PAPERS else
+               f"bench/papers/{paper}/verdicts.py must answer each of its claims")
+        out.append(f"{len(rows)} claims of {paper} have no verdict ({', '.join(rows['claim_id'])}): {fix}")
+    if twice:
+        out.append(f"claims judged more than once: {', '.join(twice)}")
+    if extra:
+        out.append(f"verdicts on ids that are not claims of bench/published/claims.csv: {', '.join(extra)}")
+    return list(lacking["claim_id"]) + twice + extra, "; ".join(out)
 
 
 def counts(verdicts: list[Verdict], paper: str | None = None) -> dict[str, int]:
@@ -437,11 +453,6 @@ def evidence_inline(e: str, link_prefix: str = "", root: Path | None = None):
     if e.startswith("../"):
         return P.Code(e[3:])
     return P.link(Path(e).stem, f"{link_prefix}{_readable(e, root)}")
-
-
-def evidence_link(e: str, link_prefix: str = "", root: Path | None = None) -> str:
-    """:func:`evidence_inline` in Markdown."""
-    return P.md_inlines(evidence_inline(e, link_prefix, root))
 
 
 def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bool = False,

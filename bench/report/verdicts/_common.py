@@ -30,7 +30,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from . import NOT_CHECKABLE, NOT_REPRODUCED, PARTLY, REPRODUCED, Verdict
 from . import RATIO_FACTOR as _RATIO_FACTOR
@@ -110,9 +109,11 @@ def wdl_p(wdl, test: str) -> float | None:
 
 
 def fmt_p(p: float | None) -> str:
-    if p is None or np.isnan(p):
-        return "p = ?"
-    return "p < 1e-4" if p < 1e-4 else f"p = {p:.4f}"
+    """A verdict's p-value: the reports' one formatter (:func:`bench.report.compare.fmt_p`) with its
+    ``p`` prefix; ``p = ?`` when there is none."""
+    from ..compare import fmt_p as fmt
+
+    return fmt(p, prefix=True) or "p = ?"
 
 
 def part_status(checks: list[Check]) -> bool | None:
@@ -156,17 +157,6 @@ def combine(parts: list[tuple[str, list[Check]]]) -> tuple[str, str]:
     return verdict, " | ".join(pieces)
 
 
-def verdict(row, paper: str, parts: list[tuple[str, list[Check]]], *, ours: str = "", published: str = "",
-            test: str = "", evidence: str = "", scale: str = "", extra: dict | None = None,
-            note: str = "") -> Verdict:
-    """The :class:`Verdict` of one claim row from its checked parts."""
-    v, reason = combine(parts)
-    if note:
-        reason = f"{reason} ({note})" if reason else note
-    return Verdict(claim_id=row["claim_id"], paper=paper, verdict=v, ours=ours, published=published, test=test,
-                   evidence=evidence, reason=reason, scale=scale, claim=str(row["quote"]), extra=extra or {})
-
-
 def unknown(row, paper: str) -> Verdict:
     """A claim id the evaluator has no rule for (claims.csv grew): not checkable, said so."""
     return fixed(row, paper, NOT_CHECKABLE, "evaluator: no rule for this claim id yet (bench/report/verdicts)")
@@ -197,12 +187,3 @@ def average_check(ours: float | None, published: float | None, label: str, n_our
     return Check(ok, f"{label}: ours {ours:.4f} vs paper {published:.4f}"
                      + ("" if ok else f" (differs by more than {AVG_RTOL:.0%})"))
 
-
-def check_one(verdicts: list[Verdict], claims: pd.DataFrame) -> list[Verdict]:
-    """Exactly one verdict per claim row, in the claims' order (raises otherwise)."""
-    by = {v.claim_id: v for v in verdicts}
-    ids = list(claims["claim_id"])
-    missing = [c for c in ids if c not in by]
-    if missing or len(by) != len(verdicts):
-        raise RuntimeError(f"evaluator returned no verdict for {missing} or duplicate verdicts")
-    return [by[c] for c in ids]

@@ -38,9 +38,7 @@ The adapter answers the kinds' questions from the paper's facts: ``wdl(cmp) -> W
 sides and level) and ``n_paper`` (its dataset count). A kind asks only what it needs; an adapter
 answers only what its paper's claims ask. Optional hooks: ``label(cmp)`` (a W/D/L comparison's
 label), ``ratio_shown(ratio, a, b, ours, published)`` (a ratio's wording: (ours, published)),
-``shown(key) -> (text, facts)`` (ours beside a :class:`NotHere`), ``scale(row)`` (a claim's scale when
-its outcome states none), ``variant(name)`` (for :class:`AlsoOn`), ``provenance(outcome)`` (fills an
-outcome's ``scale`` and ``extra["experiments"]`` from its evidence before the verdict is made),
+``shown(key) -> (text, facts)`` (ours beside a :class:`NotHere`), ``variant(name)`` (for :class:`AlsoOn`),
 ``expected(cmp)`` (how a failed W/D/L expectation is worded), ``test_text`` (the test's name where it is
 no sign test).
 """
@@ -570,9 +568,9 @@ def _declared(check):
 def run(paper: str, checks: dict, ev, claims, finish: Callable | None = None) -> list[Verdict]:
     """One verdict per row of ``claims`` (a paper's rows of claims.csv), each from its declared check.
 
-    ``finish(check, row, outcome) -> Outcome`` (optional) is the paper's hook on every outcome before it
-    is combined: what all its claims share (the scale) or add beside the verdict (e.g. the same check on
-    the paper's own counts, with :func:`judge`, in ``extra``)."""
+    ``finish(check, row, outcome) -> Outcome`` (optional) is the paper's one hook on every outcome before
+    it is combined: what all its claims share (the scale and experiments its evidence comes from) or add
+    beside the verdict (e.g. the same check on the paper's own counts, with :func:`judge`, in ``extra``)."""
     out = []
     for _, row in claims.iterrows():
         cid = row["claim_id"]
@@ -581,29 +579,80 @@ def run(paper: str, checks: dict, ev, claims, finish: Callable | None = None) ->
             out.append(unknown(row, paper))
             continue
         o = check.run(ev, row)
-        if hasattr(ev, "provenance"):   # optional: the adapter fills an outcome's scale / experiments
-            ev.provenance(o)
         if finish is not None:
             o = finish(check, row, o)
-        v, reason = combine(o.parts)
-        if o.note:
-            reason = f"{reason} ({o.note})" if reason else o.note
+        v, reason = _combined(o)
         out.append(Verdict(claim_id=cid, paper=paper, verdict=v, ours=o.ours, published=o.published, test=o.test,
                            evidence=o.evidence, reason=reason, claim=str(row.get("quote", "")),
-                           # an adapter may answer ``scale(row)``: the scale of a claim whose outcome states none
-                           scale=o.scale or (ev.scale(row) if callable(getattr(ev, "scale", None)) else ""),
+                           scale=o.scale,
                            extra=o.extra))
     return out
+
+
+class FactsEvidence:
+    """The evidence adapter of a paper whose build records its comparisons in the standard fact tables
+    (docs/DESIGN.md, "Add a paper"): ``wdl`` (columns ``row, col, measure, wins, draws, losses,
+    published_wins, published_draws, published_losses, n``: row against col over n data sets, lower is
+    better) for :class:`WDL`, ``averages`` (``algorithm, measure, ours, n, published``) for
+    :class:`Average`. The sign test and its level are the declaration's, ``n_paper`` the rows of the
+    paper's published data set table; a paper needing more writes its own adapter."""
+
+    def __init__(self, reports_dir, paper: str):
+        from pathlib import Path
+
+        from ... import published
+        from ...papers import PAPERS
+        from ..facts import Facts
+
+        decl = PAPERS[paper]
+        self.paper, self.test, self.alpha = paper, decl.test, decl.alpha
+        self.n_paper = len(published.datasets(paper))
+        self.facts = Facts.of_paper(Path(reports_dir), paper)
+
+    def sources(self, *facts: str) -> str:
+        return self.facts.sources(*facts, recorded=True)
+
+    def _rows(self, fact: str, **keys) -> list[dict]:
+        t = self.facts.table(fact)
+        return [] if t is None else [r for r in t.to_dict("records") if all(r[k] == v for k, v in keys.items())]
+
+    def wdl(self, c: Cmp) -> WdlCell | None:
+        rows = self._rows("wdl", row=c.row, col=c.col, measure=c.measure)
+        if not rows:
+            return None
+        r = rows[0]
+
+        def triple(prefix):
+            w = [r.get(f"{prefix}{k}") for k in ("wins", "draws", "losses")]
+            return None if any(x is None for x in w) else tuple(int(x) for x in w)
+
+        return WdlCell(triple(""), triple("published_"), n=r.get("n"), fact="wdl")
+
+    def average(self, algo: str, measure: str) -> AvgCell | None:
+        rows = self._rows("averages", algorithm=algo, measure=measure)
+        if not rows:
+            return None
+        r = rows[0]
+        return AvgCell(r["ours"], n=r["n"], published=r["published"], fact="averages")
+
+
+def evaluate_standard(paper: str, checks: dict, reports_dir, claims) -> list[Verdict]:
+    """The verdicts of a paper whose claims are declared in ``checks`` over the standard fact tables
+    (:class:`FactsEvidence`): what its ``verdicts.evaluate(reports_dir, claims)`` returns."""
+    return run(paper, checks, FactsEvidence(reports_dir, paper), claims)
 
 
 def judge(check, ev, row) -> tuple[str, str, Outcome]:
     """(verdict, reason, outcome) of one declared check on an adapter, by the rule :func:`run` applies:
     to apply a claim's check to other evidence beside its verdict (the paper's own counts, a variant)."""
     o = check.run(ev, row)
+    return (*_combined(o), o)
+
+
+def _combined(o: Outcome) -> tuple[str, str]:
+    """(verdict, reason) of an outcome: its parts by the one rule (:func:`._common.combine`), its note added."""
     v, reason = combine(o.parts)
-    if o.note:
-        reason = f"{reason} ({o.note})" if reason else o.note
-    return v, reason, o
+    return v, (f"{reason} ({o.note})" if reason and o.note else reason or o.note)
 
 
 def describe(checks: dict) -> dict[str, str]:
@@ -621,4 +670,4 @@ def _describe(c) -> str:
 
 __all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Parts", "Cmp", "WdlCell", "AvgCell",
            "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "judge", "describe", "slope", "NOT_CHECKABLE",
-           "Shown", "AlsoOn"]
+           "Shown", "AlsoOn", "FactsEvidence", "evaluate_standard"]
