@@ -7,20 +7,21 @@ import logging
 import sys
 from pathlib import Path
 
-from ._deferred import defer
+import hydra
+from hydra.core.hydra_config import HydraConfig
+from omegaconf import DictConfig, OmegaConf
+
 from .paths import app_conf_dir
-
-defer()  # scipy.stats (pulled in by scikit-learn) is imported on first use only
-
-import hydra  # noqa: E402
-from hydra.core.hydra_config import HydraConfig  # noqa: E402
-from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
 log = logging.getLogger("bench")
 
 
 @hydra.main(version_base="1.3", config_path=str(app_conf_dir()), config_name="config")
 def main(cfg: DictConfig) -> dict:
+    from ._deferred import defer
+
+    defer()  # before scikit-learn is imported: scipy.stats (pulled in by it) is imported on first use only;
+    # here, not at the module's import, so that --help, --cfg and a setup error never import scikit-learn
     from .data import DataError
     from .protocols import ProtocolError
     from .runner import SetupError, run_job

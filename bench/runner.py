@@ -36,7 +36,7 @@ from .data import Dataset, load
 from .data.cache import cache_dir as user_cache_dir
 from .protocols import Split, resolve, splits
 from .provenance import provenance
-from .resources import (Timing, data_mb, limit_threads, memory_limit, peak_rss_mb, reset_peak_rss,
+from .resources import (LimitedWorker, Timing, data_mb, limit_threads, memory_limit, peak_rss_mb, reset_peak_rss,
                         prefer_forksafe_threads, resolve_mem_limit, rss_mb, run_limited, timed)
 from .store import (RunKey, Store, config_hash, data_identity, metrics_problem, predictions_problem,
                     protocol_identity, setup_hash)
@@ -481,12 +481,26 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
                              f"written serves only jobs whose every split it holds")
 
     bar = _progress(len(todo), f"{label} on {ds.name}", progress, progress_position)
+    worker = None
+    if mem_limit or time_limit:  # one process runs the splits under the limits, replaced when it dies
+        by_key = {(sp.repeat, sp.fold): sp for sp in todo}
+        worker = LimitedWorker(lambda msg: _in_child(algo_cfg, ds, by_key[msg[0], msg[1]], seed, msg[2])(),
+                               mem_limit, classify=_classify, before_fork=store.sync)
+        context["_worker"] = worker
     try:
         _run_splits(todo, store, legacy, algo_cfg, ds, seed, context, rerun, retry_failed, result, bar)
+        store.sync()  # every record of the job on disk before it reports
     except OSError as exc:  # the records cannot be written (disk full, permissions): the job stops here
         bar.close()
         exc.bench_result = result  # what was done, for the job's summary
         raise
+    finally:
+        if worker is not None:
+            worker.close()
+        try:
+            store.sync()  # after an interrupt or a failure: what was written, as far as it goes
+        except OSError:
+            pass
     bar.close()
     _legacy_code_notice(result)
     return result
@@ -743,7 +757,7 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
         result.warmed_up = _warm(algo_cfg, ds, split, seed, context)
     rec, preds = _evaluate(algo_cfg, ds, split, seed, context)
     try:
-        store.put(rec, preds)
+        stored = store.put(rec, preds, sync=False)
     except OSError as exc:  # disk full, permissions: store the split as failed where that still fits
         if not exc.filename:
             exc.filename = str(store.dir)
@@ -752,8 +766,7 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
         for k in ("metrics", "metrics_by_budget"):
             failed.pop(k, None)
         try:
-            store.put(failed, None)
-            failed = store.get(split.repeat, split.fold) or failed
+            failed = store.put(failed, None)
         except OSError:
             failed["path"] = str(store.record_path(split.repeat, split.fold))
         result.computed += 1
@@ -761,7 +774,7 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
         exc.bench_collected = True
         raise
     result.computed += 1
-    return store.get(split.repeat, split.fold) or rec
+    return stored
 
 
 #: the longest the warm-up may take in its trial child process (seconds; the split's time limit if shorter)
@@ -840,7 +853,11 @@ def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
     preds = None
     where = f"split r{split.repeat} f{split.fold} of {context['algo']} on {context['dataset']}"
     if limit or tlimit:  # in a child process, which alone suffers whatever happens when it runs out
-        out = run_limited(_in_child(algo_cfg, ds, split, seed, rss_mb()), limit, tlimit, classify=_classify)
+        worker = context.get("_worker")
+        if worker is not None:  # the job's worker process (bench.resources.LimitedWorker)
+            out = worker.call((split.repeat, split.fold, rss_mb()), tlimit)
+        else:
+            out = run_limited(_in_child(algo_cfg, ds, split, seed, rss_mb()), limit, tlimit, classify=_classify)
         if out.kind == "returned":
             fields, preds = out.value
             rec.update(fields)
