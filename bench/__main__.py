@@ -36,6 +36,7 @@ def main(cfg: DictConfig) -> dict:
         print(f"error: {unknown}", file=sys.stderr)
         raise SystemExit(2)
     algo = OmegaConf.to_container(cfg.algo, resolve=True)
+    named = _named_algo_config(cfg, algo)
     notice_if_cold(algo)
     protocol = OmegaConf.to_container(cfg.protocol, resolve=True)
     experiment = (cfg.get("experiment") or {}).get("name") or "default"
@@ -48,7 +49,7 @@ def main(cfg: DictConfig) -> dict:
                          progress_position=_bar_position(), threads=cfg.threads,
                          warmup=bool(cfg.get("warmup", True)), mem_limit_gb=cfg.get("mem_limit_gb", "auto"),
                          time_limit_s=cfg.get("time_limit_s"), data_max_gb=cfg.get("data_max_gb", 1.0),
-                         named_config=_named_algo_config())
+                         named_config=named)
     except (DataError, SetupError, ProtocolError, RecordError) as exc:
         if not _in_sweep():
             print(f"error: {exc}", file=sys.stderr)
@@ -79,21 +80,49 @@ def main(cfg: DictConfig) -> dict:
     return summary
 
 
-def _named_algo_config() -> dict | None:
+def _named_algo_config(cfg=None, algo: dict | None = None) -> dict | None:
     """The algorithm config as its YAML composes it without this run's overrides (the job shows how
-    its own config differs from it), or None when it cannot be composed (no ``algo=`` choice)."""
+    its own config differs from it), or None when it cannot be composed (no ``algo=`` choice).
+
+    When no override of the command line touches ``algo`` (a key under it, or a config within the
+    group) and the job's ``algo`` node holds no interpolation (so no other key's override can
+    reach it), that node is the named config itself: ``algo`` (the job's, resolved) is returned
+    and Hydra does not compose it a second time (``bench.experiment_plan.algo_config``)."""
     from .experiment_plan import algo_config
 
     try:
-        choice = HydraConfig.get().runtime.choices.get("algo")
+        hc = HydraConfig.get()
+        choice = hc.runtime.choices.get("algo")
     except ValueError:  # not inside a Hydra app
         return None
     if not choice:
         return None
+    if cfg is not None and algo is not None and _algo_untouched(list(hc.overrides.task)) \
+            and not _interpolates(OmegaConf.to_container(cfg.algo, resolve=False)):
+        return algo
     try:
         return algo_config(choice)
     except (SystemExit, Exception):  # noqa: BLE001 - a name outside conf/algo: shown with its hash
         return None
+
+
+def _algo_untouched(overrides: list[str]) -> bool:
+    """Whether none of the command line's overrides changes the algo node beyond choosing its config
+    (``algo=NAME``): no ``algo.KEY=...``, ``+algo.KEY``, ``~algo.KEY``, ``algo/...=...``."""
+    for o in overrides:
+        key = o.split("=", 1)[0].lstrip("+~").strip()
+        if key.startswith(("algo.", "algo/", "algo@")) or (key.startswith("algo") and key != "algo"):
+            return False
+    return True
+
+
+def _interpolates(node) -> bool:
+    """Whether an unresolved config holds an interpolation (``${...}``) anywhere."""
+    if isinstance(node, dict):
+        return any(_interpolates(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_interpolates(v) for v in node)
+    return isinstance(node, str) and "${" in node
 
 
 #: top-level keys a command line may add that conf/config.yaml does not hold: ``experiment`` (the

@@ -69,6 +69,11 @@ class JobResult:
     records: list = field(default_factory=list)
     warmed_up: bool | None = None  # None: no warm-up needed (nothing computed)
     label: str = ""  # the config's display name (:func:`config_label`); "" = the algorithm's name
+    #: wall seconds of the job's parts: ``start_s`` (from the call to the first split: data, checks, code
+    #: identity), ``warmup_s`` (:func:`warm_up`), ``splits_s`` (every split, its warm-up included, to the
+    #: last record on disk), ``own_s`` (the computed splits' own preprocessing, fit and predict); the
+    #: harness's own cost per split is ``splits_s - warmup_s - own_s`` (:func:`harness_seconds`)
+    wall: dict = field(default_factory=dict)
 
     @property
     def display(self) -> str:
@@ -431,6 +436,7 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     GiB (default 1; None: no cap) is refused before it is parsed, and the parse runs under the
     machine guard (:func:`load_guard`), a MemoryError there becoming a :class:`bench.data.DataError`
     that names it."""
+    t_start = time.perf_counter()
     seed = check_seed(seed)
     try:
         mem_limit = resolve_mem_limit(mem_limit_gb)
@@ -487,9 +493,12 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
         worker = LimitedWorker(lambda msg: _in_child(algo_cfg, ds, by_key[msg[0], msg[1]], seed, msg[2])(),
                                mem_limit, classify=_classify, before_fork=store.sync)
         context["_worker"] = worker
+    t_splits = time.perf_counter()
+    result.wall.update(start_s=t_splits - t_start, warmup_s=0.0)
     try:
         _run_splits(todo, store, legacy, algo_cfg, ds, seed, context, rerun, retry_failed, result, bar)
         store.sync()  # every record of the job on disk before it reports
+        result.wall["splits_s"] = time.perf_counter() - t_splits
     except OSError as exc:  # the records cannot be written (disk full, permissions): the job stops here
         bar.close()
         exc.bench_result = result  # what was done, for the job's summary
@@ -504,6 +513,23 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     bar.close()
     _legacy_code_notice(result)
     return result
+
+
+#: the times of a record that are the split's own work (preprocessing, fitting, predicting)
+OWN_TIMES = ("preprocess_fit_wall_s", "fit_wall_s", "preprocess_predict_wall_s", "predict_wall_s")
+
+
+def harness_seconds(result: JobResult) -> tuple[float, float, int] | None:
+    """(the harness's own wall seconds, the splits' own wall seconds, splits computed) of a job: the
+    time of its split loop (``wall["splits_s"]``) without the warm-up, less each computed split's
+    preprocessing, fitting and prediction (:data:`OWN_TIMES`). What is left is what bench adds to a
+    split: handing it to the worker process, the metrics and the model's pickled size, the record
+    with its checksums and ``.npz``, the lock, the progress. None when the job computed nothing."""
+    if not result.computed or "splits_s" not in result.wall:
+        return None
+    own = result.wall.get("own_s", 0.0)
+    loop = result.wall["splits_s"] - result.wall.get("warmup_s", 0.0)
+    return loop - own, own, result.computed
 
 
 def _legacy_code_notice(result: JobResult) -> None:
@@ -754,8 +780,12 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
         result.reused += 1
         return rec
     if result.warmed_up is None and context.get("warmup", True):
+        t0 = time.perf_counter()
         result.warmed_up = _warm(algo_cfg, ds, split, seed, context)
+        result.wall["warmup_s"] = result.wall.get("warmup_s", 0.0) + time.perf_counter() - t0
     rec, preds = _evaluate(algo_cfg, ds, split, seed, context)
+    result.wall["own_s"] = result.wall.get("own_s", 0.0) + sum(
+        float((rec.get("times") or {}).get(k) or 0.0) for k in OWN_TIMES)
     try:
         stored = store.put(rec, preds, sync=False)
     except OSError as exc:  # disk full, permissions: store the split as failed where that still fits
