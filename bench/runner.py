@@ -7,10 +7,10 @@ wall seconds), measure the pickled model size and the peak memory of the
 split, and store the record with per-instance class probabilities. A split that
 raises is stored as ``failed`` with its traceback; the job goes on. Each split runs
 under a memory limit (``mem_limit_gb``, :func:`bench.resources.memory_limit`) and an optional
-time limit (``time_limit_s``) in a forked child process (:func:`bench.resources.run_limited`):
-a split that goes over either is stored as ``failed`` (memory) or ``timeout`` with a message
-naming the limit, whatever the code did when it ran out (a MemoryError, an abort in LLVM or
-C++, a hang), and the job and the sweep go on.
+time limit (``time_limit_s``) in the job's worker process (:class:`bench.resources.LimitedWorker`,
+forked once per job and replaced when a split ends it): a split that goes over either is stored as
+``failed`` (memory) or ``timeout`` with a message naming the limit, whatever the code did when it
+ran out (a MemoryError, an abort in LLVM or C++, a hang), and the job and the sweep go on.
 """
 
 from __future__ import annotations

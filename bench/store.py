@@ -26,7 +26,9 @@ they are (never rewritten by a read), their ``.npz`` checksum and metrics still 
 
 Writes are atomic (temporary file + ``os.replace``); the ``.npz`` is written
 before the ``.json``, so a record exists only when both are complete. A process
-killed mid-split leaves no record for that split and nothing else changes.
+killed mid-split leaves no record for that split and nothing else changes. A job
+writes with ``put(..., sync=False)``: the files are flushed to disk by a thread while
+the next split computes, and :meth:`Store.sync` waits for that before the job reports.
 Workers that race for the same split serialise on an ``flock`` of a lock file
 beside the record: the loser waits and then reuses the winner's record, so no
 record is lost or written twice. :func:`load` returns every record as one
