@@ -619,6 +619,12 @@ class LimitedWorker:
 
         if self.pid is None:
             self._start()
+        try:
+            _write_msg(self._fds[0], message)
+        except BrokenPipeError:  # the process ended while idle (killed from outside): the call gets a new one
+            self._end(kill=True)
+            self._start()
+            _write_msg(self._fds[0], message)
         cmd_w, ans_r, er = self._fds
         t0 = time.perf_counter()
         deadline = None if not time_limit_s else t0 + float(time_limit_s)
@@ -639,13 +645,8 @@ class LimitedWorker:
                     pass
 
         try:
-            try:
-                _write_msg(cmd_w, message)
-                sent = True
-            except BrokenPipeError:  # the process is gone already
-                sent = False
             buf = bytearray()
-            need, timed_out, eof = None, False, not sent
+            need, timed_out, eof = None, False, False
             while not eof:
                 wait = 0.5 if deadline is None else min(0.5, deadline - time.perf_counter())
                 if wait <= 0:

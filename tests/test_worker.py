@@ -108,3 +108,12 @@ def test_a_job_forks_one_worker_for_all_its_splits(tmp_path, monkeypatch):
     again = run_job(algo, "sk_wine", {"name": "cv10", "kind": "kfold", "n_splits": 10}, 0, "e", str(tmp_path),
                     progress=False, mem_limit_gb=8)
     assert again.reused == 10 and harness_seconds(again) is None and len(starts) == 1  # nothing to compute: no fork
+
+
+def test_a_process_that_ended_while_idle_is_replaced_for_the_next_call():
+    with LimitedWorker(_handler, None) as w:
+        first = w.call(("pid",)).value
+        os.kill(first, signal.SIGKILL)
+        time.sleep(0.2)
+        out = w.call(("pid",))
+        assert out.kind == "returned" and out.value != first and w.started == 2
