@@ -507,6 +507,34 @@ def _mode_from_flags(argv: list[str]) -> None:
         Hydra.get_mode = lambda self, config_name, overrides: None
 
 
+def _help_without_groups(argv: list[str]) -> None:
+    """``--help``: Hydra lists every config group's options (``$APP_CONFIG_GROUPS``,
+    ``$HYDRA_CONFIG_GROUPS``) before it fills the help template, whether the template shows them or
+    not: a repository of every config per group, most of ``--help``'s time. bench's template
+    (conf/config.yaml ``hydra.help``) shows neither, so for a template without them the lists are
+    not made; the text printed is the same. ``--hydra-help`` (whose template lists the groups) is left
+    to Hydra."""
+    if not any(a in ("--help", "-h") for a in argv):
+        return
+    from hydra._internal.hydra import Hydra
+
+    original = Hydra.get_help
+    if getattr(original, "_bench", False):
+        return
+
+    def get_help(self, help_cfg, cfg, args_parser, resolve):
+        if "CONFIG_GROUPS" in str(help_cfg.template):
+            return original(self, help_cfg, cfg, args_parser, resolve)
+        self.format_config_groups = lambda predicate, compact=True: ""  # not in the template: not made
+        try:
+            return original(self, help_cfg, cfg, args_parser, resolve)
+        finally:
+            del self.format_config_groups
+
+    get_help._bench = True
+    Hydra.get_help = get_help
+
+
 def _is_program() -> bool:
     """Whether this process is ``python -m bench`` itself (not ``bench run`` or a test running this
     module in its own process through runpy)."""
@@ -563,6 +591,7 @@ if __name__ == "__main__":
     _check_overrides(sys.argv[1:])
     _made = _check_results_dir(sys.argv[1:])
     _mode_from_flags(sys.argv[1:])
+    _help_without_groups(sys.argv[1:])
     _friendly_setup_errors()
     _tolerate_full_disk()
     fast = _is_program() and not any(a in ("-m", "--multirun") or a.startswith("hydra.mode") for a in sys.argv[1:])

@@ -28,3 +28,16 @@ def test_which_command_lines_leave_the_algo_node_as_composed():
 def test_interpolations_are_found_at_any_depth():
     assert not _interpolates({"a": [1, {"b": "text"}], "c": None})
     assert _interpolates({"a": [1, {"b": "${seed}"}]}) and _interpolates(["x", "pre ${oc.env:HOME}"])
+
+
+def test_help_fills_the_template_and_hydra_help_still_lists_the_groups():
+    """--help skips the lists of config groups only because bench's template shows none: the text is
+    the template filled in (the default job's config included); --hydra-help, whose template lists
+    them, still gets them."""
+    out = subprocess.run([sys.executable, "-m", "bench", "--help"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and "== Config (the default job) ==" in out.stdout
+    assert "mem_limit_gb: auto" in out.stdout and "CONFIG_GROUPS" not in out.stdout
+    hydra = subprocess.run([sys.executable, "-m", "bench", "--hydra-help"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=120)
+    assert hydra.returncode == 0 and "hydra/launcher: " in hydra.stdout and "joblib" in hydra.stdout
