@@ -214,7 +214,7 @@ class Store:
         record = {k: v for k, v in record.items() if k != "path"}
         if predictions is not None:
             buf = io.BytesIO()
-            np.savez_compressed(buf, **predictions)
+            np.savez(buf, **predictions)  # uncompressed: probabilities deflate by < 10 %, at ~10 ms per 100k values
             data = buf.getvalue()
             atomic_write_bytes(self.predictions_path(r, f), data)
             record["predictions_sha256"] = hashlib.sha256(data).hexdigest()
