@@ -615,7 +615,6 @@ class LimitedWorker:
         return how it ended."""
         import pickle
         import select
-        import signal
 
         if self.pid is None:
             self._start()
