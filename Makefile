@@ -65,7 +65,7 @@ evidence-check:  ## rebuild reports/ from the evidence shipped in reports/eviden
 verdicts:  ## only the verdict stage: verdicts, paper pages, index head and HTML, from the report files in reports/
 	$(PYTHON) -m bench.report --verdicts-only
 
-bench-perf:  ## speed and memory benchmarks, with peers measured in the same run
+bench-perf:  ## speed and memory benchmarks with peers in the same run, the harness cost per split and start-up; each run kept in results/perf/history.jsonl and compared with the last one on this machine
 	$(PYTHON) -m bench.perf
 
 slurm-up:  ## start a single-node SLURM cluster here (root; installs Debian's slurm-wlm when missing)

@@ -7,20 +7,21 @@ import logging
 import sys
 from pathlib import Path
 
-from ._deferred import defer
+import hydra
+from hydra.core.hydra_config import HydraConfig
+from omegaconf import DictConfig, OmegaConf
+
 from .paths import app_conf_dir
-
-defer()  # scipy.stats (pulled in by scikit-learn) is imported on first use only
-
-import hydra  # noqa: E402
-from hydra.core.hydra_config import HydraConfig  # noqa: E402
-from omegaconf import DictConfig, OmegaConf  # noqa: E402
 
 log = logging.getLogger("bench")
 
 
 @hydra.main(version_base="1.3", config_path=str(app_conf_dir()), config_name="config")
 def main(cfg: DictConfig) -> dict:
+    from ._deferred import defer
+
+    defer()  # before scikit-learn is imported: scipy.stats (pulled in by it) is imported on first use only;
+    # here, not at the module's import, so that --help, --cfg and a setup error never import scikit-learn
     from .data import DataError
     from .protocols import ProtocolError
     from .runner import SetupError, run_job
@@ -35,6 +36,7 @@ def main(cfg: DictConfig) -> dict:
         print(f"error: {unknown}", file=sys.stderr)
         raise SystemExit(2)
     algo = OmegaConf.to_container(cfg.algo, resolve=True)
+    named = _named_algo_config(cfg, algo)
     notice_if_cold(algo)
     protocol = OmegaConf.to_container(cfg.protocol, resolve=True)
     experiment = (cfg.get("experiment") or {}).get("name") or "default"
@@ -47,7 +49,7 @@ def main(cfg: DictConfig) -> dict:
                          progress_position=_bar_position(), threads=cfg.threads,
                          warmup=bool(cfg.get("warmup", True)), mem_limit_gb=cfg.get("mem_limit_gb", "auto"),
                          time_limit_s=cfg.get("time_limit_s"), data_max_gb=cfg.get("data_max_gb", 1.0),
-                         named_config=_named_algo_config())
+                         named_config=named)
     except (DataError, SetupError, ProtocolError, RecordError) as exc:
         if not _in_sweep():
             print(f"error: {exc}", file=sys.stderr)
@@ -78,21 +80,49 @@ def main(cfg: DictConfig) -> dict:
     return summary
 
 
-def _named_algo_config() -> dict | None:
+def _named_algo_config(cfg=None, algo: dict | None = None) -> dict | None:
     """The algorithm config as its YAML composes it without this run's overrides (the job shows how
-    its own config differs from it), or None when it cannot be composed (no ``algo=`` choice)."""
+    its own config differs from it), or None when it cannot be composed (no ``algo=`` choice).
+
+    When no override of the command line touches ``algo`` (a key under it, or a config within the
+    group) and the job's ``algo`` node holds no interpolation (so no other key's override can
+    reach it), that node is the named config itself: ``algo`` (the job's, resolved) is returned
+    and Hydra does not compose it a second time (``bench.experiment_plan.algo_config``)."""
     from .experiment_plan import algo_config
 
     try:
-        choice = HydraConfig.get().runtime.choices.get("algo")
+        hc = HydraConfig.get()
+        choice = hc.runtime.choices.get("algo")
     except ValueError:  # not inside a Hydra app
         return None
     if not choice:
         return None
+    if cfg is not None and algo is not None and _algo_untouched(list(hc.overrides.task)) \
+            and not _interpolates(OmegaConf.to_container(cfg.algo, resolve=False)):
+        return algo
     try:
         return algo_config(choice)
     except (SystemExit, Exception):  # noqa: BLE001 - a name outside conf/algo: shown with its hash
         return None
+
+
+def _algo_untouched(overrides: list[str]) -> bool:
+    """Whether none of the command line's overrides changes the algo node beyond choosing its config
+    (``algo=NAME``): no ``algo.KEY=...``, ``+algo.KEY``, ``~algo.KEY``, ``algo/...=...``."""
+    for o in overrides:
+        key = o.split("=", 1)[0].lstrip("+~").strip()
+        if key.startswith(("algo.", "algo/", "algo@")) or (key.startswith("algo") and key != "algo"):
+            return False
+    return True
+
+
+def _interpolates(node) -> bool:
+    """Whether an unresolved config holds an interpolation (``${...}``) anywhere."""
+    if isinstance(node, dict):
+        return any(_interpolates(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_interpolates(v) for v in node)
+    return isinstance(node, str) and "${" in node
 
 
 #: top-level keys a command line may add that conf/config.yaml does not hold: ``experiment`` (the
@@ -477,6 +507,34 @@ def _mode_from_flags(argv: list[str]) -> None:
         Hydra.get_mode = lambda self, config_name, overrides: None
 
 
+def _help_without_groups(argv: list[str]) -> None:
+    """``--help``: Hydra lists every config group's options (``$APP_CONFIG_GROUPS``,
+    ``$HYDRA_CONFIG_GROUPS``) before it fills the help template, whether the template shows them or
+    not: a repository of every config per group, most of ``--help``'s time. bench's template
+    (conf/config.yaml ``hydra.help``) shows neither, so for a template without them the lists are
+    not made; the text printed is the same. ``--hydra-help`` (whose template lists the groups) is left
+    to Hydra."""
+    if not any(a in ("--help", "-h") for a in argv):
+        return
+    from hydra._internal.hydra import Hydra
+
+    original = Hydra.get_help
+    if getattr(original, "_bench", False):
+        return
+
+    def get_help(self, help_cfg, cfg, args_parser, resolve):
+        if "CONFIG_GROUPS" in str(help_cfg.template):
+            return original(self, help_cfg, cfg, args_parser, resolve)
+        self.format_config_groups = lambda predicate, compact=True: ""  # not in the template: not made
+        try:
+            return original(self, help_cfg, cfg, args_parser, resolve)
+        finally:
+            del self.format_config_groups
+
+    get_help._bench = True
+    Hydra.get_help = get_help
+
+
 def _is_program() -> bool:
     """Whether this process is ``python -m bench`` itself (not ``bench run`` or a test running this
     module in its own process through runpy)."""
@@ -533,6 +591,7 @@ if __name__ == "__main__":
     _check_overrides(sys.argv[1:])
     _made = _check_results_dir(sys.argv[1:])
     _mode_from_flags(sys.argv[1:])
+    _help_without_groups(sys.argv[1:])
     _friendly_setup_errors()
     _tolerate_full_disk()
     fast = _is_program() and not any(a in ("-m", "--multirun") or a.startswith("hydra.mode") for a in sys.argv[1:])

@@ -109,10 +109,30 @@ def _target_module(base: Path, target: str) -> str | None:
 
 def _imports(path: Path, module: str, is_package: bool) -> set[str]:
     """Dotted names of the modules ``path`` imports (relative imports resolved, ``from m import x``
-    giving both ``m`` and ``m.x``, for ``x`` may be a submodule)."""
+    giving both ``m`` and ``m.x``, for ``x`` may be a submodule). Parsing is the slow part (tens of
+    ms for a large module), so the answer is kept by the file's content digest, module name and kind
+    (:func:`_import_cache`): an edited file is a new key, so a kept answer is always the file's."""
     try:
-        tree = ast.parse(path.read_bytes(), filename=str(path))
-    except (SyntaxError, ValueError, OSError):
+        data = path.read_bytes()
+    except OSError:
+        return set()
+    key = f"{_digest(data)}|{module}|{int(is_package)}"
+    cache = _import_cache()
+    hit = cache["entries"].get(key)
+    if isinstance(hit, list):
+        cache["used"].add(key)
+        return set(hit)
+    out = _parse_imports(data, path, module, is_package)
+    cache["entries"][key] = sorted(out)
+    cache["used"].add(key)
+    cache["dirty"] = True
+    return out
+
+
+def _parse_imports(data: bytes, path: Path, module: str, is_package: bool) -> set[str]:
+    try:
+        tree = ast.parse(data, filename=str(path))
+    except (SyntaxError, ValueError):
         return set()
     package = module if is_package else module.rpartition(".")[0]
     out: set[str] = set()
@@ -130,6 +150,62 @@ def _imports(path: Path, module: str, is_package: bool) -> set[str]:
                 out.add(src)
                 out.update(f"{src}.{a.name}" for a in node.names if a.name != "*")
     return out
+
+
+#: version of the import cache's file; entries of another version are not read
+_IMPORT_CACHE_VERSION = 1
+_IMPORT_CACHE: dict | None = None
+
+
+def _import_cache_path() -> Path:
+    from .data.cache import cache_dir
+
+    return cache_dir() / "codeid-imports.json"
+
+
+def _import_cache() -> dict:
+    """The imports found per file content (:func:`_imports`): this process's, started from the user
+    cache's copy (``codeid-imports.json``, written by :func:`_save_import_cache`). An unreadable copy
+    is ignored."""
+    global _IMPORT_CACHE
+    if _IMPORT_CACHE is None:
+        entries = {}
+        try:
+            doc = json.loads(_import_cache_path().read_text())
+            if isinstance(doc, dict) and doc.get("version") == _IMPORT_CACHE_VERSION:
+                entries = {k: v for k, v in doc.get("entries", {}).items() if isinstance(v, list)}
+        except (OSError, ValueError):
+            pass
+        _IMPORT_CACHE = {"entries": entries, "used": set(), "dirty": False}
+    return _IMPORT_CACHE
+
+
+def _save_import_cache() -> None:
+    """Write the import cache back when this process parsed a file it did not hold: the entries
+    this process used, and the others up to :data:`_IMPORT_CACHE_MAX` (so it cannot grow without
+    bound as files are edited). Written whole and atomically; a cache that cannot be written is
+    simply not kept."""
+    cache = _IMPORT_CACHE
+    if cache is None or not cache["dirty"]:
+        return
+    from .fileio import atomic_write_bytes, deferred_fsync
+
+    entries = {k: cache["entries"][k] for k in cache["used"]}
+    for k, v in cache["entries"].items():
+        if len(entries) >= _IMPORT_CACHE_MAX:
+            break
+        entries.setdefault(k, v)
+    try:
+        with deferred_fsync():  # a cache: no need to wait for the disk
+            atomic_write_bytes(_import_cache_path(), json.dumps(
+                {"version": _IMPORT_CACHE_VERSION, "entries": entries}, sort_keys=True).encode())
+        cache["dirty"] = False
+    except OSError:
+        pass
+
+
+#: the most files the import cache keeps (a few hundred modules is every package a run uses)
+_IMPORT_CACHE_MAX = 2000
 
 
 def module_closure(base: Path, module: str) -> dict[str, Path]:
@@ -195,6 +271,7 @@ def code_identity(algo_cfg: dict) -> tuple[str, dict[str, str]]:
     """(fingerprint, its parts) of the code that makes a record of ``algo_cfg``: the algorithm's
     sources (:func:`algorithm_sources`) and the harness's (:func:`harness_sources`)."""
     parts = {**algorithm_sources(algo_cfg), **harness_sources()}
+    _save_import_cache()
     text = json.dumps(parts, sort_keys=True, separators=(",", ":"))
     return _digest(text.encode()), dict(sorted(parts.items()))
 

@@ -398,3 +398,309 @@ def run_limited(fn, mem_limit_bytes: int | None = None, time_limit_s: float | No
     return ChildOutcome("died", signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
                         exit_code=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None, wall_s=wall,
                         stderr_tail=stderr_tail)
+
+
+# ------------------------------------------------------------------ one process for many splits
+def _write_msg(fd: int, obj) -> None:
+    """Send ``obj`` pickled through the pipe ``fd``, preceded by its length (8 bytes)."""
+    import pickle
+
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(len(data).to_bytes(8, "little") + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_exact(fd: int, n: int) -> bytes | None:
+    """``n`` bytes from ``fd`` (blocking), or None at end of file."""
+    parts, got = [], 0
+    while got < n:
+        block = os.read(fd, min(n - got, 1 << 20))
+        if not block:
+            return None
+        parts.append(block)
+        got += len(block)
+    return b"".join(parts)
+
+
+def _malloc_trim() -> None:
+    """Give the C heap's free pages back to the system (glibc ``malloc_trim``; no-op elsewhere)."""
+    import ctypes
+
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+#: a worker whose data memory after a task has grown by more than this over its start (MiB) is
+#: replaced before the next task, so that every task starts with about the memory a fresh fork has
+#: (freed memory that the C heap keeps would otherwise count against the next task's limit)
+WORKER_GROWTH_MB = 32.0
+#: seconds a worker process has to leave after its command pipe closed, before it is killed
+WORKER_EXIT_S = 5.0
+
+
+class LimitedWorker:
+    """A forked process that runs ``handler(message)`` for one message after another, under a
+    data-memory limit (:func:`memory_limit`, set once in the process) and, per call, a wall-clock
+    time limit: what :func:`run_limited` does for one call, without a fork and an exit per call.
+
+    The process is forked at the first :meth:`call`, so it inherits what was loaded before (data,
+    compiled kernels, ``handler`` and whatever it refers to); a message is a small picklable value
+    (which task to run), the answer the pickled return value. Each call ends as
+    :class:`ChildOutcome` does for :func:`run_limited`: ``returned``, ``raised`` (the process then
+    ends: an exception, a MemoryError above all, may leave it in any state), ``died`` (a signal, an
+    abort in native code, ``os._exit``) or ``timeout`` (SIGKILL at the limit). After anything but
+    ``returned``, and after a call whose process kept more than :data:`WORKER_GROWTH_MB` of data
+    memory, the next call starts a new process. So every call starts in a process that ran only
+    calls that returned, with about the memory and the global random states (NumPy's and
+    ``random``'s, restored before each call) of a fresh fork. :meth:`close` ends the process."""
+
+    def __init__(self, handler, mem_limit_bytes: int | None = None, classify=None, before_fork=None):
+        self.handler, self.mem_limit, self.classify = handler, mem_limit_bytes, classify
+        self.before_fork = before_fork  # called before each fork (e.g. to let this process's threads finish)
+        self.pid: int | None = None
+        self.started = 0  # processes forked so far
+        self._fds: tuple[int, int, int] | None = None  # (commands to the child, answers, its stderr)
+
+    # ------------------------------------------------------------------ the child
+    def _child(self, cmd_r: int, ans_w: int) -> None:
+        import pickle
+        import random
+        import signal
+        import sys
+        import traceback
+
+        import numpy as np
+
+        _die_with_parent()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        np_state, py_state = np.random.get_state(), random.getstate()
+        import gc
+
+        gc.freeze()  # what the job loaded is never garbage here: a collection after a task scans the task's objects only
+        rlimit = resource.getrlimit(resource.RLIMIT_DATA) if hasattr(resource, "RLIMIT_DATA") else None
+        with memory_limit(self.mem_limit):
+            start_mb = data_mb()
+            while True:
+                head = _read_exact(cmd_r, 8)
+                if head is None:
+                    return
+                body = _read_exact(cmd_r, int.from_bytes(head, "little"))
+                if body is None:
+                    return
+                np.random.set_state(np_state)
+                random.setstate(py_state)
+                try:
+                    payload = ("returned", self.handler(pickle.loads(body)))
+                except BaseException as exc:  # noqa: BLE001 - every outcome goes back to the parent
+                    if rlimit is not None:
+                        resource.setrlimit(resource.RLIMIT_DATA, rlimit)
+                    info = {"type": type(exc).__name__, "message": str(exc), "traceback": traceback.format_exc(),
+                            "memory": isinstance(exc, MemoryError), "not_applicable": False}
+                    if self.classify is not None:
+                        try:
+                            info.update(self.classify(exc))
+                        except Exception:
+                            pass
+                    payload = ("raised", info)
+                for stream in (sys.stdout, sys.stderr):
+                    try:
+                        stream.flush()
+                    except Exception:
+                        pass
+                retire = payload[0] != "returned"
+                if not retire:
+                    gc.collect()
+                    _malloc_trim()
+                    retire = data_mb() - start_mb > WORKER_GROWTH_MB
+                try:
+                    _write_msg(ans_w, (*payload, retire))
+                except Exception as exc:  # the answer does not pickle
+                    _write_msg(ans_w, ("raised", {"type": type(exc).__name__, "message": f"cannot send the "
+                                       f"split's result to the job: {exc}", "traceback": traceback.format_exc(),
+                                       "memory": False, "not_applicable": False}, True))
+                    return
+                if retire:
+                    return
+
+    def _start(self) -> None:
+        import sys
+
+        if self.before_fork is not None:
+            self.before_fork()
+        for stream in (sys.stdout, sys.stderr):  # what the parent buffered must not be written twice
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        cmd_r, cmd_w = os.pipe()
+        ans_r, ans_w = os.pipe()
+        er, ew = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # ------------------------------------------------------------ the child
+            code = 0
+            try:
+                for fd in (cmd_w, ans_r, er):
+                    os.close(fd)
+                os.dup2(ew, 2)
+                os.close(ew)
+                self._child(cmd_r, ans_w)
+            except BaseException:  # noqa: BLE001
+                code = 70
+            finally:
+                os._exit(code)
+        for fd in (cmd_r, ans_w, ew):
+            os.close(fd)
+        os.set_blocking(er, False)
+        self.pid, self._fds, self.started = pid, (cmd_w, ans_r, er), self.started + 1
+
+    def _end(self, kill: bool) -> int | None:
+        """Close the pipes and reap the process (SIGKILL first with ``kill``); its wait status."""
+        import signal
+
+        pid, fds = self.pid, self._fds
+        self.pid, self._fds = None, None
+        if fds:
+            for fd in fds:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        if pid is None:
+            return None
+        if kill:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        _, status = os.waitpid(pid, 0)
+        return status
+
+    def close(self) -> None:
+        """End the process: it leaves when its command pipe closes. It is reaped by a thread of
+        this process (killed if it has not left within :data:`WORKER_EXIT_S`), so the caller does
+        not wait for the exit of a large process."""
+        if self.pid is None:
+            return
+        import signal
+        import threading
+
+        pid = self.pid
+        self.pid = None
+        self._end(kill=False)  # closes the pipes only (no pid any more)
+
+        def reap():
+            deadline = time.perf_counter() + WORKER_EXIT_S
+            while time.perf_counter() < deadline:
+                try:
+                    done, _ = os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    return
+                if done:
+                    return
+                time.sleep(0.01)
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+
+        threading.Thread(target=reap, name="bench-worker-reap", daemon=True).start()
+
+    # ------------------------------------------------------------------ the parent
+    def call(self, message, time_limit_s: float | None = None) -> ChildOutcome:
+        """Run ``handler(message)`` in the worker process (started now if there is none) and
+        return how it ended."""
+        import pickle
+        import select
+
+        if self.pid is None:
+            self._start()
+        try:
+            _write_msg(self._fds[0], message)
+        except BrokenPipeError:  # the process ended while idle (killed from outside): the call gets a new one
+            self._end(kill=True)
+            self._start()
+            _write_msg(self._fds[0], message)
+        cmd_w, ans_r, er = self._fds
+        t0 = time.perf_counter()
+        deadline = None if not time_limit_s else t0 + float(time_limit_s)
+        tail = [b""]
+
+        def drain_stderr() -> None:
+            while True:
+                try:
+                    block = os.read(er, 1 << 16)
+                except (BlockingIOError, OSError):
+                    return
+                if not block:
+                    return
+                tail[0] = (tail[0] + block)[-4000:]
+                try:
+                    os.write(2, block)
+                except OSError:
+                    pass
+
+        try:
+            buf = bytearray()
+            need, timed_out, eof = None, False, False
+            while not eof:
+                wait = 0.5 if deadline is None else min(0.5, deadline - time.perf_counter())
+                if wait <= 0:
+                    timed_out = True
+                    break
+                ready, _, _ = select.select([ans_r, er], [], [], wait)
+                if er in ready:
+                    drain_stderr()
+                if ans_r in ready:
+                    block = os.read(ans_r, 1 << 20)
+                    if not block:
+                        eof = True
+                        break
+                    buf += block
+                    if need is None and len(buf) >= 8:
+                        need = 8 + int.from_bytes(buf[:8], "little")
+                    if need is not None and len(buf) >= need:
+                        break
+                elif not ready:  # a process the child started may hold the pipe: has the child ended?
+                    done, status = os.waitpid(self.pid, os.WNOHANG)
+                    if done:
+                        drain_stderr()
+                        self.pid = None  # reaped: _end only closes the pipes
+                        self._end(kill=False)
+                        return self._died(status, t0, tail[0])
+        except BaseException:
+            self._end(kill=True)
+            raise
+        drain_stderr()
+        wall = time.perf_counter() - t0
+        stderr_tail = tail[0].decode("utf-8", "replace")
+        if timed_out:
+            self._end(kill=True)
+            return ChildOutcome("timeout", wall_s=wall, stderr_tail=stderr_tail)
+        if eof:
+            status = self._end(kill=False)
+            return self._died(status, t0, tail[0])
+        kind, value, retire = pickle.loads(bytes(buf[8:need]))
+        if retire:
+            self.close()
+        if kind == "returned":
+            return ChildOutcome("returned", value=value, wall_s=wall, stderr_tail=stderr_tail)
+        return ChildOutcome("raised", error=value, wall_s=wall, stderr_tail=stderr_tail)
+
+    @staticmethod
+    def _died(status, t0, tail: bytes) -> ChildOutcome:
+        wall = time.perf_counter() - t0
+        if status is None:
+            return ChildOutcome("died", wall_s=wall, stderr_tail=tail.decode("utf-8", "replace"))
+        return ChildOutcome("died", signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+                            exit_code=os.WEXITSTATUS(status) if os.WIFEXITED(status) else None, wall_s=wall,
+                            stderr_tail=tail.decode("utf-8", "replace"))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

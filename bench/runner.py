@@ -7,10 +7,10 @@ wall seconds), measure the pickled model size and the peak memory of the
 split, and store the record with per-instance class probabilities. A split that
 raises is stored as ``failed`` with its traceback; the job goes on. Each split runs
 under a memory limit (``mem_limit_gb``, :func:`bench.resources.memory_limit`) and an optional
-time limit (``time_limit_s``) in a forked child process (:func:`bench.resources.run_limited`):
-a split that goes over either is stored as ``failed`` (memory) or ``timeout`` with a message
-naming the limit, whatever the code did when it ran out (a MemoryError, an abort in LLVM or
-C++, a hang), and the job and the sweep go on.
+time limit (``time_limit_s``) in the job's worker process (:class:`bench.resources.LimitedWorker`,
+forked once per job and replaced when a split ends it): a split that goes over either is stored as
+``failed`` (memory) or ``timeout`` with a message naming the limit, whatever the code did when it
+ran out (a MemoryError, an abort in LLVM or C++, a hang), and the job and the sweep go on.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from .data import Dataset, load
 from .data.cache import cache_dir as user_cache_dir
 from .protocols import Split, resolve, splits
 from .provenance import provenance
-from .resources import (Timing, data_mb, limit_threads, memory_limit, peak_rss_mb, reset_peak_rss,
+from .resources import (LimitedWorker, Timing, data_mb, limit_threads, memory_limit, peak_rss_mb, reset_peak_rss,
                         prefer_forksafe_threads, resolve_mem_limit, rss_mb, run_limited, timed)
 from .store import (RunKey, Store, config_hash, data_identity, metrics_problem, predictions_problem,
                     protocol_identity, setup_hash)
@@ -69,6 +69,11 @@ class JobResult:
     records: list = field(default_factory=list)
     warmed_up: bool | None = None  # None: no warm-up needed (nothing computed)
     label: str = ""  # the config's display name (:func:`config_label`); "" = the algorithm's name
+    #: wall seconds of the job's parts: ``start_s`` (from the call to the first split: data, checks, code
+    #: identity), ``warmup_s`` (:func:`warm_up`), ``splits_s`` (every split, its warm-up included, to the
+    #: last record on disk), ``own_s`` (the computed splits' own preprocessing, fit and predict); the
+    #: harness's own cost per split is ``splits_s - warmup_s - own_s`` (:func:`harness_seconds`)
+    wall: dict = field(default_factory=dict)
 
     @property
     def display(self) -> str:
@@ -431,6 +436,7 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
     GiB (default 1; None: no cap) is refused before it is parsed, and the parse runs under the
     machine guard (:func:`load_guard`), a MemoryError there becoming a :class:`bench.data.DataError`
     that names it."""
+    t_start = time.perf_counter()
     seed = check_seed(seed)
     try:
         mem_limit = resolve_mem_limit(mem_limit_gb)
@@ -481,15 +487,49 @@ def run_job(algo_cfg: dict, data_cfg: Any, protocol_cfg: dict, seed: int, experi
                              f"written serves only jobs whose every split it holds")
 
     bar = _progress(len(todo), f"{label} on {ds.name}", progress, progress_position)
+    worker = None
+    if mem_limit or time_limit:  # one process runs the splits under the limits, replaced when it dies
+        by_key = {(sp.repeat, sp.fold): sp for sp in todo}
+        worker = LimitedWorker(lambda msg: _in_child(algo_cfg, ds, by_key[msg[0], msg[1]], seed, msg[2])(),
+                               mem_limit, classify=_classify, before_fork=store.sync)
+        context["_worker"] = worker
+    t_splits = time.perf_counter()
+    result.wall.update(start_s=t_splits - t_start, warmup_s=0.0)
     try:
         _run_splits(todo, store, legacy, algo_cfg, ds, seed, context, rerun, retry_failed, result, bar)
+        store.sync()  # every record of the job on disk before it reports
+        result.wall["splits_s"] = time.perf_counter() - t_splits
     except OSError as exc:  # the records cannot be written (disk full, permissions): the job stops here
         bar.close()
         exc.bench_result = result  # what was done, for the job's summary
         raise
+    finally:
+        if worker is not None:
+            worker.close()
+        try:
+            store.sync()  # after an interrupt or a failure: what was written, as far as it goes
+        except OSError:
+            pass
     bar.close()
     _legacy_code_notice(result)
     return result
+
+
+#: the times of a record that are the split's own work (preprocessing, fitting, predicting)
+OWN_TIMES = ("preprocess_fit_wall_s", "fit_wall_s", "preprocess_predict_wall_s", "predict_wall_s")
+
+
+def harness_seconds(result: JobResult) -> tuple[float, float, int] | None:
+    """(the harness's own wall seconds, the splits' own wall seconds, splits computed) of a job: the
+    time of its split loop (``wall["splits_s"]``) without the warm-up, less each computed split's
+    preprocessing, fitting and prediction (:data:`OWN_TIMES`). What is left is what bench adds to a
+    split: handing it to the worker process, the metrics and the model's pickled size, the record
+    with its checksums and ``.npz``, the lock, the progress. None when the job computed nothing."""
+    if not result.computed or "splits_s" not in result.wall:
+        return None
+    own = result.wall.get("own_s", 0.0)
+    loop = result.wall["splits_s"] - result.wall.get("warmup_s", 0.0)
+    return loop - own, own, result.computed
 
 
 def _legacy_code_notice(result: JobResult) -> None:
@@ -740,10 +780,14 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
         result.reused += 1
         return rec
     if result.warmed_up is None and context.get("warmup", True):
+        t0 = time.perf_counter()
         result.warmed_up = _warm(algo_cfg, ds, split, seed, context)
+        result.wall["warmup_s"] = result.wall.get("warmup_s", 0.0) + time.perf_counter() - t0
     rec, preds = _evaluate(algo_cfg, ds, split, seed, context)
+    result.wall["own_s"] = result.wall.get("own_s", 0.0) + sum(
+        float((rec.get("times") or {}).get(k) or 0.0) for k in OWN_TIMES)
     try:
-        store.put(rec, preds)
+        stored = store.put(rec, preds, sync=False)
     except OSError as exc:  # disk full, permissions: store the split as failed where that still fits
         if not exc.filename:
             exc.filename = str(store.dir)
@@ -752,8 +796,7 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
         for k in ("metrics", "metrics_by_budget"):
             failed.pop(k, None)
         try:
-            store.put(failed, None)
-            failed = store.get(split.repeat, split.fold) or failed
+            failed = store.put(failed, None)
         except OSError:
             failed["path"] = str(store.record_path(split.repeat, split.fold))
         result.computed += 1
@@ -761,7 +804,7 @@ def _compute_or_reuse(store, split, algo_cfg, ds, seed, context, rerun, retry_fa
         exc.bench_collected = True
         raise
     result.computed += 1
-    return store.get(split.repeat, split.fold) or rec
+    return stored
 
 
 #: the longest the warm-up may take in its trial child process (seconds; the split's time limit if shorter)
@@ -840,7 +883,11 @@ def _evaluate(algo_cfg, ds, split, seed, context) -> tuple[dict, dict | None]:
     preds = None
     where = f"split r{split.repeat} f{split.fold} of {context['algo']} on {context['dataset']}"
     if limit or tlimit:  # in a child process, which alone suffers whatever happens when it runs out
-        out = run_limited(_in_child(algo_cfg, ds, split, seed, rss_mb()), limit, tlimit, classify=_classify)
+        worker = context.get("_worker")
+        if worker is not None:  # the job's worker process (bench.resources.LimitedWorker)
+            out = worker.call((split.repeat, split.fold, rss_mb()), tlimit)
+        else:
+            out = run_limited(_in_child(algo_cfg, ds, split, seed, rss_mb()), limit, tlimit, classify=_classify)
         if out.kind == "returned":
             fields, preds = out.value
             rec.update(fields)

@@ -23,6 +23,7 @@ After loading, the config may transform the table as the papers did:
 
 from __future__ import annotations
 
+import copy
 import difflib
 import hashlib
 import io
@@ -83,6 +84,13 @@ def dataset_config(name: str) -> dict:
             f"{len(names)} datasets, or add conf/data/{name}.yaml."
         )
     try:
+        stat = Path(path).stat()
+        stamp = (str(path), stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        stamp = None
+    if stamp is not None and stamp in _CONFIGS:
+        return copy.deepcopy(_CONFIGS[stamp])
+    try:
         cfg = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
         if not isinstance(cfg, dict):
             raise ValueError(f"the file holds a {type(cfg).__name__}, not a mapping of keys")
@@ -95,7 +103,15 @@ def dataset_config(name: str) -> dict:
                     f"the file or remove it (a literal `${{` in a value is written `\\${{`)")
         raise BrokenConfig(f"dataset {name!r}: {text}") from None
     cfg.setdefault("name", name)
+    if stamp is not None:
+        _CONFIGS[stamp] = copy.deepcopy(cfg)
     return cfg
+
+
+#: dataset configs read in this process, by (file, mtime, size): a job reads its config several
+#: times (loading, the data identity, the legacy-layout check), each read a YAML parse and an
+#: OmegaConf resolution; an edited file has another stamp and is read again
+_CONFIGS: dict = {}
 
 
 class BrokenConfig(DataError):

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..provenance import provenance
 from ..resources import limit_threads
 from ..summary import format_table
-from . import discover
+from . import discover, history
 
 
 def main(argv=None) -> int:
@@ -40,9 +40,14 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"perf-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    path.write_text(json.dumps({"provenance": provenance(), "threads": args.threads, "rows": rows}, indent=1,
-                               default=str))
+    doc = {"provenance": provenance(), "threads": args.threads, "quick": args.quick,
+           "date": time.strftime("%Y-%m-%dT%H:%M:%S"), "rows": rows}
+    path.write_text(json.dumps(doc, indent=1, default=str))
     print(f"\nstored: {path}")
+    item = history.entry(json.loads(json.dumps(doc, default=str)), path.name)
+    before = history.last_on_machine(history.read_history(out), item)
+    history.append_history(out, item)
+    print(history.changes_text(before, item))
     return 0
 
 

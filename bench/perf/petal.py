@@ -53,6 +53,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PETAL_LEARNERS = {"a1de": ["-laode"], "a2de": ["-la2de"], "kdb5": ["-lkdb", "+k5"],
                   "skdb": ["-lselective-kdb", "+k5"], "kdb5_petal": ["-lkdb", "+k5"],
                   "skdb_petal": ["-lselective-kdb", "+k5"]}
+#: the goal for bench's whole 10-fold A1DE run on letter: at most this many times Petal's whole run
+WHOLE_RUN_GOAL = 1.2
 #: configs that differ from Petal by design (the ESKDB code's rules), and the config that reproduces Petal
 PETAL_EQUIVALENT = {"kdb5": "kdb5_petal", "skdb": "skdb_petal"}
 
@@ -212,7 +214,7 @@ def petal(quick: bool = False) -> list[dict]:
                         "petal -x10 -dmdl -laode", t_petal,
                         note=f"errors: bench {err_b if err_b is None else round(err_b, 4)} (bench folds), Petal "
                              f"{pres.get('error')} (Petal's folds); process CPU s ours {c_bench:.2f}, Petal "
-                             f"{c_petal:.2f}; goal ours <= 1.5x Petal",
+                             f"{c_petal:.2f}; goal ours <= {WHOLE_RUN_GOAL:g}x Petal",
                         error_ours=err_b, error_peer=pres.get("error"), ours_cpu_s=c_bench, peer_cpu_s=c_petal))
     return rows
 

@@ -89,4 +89,7 @@ def perf_report(runs: list[dict], out: Path) -> tuple[list[Path], list]:
              *([P.Item(f"{len(kept)} rows of {len(kept_b)} benchmarks not stored here ({', '.join(kept_b)}) kept from "
                        "the earlier table, each with its own 'measured' column")] if kept else []),
              P.Item(("table: ", P.link("perf", "perf/perf.md")))]
-    return files, items
+    from .perf_trend import write_trend
+
+    trend_files, trend_items = write_trend(runs, out)
+    return files + trend_files, items + trend_items
