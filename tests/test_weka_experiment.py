@@ -1,0 +1,103 @@
+"""Weka run by Weka on the harness's folds: every split of a dataset in one JVM (bench.weka.batch) and the
+experiment driver that stores its records (bench.weka.experiment, ``driver: weka``).
+
+The one-JVM batch is checked against the one-split bridge (``bench.weka.run``, ``run_bayesnet``): the same
+probabilities bit for bit and the same parents; the records against the runner's keys for the same data and
+protocol and against the metrics recomputed from the stored probabilities."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bench import metrics as M
+from bench import weka
+from bench.data import load
+from bench.experiment_plan import experiment_config, plan
+from bench.protocols import resolve, splits
+from bench.weka.batch import SplitResult
+from bench.weka.folds import _protocol
+
+needs_weka = pytest.mark.skipif(not weka.available(), reason="Weka 3.6 not installed")
+RF = ("weka.classifiers.trees.RandomForest", ["-I", "10", "-K", "0", "-S", "{seed}"])
+K2 = ["-D", "-Q", "weka.classifiers.bayes.net.search.local.K2", "--", "-P", "100", "-N", "-S", "BAYES",
+      "-E", "weka.classifiers.bayes.net.estimate.SimpleEstimator", "--", "-A", "0.5"]
+MDL = ("weka.filters.supervised.attribute.Discretize", [])
+
+
+def _splits(name: str, protocol: str, n: int):
+    ds = load(name)
+    return ds, list(splits(ds.y, resolve(_protocol(protocol), ds.name), 0))[:n]
+
+
+def test_table_cells_hand_computed():
+    # node 0: 3 values, parent 2 (4 values); node 1: 2 values, parents 0 and 2; node 2: 4 values, no parent
+    r = SplitResult(0, 0, np.empty((0, 0)), {}, [(0, 3, [2]), (1, 2, [0, 2]), (2, 4, [])])
+    assert r.table_cells() == [12, 24, 4]
+
+
+def test_weka_experiments_plan_their_declared_learners():
+    for name, algo in (("ande_sr_weka_rf", "rf10_wekajar"), ("massbayes_bayesnet_weka", "bayesnet_k2_wekajar")):
+        p = plan(name, "medium")
+        assert p["algos"] == [algo] and not p["missing_algos"]
+
+
+def test_a_weka_learner_without_a_classifier_is_refused():
+    from bench.weka.experiment import weka_algos
+
+    with pytest.raises(SystemExit, match="needs a `classifier`"):
+        weka_algos({"name": "x", "weka": {"broken": {"options": ["-I", "10"]}}})
+
+
+@needs_weka
+def test_one_jvm_equals_one_split_at_a_time_random_forest():
+    from bench.weka.batch import run_splits
+
+    ds, sp = _splits("labor", "cv20x2", 4)
+    seeds = [11, 12, 13, 14]
+    got = run_splits(ds, sp, seeds, RF[0], RF[1])
+    for s, r, seed in zip(sp, got, seeds):
+        one = weka.run(ds, s.train, s.test, RF[0], [o.replace("{seed}", str(seed)) for o in RF[1]])
+        assert (r.repeat, r.fold) == (s.repeat, s.fold)
+        np.testing.assert_array_equal(r.proba, one.proba)
+        assert r.times["train_cpu_s"] >= 0 and r.times["test_wall_s"] >= 0
+        assert not r.structure
+
+
+@needs_weka
+def test_one_jvm_bayesnet_structure_equals_the_one_split_driver():
+    from bench.weka.batch import run_splits
+    from bench.weka.bayesnet import run_bayesnet
+
+    ds, sp = _splits("hepatitis", "cv2", 2)
+    got = run_splits(ds, sp, [0, 0], "weka.classifiers.bayes.BayesNet", K2, filter=MDL)
+    for s, r in zip(sp, got):
+        one = run_bayesnet(ds, s.train, s.test, K2, filter=MDL)
+        assert [p for _, _, p in r.structure] == one.parents
+        np.testing.assert_array_equal(r.proba, one.proba)
+        assert len(r.table_cells()) == ds.n_features + 1
+
+
+@needs_weka
+def test_records_are_keyed_as_the_runners_and_reused(tmp_path):
+    from bench.runner import run_job
+    from bench.store import load as load_records, load_predictions
+    from bench.weka.experiment import run_dataset, weka_algos
+    from bench.experiment_plan import algo_config
+    from bench.data.registry import dataset_config
+
+    cfg = weka_algos(experiment_config("ande_sr_weka_rf"))["rf10_wekajar"]
+    computed, reused, _ = run_dataset("t_weka", "labor", cfg, "cv2", 0, tmp_path)
+    assert (computed, reused) == (2, 0)
+    assert run_dataset("t_weka", "labor", cfg, "cv2", 0, tmp_path)[:2] == (0, 2)
+    run_job(algo_config("nb"), dataset_config("labor"), _protocol("cv2"), 0, "t_nb", str(tmp_path), progress=False,
+            warmup=False, mem_limit_gb=None)
+    w = load_records(tmp_path, experiment="t_weka").sort_values("fold")
+    n = load_records(tmp_path, experiment="t_nb").sort_values("fold")
+    for k in ("data_key", "protocol_key", "dataset_sha256", "n_train", "n_test"):
+        assert list(w[k]) == list(n[k]), k
+    for rw, rn in zip(w.to_dict("records"), n.to_dict("records")):
+        pw, pn = load_predictions(rw), load_predictions(rn)
+        np.testing.assert_array_equal(pw["test_index"], pn["test_index"])
+        assert rw["metrics.error"] == M.all_metrics(pw["y_true"], pw["proba"])["error"]
+        assert rw["status"] == "ok" and rw["algo"] == "rf10_wekajar" and rw["code_files"]["weka.jar"]
