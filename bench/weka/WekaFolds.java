@@ -4,7 +4,8 @@
 //        <classifier class> [options...]
 // splits.txt: per split three lines, "S <repeat> <fold> <seed>", "R <training rows>", "T <test rows>"
 // (0-based row indices of the ARFF file, space-separated). An option "{seed}" is replaced by the split's
-// seed. A filter (e.g. supervised Discretize) is fitted on each split's training rows only.
+// seed. A filter (e.g. supervised Discretize) is fitted on each split's training rows only. A split whose
+// classifier throws gets one line "F <repeat> <fold> <exception>" and the next split goes on.
 // out.txt: per split a line "S <repeat> <fold> train_cpu_s=.. train_wall_s=.. test_cpu_s=.. test_wall_s=.."
 // (CPU seconds of the thread that builds and classifies, ThreadMXBean), then for a BayesNet one line
 // "P <node> <cardinality> <parent> <parent> ..." per node (attribute indices, the class last), then one
@@ -44,13 +45,25 @@ public class WekaFolds {
             String name = args[i];
             String[] opts = Arrays.copyOfRange(args, i + 1, args.length);
             for (int k = 0; k < opts.length; k++) opts[k] = opts[k].replace("{seed}", seed);
-            Classifier c = Classifier.forName(name, opts);
-            long c0 = mx.getCurrentThreadCpuTime(), t0 = System.nanoTime();
-            c.buildClassifier(train);
-            long c1 = mx.getCurrentThreadCpuTime(), t1 = System.nanoTime();
+            Classifier c;
+            long c0, c1, c2, t0, t1, t2;
             double[][] dist = new double[test.numInstances()][];
-            for (int k = 0; k < test.numInstances(); k++) dist[k] = c.distributionForInstance(test.instance(k));
-            long c2 = mx.getCurrentThreadCpuTime(), t2 = System.nanoTime();
+            try {
+                c = Classifier.forName(name, opts);
+                c0 = mx.getCurrentThreadCpuTime();
+                t0 = System.nanoTime();
+                c.buildClassifier(train);
+                c1 = mx.getCurrentThreadCpuTime();
+                t1 = System.nanoTime();
+                for (int k = 0; k < test.numInstances(); k++) dist[k] = c.distributionForInstance(test.instance(k));
+                c2 = mx.getCurrentThreadCpuTime();
+                t2 = System.nanoTime();
+            } catch (Exception e) {   // this split fails; the others go on
+                out.write("F " + h[1] + " " + h[2] + " " + (e.toString() + " at " + (e.getStackTrace().length > 0
+                          ? e.getStackTrace()[0] : "?")).replace('\n', ' ') + "\n");
+                out.flush();
+                continue;
+            }
             out.write("S " + h[1] + " " + h[2] + " train_cpu_s=" + (c1 - c0) / 1e9 + " train_wall_s=" + (t1 - t0) / 1e9
                       + " test_cpu_s=" + (c2 - c1) / 1e9 + " test_wall_s=" + (t2 - t1) / 1e9 + "\n");
             if (c instanceof BayesNet) {

@@ -6,7 +6,8 @@ the file once and, per split, builds a fresh classifier on the training rows and
 rows. Per split it returns the class distributions at full double precision (columns =
 ``ds.classes``), the CPU and wall seconds of building and of classifying (the CPU time of the JVM
 thread doing the work, ``ThreadMXBean``; ARFF parsing and JVM start-up excluded) and, for
-``weka.classifiers.bayes.BayesNet``, each node's cardinality and parents. An option ``"{seed}"`` is
+``weka.classifiers.bayes.BayesNet``, each node's cardinality and parents; a split on which Weka
+throws has its exception in ``error`` and the other splits go on. An option ``"{seed}"`` is
 replaced by the split's seed (``-S {seed}``), so each split's randomness is fixed by the run's seed as
 the harness's own estimators' is (:func:`bench.runner.estimator_seed`).
 """
@@ -35,6 +36,7 @@ class SplitResult:
     proba: np.ndarray
     times: dict                                        # train_cpu_s, train_wall_s, test_cpu_s, test_wall_s
     structure: list = field(default_factory=list)      # BayesNet: (node, cardinality, [parents]) per node
+    error: str | None = None                           # Weka's exception when this split failed (no proba)
 
     def table_cells(self) -> list[int]:
         """BayesNet: the number of cells of each node's conditional probability table, its cardinality
@@ -84,6 +86,11 @@ def _parse(text: str, splits: list) -> list[SplitResult]:
             f = line.split()
             cur, rows = SplitResult(int(f[1]), int(f[2]), np.empty((0, 0)),
                                     {k: float(v) for k, v in (kv.split("=") for kv in f[3:])}), []
+        elif line.startswith("F "):
+            close()
+            f = line.split(" ", 3)
+            results.append(SplitResult(int(f[1]), int(f[2]), np.empty((0, 0)), {}, error=f[3] if len(f) > 3 else "?"))
+            cur, rows = None, []
         elif line.startswith("P "):
             f = [int(v) for v in line[2:].split()]
             cur.structure.append((f[0], f[1], f[2:]))
@@ -93,7 +100,7 @@ def _parse(text: str, splits: list) -> list[SplitResult]:
     if len(results) != len(splits):
         raise RuntimeError(f"Weka answered {len(results)} of {len(splits)} splits")
     for r, s in zip(results, splits):
-        if (r.repeat, r.fold) != (int(s.repeat), int(s.fold)) or len(r.proba) != len(s.test):
+        if (r.repeat, r.fold) != (int(s.repeat), int(s.fold)) or (r.error is None and len(r.proba) != len(s.test)):
             raise RuntimeError(f"Weka's answer for split r{r.repeat} f{r.fold} does not match split "
                                f"r{s.repeat} f{s.fold} ({len(r.proba)} rows for {len(s.test)} test rows)")
     return results

@@ -22,7 +22,7 @@ metrics computed by :mod:`bench.metrics` from Weka's class distributions, which 
 ``times.fit_cpu_s`` / ``times.predict_cpu_s`` are the CPU seconds of the JVM thread that built and
 classified (Weka's filter, when there is one, is not timed: the papers leave discretisation out),
 the wall seconds beside them; a BayesNet's parents and table sizes go in ``extra``. The record's
-``code_files`` are the Java drivers, this bridge, the metrics code and the Weka jar (its sha256), so
+``code_files`` are the Java drivers, this bridge, the ARFF writer, the metrics code and the Weka jar (its sha256), so
 a record made with another jar or driver is recomputed. A dataset whose splits are all stored with
 this code is reused whole.
 
@@ -83,6 +83,8 @@ def code_files() -> dict[str, str]:
     from ..codeid import harness_sources
 
     out = {f"bench/weka/{f}": hashlib.sha256((_HERE / f).read_bytes()).hexdigest()[:16] for f in _CODE}
+    # the ARFF the JVM reads (bench.data.readers.write_arff)
+    out["bench/data/readers.py"] = hashlib.sha256((_HERE.parent / "data" / "readers.py").read_bytes()).hexdigest()[:16]
     out["bench/metrics.py"] = harness_sources()["bench/metrics.py"]
     jar = weka_jar()
     out["weka.jar"] = hashlib.sha256(Path(jar).read_bytes()).hexdigest()[:16] if jar else "absent"
@@ -96,6 +98,11 @@ def _fingerprint(files: dict) -> str:
 def _records(algo_cfg, ds, todo, results, context) -> list[tuple[dict, dict]]:
     out = []
     for s, r in zip(todo, results):
+        if r.error is not None:     # stored as failed, as the runner stores a split that raised
+            out.append(({**context, "repeat": int(s.repeat), "fold": int(s.fold), "n_train": int(s.train.size),
+                         "n_test": int(s.test.size), "train_size": s.train_size, "status": "failed",
+                         "error": f"Weka: {r.error}", "traceback": None}, None))
+            continue
         proba = np.asarray(r.proba, dtype=np.float64)
         yte = ds.y[s.test]
         t = r.times
@@ -163,7 +170,7 @@ def run_dataset(exp: str, dataset: str, algo_cfg: dict, protocol_name: str, seed
         store.put(rec, preds)
     failed = [r for r, _ in done if r["status"] != "ok"]
     if failed:
-        raise RuntimeError(failed[0]["error"])
+        raise RuntimeError(f"{len(failed)} of {len(done)} splits failed; the first: {failed[0]['error']}")
     return len(done), 0, seconds
 
 
