@@ -8,6 +8,7 @@ protocol and against the metrics recomputed from the stored probabilities."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from bench import metrics as M
@@ -101,3 +102,61 @@ def test_records_are_keyed_as_the_runners_and_reused(tmp_path):
         np.testing.assert_array_equal(pw["test_index"], pn["test_index"])
         assert rw["metrics.error"] == M.all_metrics(pw["y_true"], pw["proba"])["error"]
         assert rw["status"] == "ok" and rw["algo"] == "rf10_wekajar" and rw["code_files"]["weka.jar"]
+
+
+def _bn_records():
+    """Two folds of Weka's BayesNet on one data set: 2 attributes whose only parent is the class (node 2)."""
+    rows = []
+    for f, (tr, te) in enumerate(((2.0, 0.5), (4.0, 0.5))):
+        rows.append({"dataset": "onebig", "algo": "bayesnet_k2_wekajar", "fold": f, "status": "ok",
+                     "times.train_cpu_s": tr, "times.test_cpu_s": te, "metrics.error": 0.01 * f,
+                     "extra.n_arcs": 2, "extra.max_parents": 1, "extra.family_cells": 3 * 10 + 4 * 10 + 10,
+                     "extra.parents": [[2], [2], []]})
+    return pd.DataFrame(rows)
+
+
+def _table5_facts():
+    from bench.report.facts import Facts
+
+    f = Facts("massbayes")
+    t5 = pd.DataFrame([["OneBig", "onebig", a, 10, ours, 0.0, pub, np.nan] for a, ours, pub in
+                       (("BayesNet", 1.0, 400.0), ("MassBayes", 2.0, 10.0), ("MassBayes'", 30.0, 100.0))],
+                      columns=["dataset", "ours_dataset", "algorithm", "folds", "ours_s", "discretisation_s",
+                               "published_s", "published/ours"])
+    f.add_table("table5_runtime_long", t5, "massbayes/table5_runtime_long.csv")
+    return f
+
+
+def test_bayesnet_weka_table_hand_computed(tmp_path):
+    from bench.papers.massbayes.bayesnet_weka import FACT, report
+
+    facts = _table5_facts()
+    files = report(_bn_records(), {"protocol": "cv10"}, tmp_path, facts)
+    assert files and (tmp_path / f"{FACT}.csv").exists()
+    r = facts.table(FACT).iloc[0]
+    assert r["dataset"] == "OneBig" and r["folds"] == 2
+    assert r["weka_s"] == 3.5                      # (2 + 0.5 + 4 + 0.5) / 2 per fold
+    assert r["paper_s"] == 40.0 and r["bench_s"] == 0.1 and r["massbayes_s"] == 0.2   # Table 5 totals / 10
+    assert r["paper/weka"] == 40.0 / 3.5
+    assert r["bn/mb_weka"] == 3.5 / 0.2 and r["bn/mb_paper"] == 40.0
+    assert r["mbp/bn_weka"] == 3.0 / 3.5
+    assert r["class_only_parent"] == 1.0 and r["arcs"] == 2 and r["max_parents"] == 1 and r["table_cells"] == 80
+    assert abs(r["weka_accuracy"] - 99.5) < 1e-9
+
+
+def test_bayesnet_cause_names_the_data_set_that_differs():
+    from types import SimpleNamespace
+
+    from bench.papers.massbayes.verdicts import bayesnet_cause, weka_bayesnet_row
+
+    row = dict(dataset="OneBig", ours_dataset="onebig", weka_s=3.0, paper_s=43.25, bench_s=0.09,
+               **{"paper/weka": 43.25 / 3.0}, arcs=20.0, max_parents=1, table_cells=500.0, class_only_parent=1.0,
+               **{"bn/mb_weka": 15.0, "bn/mb_bench": 0.42, "bn/mb_paper": 41.2})
+    near = {**row, "dataset": "Shuttle", "ours_dataset": "shuttle_notime", "weka_s": 5.0, "paper_s": 0.68,
+            "paper/weka": 0.68 / 5.0 * 10, "class_only_parent": 0.0}
+    ev = SimpleNamespace(bn_weka=pd.DataFrame([row, near]))
+    assert weka_bayesnet_row(ev, "OneBig")["weka_s"] == 3.0 and weka_bayesnet_row(ev, "Letters") is None
+    text = bayesnet_cause(ev)
+    assert "OneBig: Weka 3.6's BayesNet" in text and "x14.42" in text and "naive Bayes" in text
+    assert "within an order of the paper's times on Shuttle" in text and "more than ten times faster on OneBig" in text
+    assert bayesnet_cause(SimpleNamespace(bn_weka=None)) == ""
