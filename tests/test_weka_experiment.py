@@ -160,3 +160,21 @@ def test_bayesnet_cause_names_the_data_set_that_differs():
     assert "OneBig: Weka 3.6's BayesNet" in text and "x14.42" in text and "naive Bayes" in text
     assert "within an order of the paper's times on Shuttle" in text and "more than ten times faster on OneBig" in text
     assert bayesnet_cause(SimpleNamespace(bn_weka=None)) == ""
+
+
+def test_ande_rf10_claims_state_wekas_own_forest(tmp_path):
+    from bench.papers.ande_sr import verdicts as ande_sr
+    from bench.report.facts import Facts
+    from tests.test_verdicts_papers import _ande_dir, _claims, _wdl_fact
+
+    root = _ande_dir(tmp_path, "30/5/5", "5/0/30")
+    f = Facts.of_paper(root, "ande_sr")
+    f.add_table("wdl_rf10_wekajar_long", _wdl_fact([("RF10-Weka", "A2DE-SW", "large", "0-1 loss", "9/0/3", "5/1/6")]),
+                "ande_sr/wdl_rf10_wekajar_long.csv")
+    f.write(root / "ande_sr")
+    got = {v.claim_id: v for v in ande_sr.evaluate(root, _claims("ande_sr", "AN15", "AN03"))}
+    assert got["AN15"].verdict == "reproduced"                          # bench's RF10: 4/1/7
+    assert got["AN15"].extra["rf10_wekajar"].startswith("not reproduced")   # Weka's own forest wins 9/0/3
+    assert "Weka 3.6's own RandomForest -I 10 -K 0 run on the same folds in RF10's place: not reproduced" \
+        in got["AN15"].reason
+    assert "rf10_wekajar" not in got["AN03"].extra                      # no RF10 in AN03

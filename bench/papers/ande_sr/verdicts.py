@@ -18,7 +18,11 @@ is the source of every fact it quotes (:meth:`Facts.sources`).
 Beside each verdict (:meth:`Adapter.finish`): the same check on the paper's own counts gives
 ``extra["paper_own"]`` (and the published column, where the check does not show the paper's numbers
 itself); for every claim whose check reads an RF10 cell, ``extra["rf10_sklearn"]`` holds the verdict of
-the same check with scikit-learn's forest in RF10's place.
+the same check with scikit-learn's forest in RF10's place; and where the build has the same cells with Weka 3.6's own
+RandomForest run by Weka on the same folds (experiment ``ande_sr_weka_rf``, :mod:`bench.papers.ande_sr.weka_rf`), the
+same check with it in RF10's place (``extra["rf10_wekajar"]``), stated in the reason with its cells against NB and
+the SW learners beside the paper's, those cells without the datasets whose size differs from the paper's, and the
+three forests' mean 0-1 loss: the experiment behind a verdict that does not reproduce the paper's RF10 cells.
 
 Thresholds of the figure claims (the paper prints no numbers for Figs. 1-4; ratios to NB, so no
 absolute time is compared across machines): "greatly reduce" (AN12) = at most :data:`GREATLY` of
@@ -452,10 +456,18 @@ class Adapter:
         if nb and pub:
             nb.append(f"the paper's {'/'.join(map(str, pub))}")
             parts.append("RF10 vs NB 0-1 loss, all data: " + ", ".join(nb))
+        def wdl(c) -> str:
+            return "/".join(map(str, c))
+
         cells = [(a, self.cells.get((RF_WK, a, "0-1 loss", "all"))) for a in ("A1DE-SW", "A2DE-SW")]
         if all(c and c["ours"] for _, c in cells):
-            parts.append("vs " + ", ".join(f"{a} {'/'.join(map(str, c['ours']))} (paper {'/'.join(map(str, c['published']))})"
-                                           for a, c in cells))
+            parts.append("Weka's own RF10 vs " + ", ".join(f"{a} {wdl(c['ours'])} (paper {wdl(c['published'])})"
+                                                          for a, c in cells))
+        # the SW learners against the same NB: with RF10 vs NB, the anchor of the head-to-head cells
+        sw = [(a, self.cells.get((a, "NB", "0-1 loss", "all"))) for a in ("A1DE-SW", "A2DE-SW")]
+        if all(c and c["ours"] and c["published"] for _, c in sw):
+            parts.append("the SW learners against the same NB: " + ", ".join(
+                f"{a} vs NB {wdl(c['ours'])} (paper {wdl(c['published'])})" for a, c in sw))
         z = self.facts.table(WEKA_SIZES)
         resized = self.facts.value("resized_datasets") or {}
         if z is not None and not z.empty and resized:
