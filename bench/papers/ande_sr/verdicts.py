@@ -440,6 +440,7 @@ class Adapter:
             if probe.rf_reads and wv != kinds.NOT_CHECKABLE:
                 o.extra["rf10_wekajar"] = wv + (f": {wr}" if wr else "")
                 o.note = "; ".join(filter(None, [o.note, self.weka_note(wv, wo)]))
+                o.evidence = ";".join(filter(None, [o.evidence, self.sources(WEKA_FACT, WEKA_PER_DATASET)]))
         return o
 
     def weka_note(self, verdict: str, o: Outcome) -> str:
@@ -485,6 +486,14 @@ class Adapter:
             m = {c: pd.to_numeric(t[c], errors="coerce").mean() for c in (RF_WK, "RF10 (bench)", "RF10-sklearn")
                  if c in t.columns}
             parts.append(f"mean 0-1 loss over {len(t)} datasets: " + ", ".join(f"{k} {v:.4f}" for k, v in m.items()))
+        vs = self.facts.value("weka_vs_bench_rf10")
+        if vs:
+            same = vs["wilcoxon_p"] >= ALPHA
+            parts.append(f"Weka's own forest against bench's RF10 per dataset {vs['wins']}/{vs['draws']}/{vs['losses']} "
+                         f"(two-sided Wilcoxon p = {vs['wilcoxon_p']:.2f}): "
+                         + ("the forest's implementation is not the cause of the difference from the paper's cells"
+                            if same else
+                            "the two forests differ, and bench's RF10 is not Weka's"))
         return "; ".join(parts)
 
 

@@ -124,6 +124,18 @@ def report(ctx, main, vals: dict, coll: dict, pds: pd.DataFrame, out: Path, res:
                                              for d in [r["dataset"]] if d in resized},
                         f"{PAPER}/{PER_DATASET}.csv", "datasets whose row count here differs from the paper's Table 1: "
                                                       "[paper's rows, rows here]")
+    # Weka's own forest against bench's reimplementation, per dataset (does the implementation move the cells?)
+    from bench.stats.ttests import wilcoxon_signed_rank
+
+    pair = err[[ALGO, ALGOS["RF10"]]].dropna().loc[lambda v: v.index.isin(mapped)]
+    vs = our_wdl(pair, ALGO, ALGOS["RF10"], None, True, TEST, ALPHA)
+    if vs is not None:
+        res.facts.add_value("weka_vs_bench_rf10", {
+            "wins": vs.wins, "draws": vs.draws, "losses": vs.losses, "n": vs.n,
+            "wilcoxon_p": float(wilcoxon_signed_rank(pair[ALGO].to_numpy(), pair[ALGOS["RF10"]].to_numpy()).p),
+            "mean_difference": float((pair[ALGO] - pair[ALGOS["RF10"]]).mean())}, f"{PAPER}/{PER_DATASET}.csv",
+            "0-1 loss of Weka's own RF10 against bench's per dataset: W/D/L (a win = lower), the two-sided Wilcoxon "
+            "signed-rank p over the datasets and the mean difference")
     shown = df.copy()
     for c in shown.columns[4:]:
         shown[c] = shown[c].map(lambda x: "" if x is None or pd.isna(x) else f"{x:.4f}")

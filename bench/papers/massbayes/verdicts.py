@@ -179,7 +179,7 @@ def bayesnet_cause(ev) -> str:
         parts.append(f"{r['dataset']}: Weka 3.6's BayesNet (K2, at most 100 parents) on the same folds takes "
                      f"{r['weka_s']:.2f} s per fold against the paper's {r['paper_s']:.2f} s (paper / Weka here "
                      f"x{r['paper/weka']:.2f}) and bench's {r['bench_s']:.3f} s; it learns {r['arcs']:.0f} arcs, at most "
-                     f"{r['max_parents']} parents, {r['table_cells']:.0f} table cells{nb}; BayesNet/MassBayes x"
+                     f"{r['max_parents']} parent{'' if r['max_parents'] == 1 else 's'}, {r['table_cells']:.0f} table cells{nb}; BayesNet/MassBayes x"
                      f"{r['bn/mb_weka']:.2f} with Weka's BayesNet, x{r['bn/mb_bench']:.2f} with bench's, x"
                      f"{r['bn/mb_paper']:.2f} in the paper")
     far = [r for r in rows if r["paper/weka"] >= ORDER ** 2]
