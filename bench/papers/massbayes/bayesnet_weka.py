@@ -87,7 +87,9 @@ def report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list[Path]:
                           "bench's and the paper's (Table 5's totals / 10)")
     shown = table.copy()
     for c in shown.columns:
-        if shown[c].dtype.kind == "f":
+        if c.endswith("accuracy"):    # percentages, to the paper's two decimals
+            shown[c] = shown[c].map(lambda x: "" if pd.isna(x) else f"{x:.2f}")
+        elif shown[c].dtype.kind == "f":
             shown[c] = shown[c].map(lambda x: "" if pd.isna(x) else (f"{x:.3f}" if abs(x) < 10 else f"{x:.1f}"))
     return write_table(shown, out / FACT, index=False, key_columns=2,
                        caption="Table 5's BayesNet run by Weka 3.6 itself (BayesNet -D -Q K2 -- -P 100 -N -S BAYES, "
