@@ -72,7 +72,8 @@ def plan(name: str, scale: str = DEFAULT_SCALE, max_rows: int | None = None,
         algos = algo_names()
     # algorithms without a conf/algo/<name>.yaml are skipped (not implemented yet) and
     # recorded, so the reports can show their cells as missing instead of the run failing
-    registered = set(algo_names())
+    # an experiment run by Weka itself (driver: weka, bench.weka.experiment) declares its learners in its config
+    registered = set(algo_names()) | (set(cfg.get("weka") or {}) if cfg.get("driver") == "weka" else set())
     missing_algos = {a: f"not implemented yet (no conf/algo/{a}.yaml)" for a in algos if a not in registered}
     algos = [a for a in algos if a in registered]
     datasets = at_scale(cfg.get("datasets", []), scale)

@@ -102,6 +102,19 @@ def run(name: str, scale: str = DEFAULT_SCALE, jobs: int | None = None, results_
                 return int(exc.code or 0)
             print(f"[{name}] {exc.code}", file=sys.stderr, flush=True)
             return 1
+    if experiment_config(name).get("driver") == "weka":  # run by Weka itself: see bench/weka/experiment.py
+        from .weka.experiment import run_experiment as run_weka
+
+        empty = _refuse_empty(plan(name, scale, max_rows=max_rows, only=only), allow_empty)
+        if empty is not None:
+            return empty
+        try:
+            return run_weka(name, scale, results_dir, only, rerun="rerun=true" in (extra or []))
+        except SystemExit as exc:
+            if isinstance(exc.code, int) or exc.code is None:
+                return int(exc.code or 0)
+            print(f"[{name}] {exc.code}", file=sys.stderr, flush=True)
+            return 1
     p = plan(name, scale, max_rows=max_rows, only=only)
     # failed splits are counted below (failed_records); the sweep's own status then means a job
     # could not run at all

@@ -383,13 +383,20 @@ def _read_sparse_arff_body(path, body, names, kinds, declared) -> Table:
     )
 
 
+#: the one value :func:`write_arff` declares for a nominal attribute that has none (no cell takes it)
+EMPTY_NOMINAL = "none"
+
+
 def write_arff(path: Path, ds, relation: str | None = None, rows=None) -> None:
     """Write a (dense) Dataset as ARFF with the full declared value lists.
 
     Used to hand identical folds to Weka. Nominal values are written by label
     (quoted); numeric values with 17 significant digits, so Weka reads back the
     same doubles; missing values as '?'. Cells are formatted column-wise by
-    NumPy, so hundreds of thousands of rows take seconds.
+    NumPy, so hundreds of thousands of rows take seconds. A nominal attribute with no
+    value at all (every cell missing, as anneal's m, marvi, corr, jurofm, s and p) is
+    declared with one value no cell takes: Weka 3.6's trees fail on an attribute
+    declared with none (RandomTree: an empty contingency table).
     """
     X = ds.X if rows is None else ds.X[rows]
     y = ds.y if rows is None else ds.y[rows]
@@ -403,7 +410,8 @@ def write_arff(path: Path, ds, relation: str | None = None, rows=None) -> None:
     lines = [f"@relation {q(relation or ds.name)}", ""]
     for j, name in enumerate(ds.feature_names):
         if ds.categorical[j]:
-            lines.append(f"@attribute {q(name)} {{{','.join(q(c) for c in ds.categories[j])}}}")
+            values = list(ds.categories[j]) or [EMPTY_NOMINAL]
+            lines.append(f"@attribute {q(name)} {{{','.join(q(c) for c in values)}}}")
         else:
             lines.append(f"@attribute {q(name)} numeric")
     lines.append(f"@attribute class {{{','.join(q(c) for c in ds.classes)}}}")

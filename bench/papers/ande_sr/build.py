@@ -25,7 +25,8 @@ Algorithm names: the paper's names map to the conf/algo names in :data:`ALGOS`.
 
 The package: :mod:`.spec` (the paper's constants), :mod:`.data` (collections, per-dataset values,
 bias and variance), :mod:`.tables` (Tables 1-5 and the tables beyond the paper), :mod:`.figures`
-(Figs 1-4), :mod:`.claims` (the conclusions); :func:`build` runs them in that order.
+(Figs 1-4), :mod:`.weka_rf` (RF10 run by Weka itself, experiment ``ande_sr_weka_rf``), :mod:`.claims` (the
+conclusions); :func:`build` runs them in that order.
 """
 
 from __future__ import annotations
@@ -38,13 +39,13 @@ from bench import published
 from bench.report.context import PaperResult, ReportContext, dataset_algo_cells
 from bench.report.labels import DISPLAY_NAMES
 from bench.report.ranking import friedman_report
-from bench.papers.ande_sr import claims, data, figures, tables
+from bench.papers.ande_sr import claims, data, figures, tables, weka_rf
 from bench.papers.ande_sr.spec import (ALGOS, ALPHA, BASELINE, EXPERIMENT, PAIRED, PAPER, SKLEARN_FILE, SUBSETS, TABLES,  # noqa: F401
                    TEST, TITLE)
 
 
 def build(ctx: ReportContext, out: Path) -> PaperResult:
-    res = PaperResult(PAPER, experiments=[EXPERIMENT])
+    res = PaperResult(PAPER, experiments=[EXPERIMENT, weka_rf.EXPERIMENT])
     exp = ctx.experiment(EXPERIMENT)
     pds = published.datasets(PAPER)
     mapped = [d for d in pds["ours"] if d]
@@ -65,6 +66,8 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
 
     # Tables 2-5
     res.files += tables.wdl_tables(exp, vals, coll, out, res)
+    # RF10 run by Weka itself on the same folds (experiment ande_sr_weka_rf), beside bench's RF10
+    res.files += weka_rf.report(ctx, exp, vals, coll, pds, out, res)
 
     # Figures 1-4
     res.files += figures.figures(vals, coll, out, res, label, exp)

@@ -18,7 +18,11 @@ is the source of every fact it quotes (:meth:`Facts.sources`).
 Beside each verdict (:meth:`Adapter.finish`): the same check on the paper's own counts gives
 ``extra["paper_own"]`` (and the published column, where the check does not show the paper's numbers
 itself); for every claim whose check reads an RF10 cell, ``extra["rf10_sklearn"]`` holds the verdict of
-the same check with scikit-learn's forest in RF10's place.
+the same check with scikit-learn's forest in RF10's place; and where the build has the same cells with Weka 3.6's own
+RandomForest run by Weka on the same folds (experiment ``ande_sr_weka_rf``, :mod:`bench.papers.ande_sr.weka_rf`), the
+same check with it in RF10's place (``extra["rf10_wekajar"]``), stated in the reason with its cells against NB and
+the SW learners beside the paper's, those cells without the datasets whose size differs from the paper's, and the
+three forests' mean 0-1 loss: the experiment behind a verdict that does not reproduce the paper's RF10 cells.
 
 Thresholds of the figure claims (the paper prints no numbers for Figs. 1-4; ratios to NB, so no
 absolute time is compared across machines): "greatly reduce" (AN12) = at most :data:`GREATLY` of
@@ -47,6 +51,10 @@ SKLEARN_FILE = "wdl_rf10_sklearn_long.csv"
 ANDE = ["A1DE", "A1DE-S", "A1DE-W", "A1DE-SW", "A2DE", "A2DE-S", "A2DE-W", "A2DE-SW"]
 #: the fact tables read (:mod:`bench.report.facts`; each shown in the report CSV of the same name)
 SKLEARN_FACT = Path(SKLEARN_FILE).stem
+#: the same RF10 cells of Tables 4-5 with Weka 3.6's own RandomForest, run by Weka on the same folds
+#: (experiment ande_sr_weka_rf, :mod:`bench.papers.ande_sr.weka_rf`)
+RF_WK, WEKA_FACT, WEKA_PER_DATASET = "RF10-Weka", "wdl_rf10_wekajar_long", "rf10_weka_itself_per_dataset"
+WEKA_SIZES = "rf10_weka_itself_by_size"
 TABLE_FACTS = {"bias": "table2_wdl_bias_long", "variance": "table3_wdl_variance_long",
                "0-1 loss": "table4_wdl_01loss_long", "RMSE": "table5_wdl_rmse_long"}
 FIG_FACTS = {"Bias": "fig1_bias_variance_values", "Variance": "fig1_bias_variance_values",
@@ -308,13 +316,14 @@ class Adapter:
     def __init__(self, facts: Facts, rf: str = RF, side: str = "ours"):
         self.facts, self.rf, self.side, self.rf_reads = facts, rf, side, 0
         self.cells: dict[tuple, dict] = {}
-        for name in (*TABLE_FACTS.values(), SKLEARN_FACT):
+        for name in (*TABLE_FACTS.values(), SKLEARN_FACT, WEKA_FACT):
             self._add(name)
         self.figs = {k: facts.table(name) for k, name in FIG_FACTS.items()}
         self.times = facts.table(TIME_FACT)      # per (dataset, config) classification seconds: AN12's median
         self.rf_config = str(facts.value("rf10_config") or "")
         self.has_sklearn = any(RF_SK in (k[0], k[1]) for k in self.cells) or any(
             f is not None and RF_SK in set(f["algo"]) for f in self.figs.values())
+        self.has_weka = any(RF_WK in (k[0], k[1]) for k in self.cells)
         n = facts.value("datasets_compared")
         self.scale = "" if n is None else \
             f"scale {facts.value('scale', '?')}, protocol {facts.value('protocol', '?')}, {n} datasets"
@@ -425,7 +434,67 @@ class Adapter:
                 o.extra["rf10_sklearn_ours"] = so.ours
             else:
                 o.extra["rf10_sklearn"] = "not in this build"
+        if self.has_weka and not self.rf_is_sklearn():
+            probe = self.variant(rf=RF_WK)
+            wv, wr, wo = kinds.judge(check, probe, row)
+            if probe.rf_reads and wv != kinds.NOT_CHECKABLE:
+                o.extra["rf10_wekajar"] = wv + (f": {wr}" if wr else "")
+                o.note = "; ".join(filter(None, [o.note, self.weka_note(wv, wo)]))
+                o.evidence = ";".join(filter(None, [o.evidence, self.sources(WEKA_FACT, WEKA_PER_DATASET)]))
         return o
+
+    def weka_note(self, verdict: str, o: Outcome) -> str:
+        """What the verdict says beside its check on bench's RF10: the same check with Weka's own forest run by
+        Weka on the same folds, its counts against NB (the same learner in the paper and here: the anchor of
+        the comparison) beside bench's RF10's and the paper's, and the three forests' mean 0-1 loss."""
+        parts = [f"with Weka 3.6's own RandomForest -I 10 -K 0 run on the same folds in RF10's place: {verdict}"]
+        nb = []
+        for rf, who in ((RF_WK, "Weka's own"), (RF, "bench's RF10")):
+            c = self.cells.get((rf, "NB", "0-1 loss", "all"))
+            if c and c["ours"]:
+                nb.append(f"{who} {'/'.join(map(str, c['ours']))}")
+                pub = c["published"]
+        if nb and pub:
+            nb.append(f"the paper's {'/'.join(map(str, pub))}")
+            parts.append("RF10 vs NB 0-1 loss, all data: " + ", ".join(nb))
+        def wdl(c) -> str:
+            return "/".join(map(str, c))
+
+        cells = [(a, self.cells.get((RF_WK, a, "0-1 loss", "all"))) for a in ("A1DE-SW", "A2DE-SW")]
+        if all(c and c["ours"] for _, c in cells):
+            parts.append("Weka's own RF10 vs " + ", ".join(f"{a} {wdl(c['ours'])} (paper {wdl(c['published'])})"
+                                                          for a, c in cells))
+        # the SW learners against the same NB: with RF10 vs NB, the anchor of the head-to-head cells
+        sw = [(a, self.cells.get((a, "NB", "0-1 loss", "all"))) for a in ("A1DE-SW", "A2DE-SW")]
+        if all(c and c["ours"] and c["published"] for _, c in sw):
+            parts.append("the SW learners against the same NB: " + ", ".join(
+                f"{a} vs NB {wdl(c['ours'])} (paper {wdl(c['published'])})" for a, c in sw))
+        z = self.facts.table(WEKA_SIZES)
+        resized = self.facts.value("resized_datasets") or {}
+        if z is not None and not z.empty and resized:
+            def cell(a, where):
+                r = z[(z["col"] == a) & (z["datasets"] == where)]
+                return "-" if r.empty or pd.isna(r["wins"].iloc[0]) else \
+                    f"{int(r['wins'].iloc[0])}/{int(r['draws'].iloc[0])}/{int(r['losses'].iloc[0])}"
+            names = ", ".join(f"{d} {p} -> {h} rows" for d, (p, h) in resized.items())
+            parts.append(f"without the datasets whose size differs from the paper's ({names}): "
+                         f"Weka's own RF10 vs A1DE-SW {cell('A1DE-SW', 'same size as the paper' + chr(39) + 's')}, "
+                         f"vs A2DE-SW {cell('A2DE-SW', 'same size as the paper' + chr(39) + 's')}; on them "
+                         f"{cell('A1DE-SW', 'resized')}, {cell('A2DE-SW', 'resized')}")
+        t = self.facts.table(WEKA_PER_DATASET)
+        if t is not None and not t.empty:
+            m = {c: pd.to_numeric(t[c], errors="coerce").mean() for c in (RF_WK, "RF10 (bench)", "RF10-sklearn")
+                 if c in t.columns}
+            parts.append(f"mean 0-1 loss over {len(t)} datasets: " + ", ".join(f"{k} {v:.4f}" for k, v in m.items()))
+        vs = self.facts.value("weka_vs_bench_rf10")
+        if vs:
+            same = vs["wilcoxon_p"] >= ALPHA
+            parts.append(f"Weka's own forest against bench's RF10 per dataset {vs['wins']}/{vs['draws']}/{vs['losses']} "
+                         f"(two-sided Wilcoxon p = {vs['wilcoxon_p']:.2f}): "
+                         + ("the forest's implementation is not the cause of the difference from the paper's cells"
+                            if same else
+                            "the two forests differ, and bench's RF10 is not Weka's"))
+        return "; ".join(parts)
 
 
 def _counts(r: dict, side: str) -> tuple[int, int, int] | None:

@@ -11,7 +11,7 @@ DECLARATION = Paper(
     key="massbayes", seed="000", title="MassBayes (Aryal and Ting, 2013)", short="MassBayes",
     authors="Sunil Aryal and Kai Ming Ting", year=2013,
     experiments=("massbayes_table3", "massbayes_fig3", "massbayes_fig3_disc", "massbayes_fig4_h", "massbayes_fig4_psi",
-                 "massbayes_fig4_psi_synth", "massbayes_fig4_t"),
+                 "massbayes_fig4_psi_synth", "massbayes_fig4_t", "massbayes_bayesnet_weka"),
     algorithms=ALGOS,
     # config name -> the paper's name (tables, legends, generic summaries); gnb (Gaussian NB, Fig. 3 only) is
     # not in the paper's tables
