@@ -29,7 +29,7 @@ from pathlib import Path
 import pandas as pd
 from scipy import stats
 
-from bench.papers.eskdb import ACCURACY
+from bench.papers.eskdb import ACCURACY, stages
 from bench.report.verdicts import kinds, ordering
 from bench.report.compare import fmt
 from bench.report.facts import Facts
@@ -675,8 +675,23 @@ def _experiments(check, row, o: kinds.Outcome) -> kinds.Outcome:
     return o
 
 
+def _stage_cause(ev: "Evidence", row, o: kinds.Outcome) -> kinds.Outcome:
+    """ES16: the stage profile of ESKDB_M and SKDB (:mod:`bench.papers.eskdb.stages`) beside the verdict."""
+    if row["claim_id"] == "ES16":
+        try:
+            paper = float(row["value"])
+        except (TypeError, ValueError):
+            paper = None
+        cause = stages.note(ev.facts, paper)
+        if cause:
+            o.note = "; ".join(filter(None, [o.note, cause]))
+            o.evidence = ";".join(filter(None, [o.evidence, ev.facts.sources(stages.FACT)]))
+    return o
+
+
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list:
-    return kinds.run(PAPER, CHECKS, Evidence(Path(reports_dir)), claims, finish=_experiments)
+    ev = Evidence(Path(reports_dir))
+    return kinds.run(PAPER, CHECKS, ev, claims, finish=lambda c, r, o: _stage_cause(ev, r, _experiments(c, r, o)))
 
 
 __all__ = ["evaluate", "CHECKS", "Evidence"]
