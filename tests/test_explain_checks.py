@@ -73,7 +73,8 @@ def _curve_rec(ds, algo, fold, points):
     """points: [(budget, accuracy, seconds)]; units 0 (the prior) where seconds is None."""
     mbb = [{"budget": float(b), "accuracy": a, "mean_units": 0.0 if t is None else b,
             "mean_seconds": 0.0 if t is None else t} for b, a, t in points]
-    return {"dataset": ds, "algo": algo, "repeat": 0, "fold": fold, "status": "ok", "metrics_by_budget": json.dumps(mbb)}
+    return {"dataset": ds, "algo": algo, "repeat": 0, "fold": fold, "status": "ok",
+            "metrics_by_budget": json.dumps(mbb)}
 
 
 def _yard(bt_late, mc_late):

@@ -101,17 +101,18 @@ def note_from(long: pd.DataFrame, paper_ratio: float | None = None) -> str:
     ratio = tot["ESKDB_M"] / tot["SKDB"]
     member = es.xs("total", level="stage")["member_over_skdb"]
     r = lambda v: f"{np.nanmin(v):.2f}-{np.nanmax(v):.2f}"  # noqa: E731
+    pct = lambda v: f"{np.nanmin(v):.0f}-{np.nanmax(v):.0f}%"  # noqa: E731
     share = {s: es.xs(s, level="stage")["cpu_s"] / tot["ESKDB_M"] for s in ("discretise", "loo")}
     over = {s: es.xs(s, level="stage")["member_over_skdb"] for s in ("discretise", "loo", "mi_cmi", "counting")}
     text = (f"stage profile ({EXPERIMENT}, {', '.join(tot.index)}): ESKDB_M / SKDB {r(ratio)}x, its {members} "
             f"members each costing {r(member)} SKDBs: discretisation {r(over['discretise'])}x SKDB's (a randomised "
-            f"MDL per member; {r(100 * share['discretise'])}% of ESKDB_M's time), leave-one-out "
-            f"{r(over['loo'])}x ({r(100 * share['loo'])}%), MI/CMI {r(over['mi_cmi'])}x, counting "
+            f"MDL per member; {pct(100 * share['discretise'])} of ESKDB_M's time), leave-one-out "
+            f"{r(over['loo'])}x ({pct(100 * share['loo'])}), MI/CMI {r(over['mi_cmi'])}x, counting "
             f"{r(over['counting'])}x. The authors' code shares no learning between members either (its driver "
             f"builds a randomised discretiser and a whole SKDB per member), so with either code the ratio is about "
             f"{members} x a member's cost over SKDB's")
     if paper_ratio:
-        text += (f", so the paper's {paper_ratio:g}x implies a standalone SKDB costing about "
+        text += (f"; the paper's {paper_ratio:g}x therefore implies a standalone SKDB costing about "
                  f"{members / paper_ratio:.1f} ESKDB members, i.e. a costlier program (SKDB by Martinez et al.), "
                  f"not work shared between members")
     return text
