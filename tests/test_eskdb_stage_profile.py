@@ -87,3 +87,4 @@ def test_stage_table_sums_and_ratios():
     note = stages.note_from(stages.stage_times(_records()), 1.8)
     assert "ESKDB_M / SKDB 15.00-15.00x" in note and "about 5.6 ESKDB members" in note
     assert stages.note_from(pd.DataFrame()) == ""
+    assert stages.stage_times(pd.DataFrame()).empty                  # an experiment with nothing stored

@@ -107,3 +107,4 @@ def test_yardstick_names_the_side_that_departs_from_the_paper(bt_late, mc_late, 
     t = yardstick.at_equal_time(yardstick.curves(_yard(bt_late, mc_late)))
     assert side in yardstick.note_for(t, "d")
     assert yardstick.note_for(t, "other") == ""
+    assert yardstick.at_equal_time(yardstick.curves(pd.DataFrame(columns=["dataset", "algo"]))).empty

@@ -38,6 +38,8 @@ LABELS = {"discretise": "discretisation", "mi_cmi": "MI and CMI (pass 1)", "orde
 
 def stage_times(records: pd.DataFrame) -> pd.DataFrame:
     """Long table: dataset, learner, stage, cpu_s (mean per split), per_member_s, members, member_over_skdb."""
+    if records is None or records.empty or "algo" not in records:
+        return pd.DataFrame()
     ok = records[records["status"] == "ok"] if "status" in records else records
     ok = ok[ok["algo"].isin(LEARNERS)]
     if ok.empty or "extra.cpu_fit" not in ok:

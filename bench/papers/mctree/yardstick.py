@@ -71,6 +71,8 @@ def curves(records: pd.DataFrame) -> pd.DataFrame:
 def at_equal_time(c: pd.DataFrame) -> pd.DataFrame:
     """Per dataset and comparison time: the three curves' accuracies (fold means) and their differences."""
     out = []
+    if c.empty:
+        return pd.DataFrame()
     for ds, g in c.groupby("dataset", sort=True):
         if not {NN, BT, MC} <= set(g["algo"]):
             continue
