@@ -39,7 +39,7 @@ from bench import published
 from bench.report.context import PaperResult, ReportContext, dataset_algo_cells
 from bench.report.labels import DISPLAY_NAMES
 from bench.report.ranking import friedman_report
-from bench.papers.ande_sr import claims, data, figures, tables, weka_rf
+from bench.papers.ande_sr import claims, data, figures, sr_check, tables, weka_rf
 from bench.papers.ande_sr.spec import (ALGOS, ALPHA, BASELINE, EXPERIMENT, PAIRED, PAPER, SKLEARN_FILE, SUBSETS, TABLES,  # noqa: F401
                    TEST, TITLE)
 
@@ -90,6 +90,8 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     for m, name in (("error", "0-1 loss"), ("rmse", "RMSE")):
         res.files += tables.per_dataset(exp, m, name, mapped, paper_name, label, out)
     res.files += tables.paired_tests(exp, mapped, paper_name, out)
+    # what subsumption resolution deletes under MI weighting (AN04's cause), from ande_sr_subsumption
+    res.files += sr_check.table(ctx, vals, exp, out, res)
     bv = vals.get("_bv")
     if bv is not None and not bv.empty:
         res.files += tables.bias_variance_values(bv, paper_name, label, out)

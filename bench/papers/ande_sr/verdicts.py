@@ -39,6 +39,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from bench.papers.ande_sr import sr_check
 from bench.report.facts import Facts
 from bench.report.verdicts import Verdict, kinds, ordering, timing
 from bench.report.verdicts._common import ABSENT, NOT_AT_SCALE, Check
@@ -416,6 +417,12 @@ class Adapter:
         show the paper's numbers itself); the tables a W/D/L check looked in when none had our counts; and,
         when the check reads an RF10 cell, its verdict with scikit-learn's forest (``extra["rf10_sklearn"]``)."""
         o.scale = self.scale
+        if row["claim_id"] == "AN04":   # the documented cause of the A1DE-SW vs A1DE-W cell
+            cause = sr_check.note(self.facts)
+            if cause:
+                o.note = "; ".join(filter(None, [o.note, cause]))
+                o.evidence = ";".join(filter(None, [o.evidence or self.sources(TABLE_FACTS["bias"]),
+                                                    self.sources(sr_check.FACT)]))
         if "paper_own" not in o.extra:
             own, _, po = kinds.judge(check, self.variant(side="published"), row)
             o.extra["paper_own"] = own

@@ -47,6 +47,9 @@ from bench.report.facts import Facts
 from bench.report.html import KEY_FIGURE
 from bench.papers.ecocnb import CODE_LENGTHS, ROLES
 from bench.report.tables import write_table
+from bench.report.verdicts import BOOT_LEVEL as VERDICT_BOOT_LEVEL
+from bench.report.verdicts import BOOT_RESAMPLES as VERDICT_BOOT_RESAMPLES
+from bench.report.verdicts import BOOT_SEED as VERDICT_BOOT_SEED
 
 PAPER = "ecocnb"
 EXPERIMENTS = {2: "ecocnb_normal", 3: "ecocnb_kernel", 4: "ecocnb_discretized"}
@@ -501,19 +504,28 @@ def instances_table(exp, out: Path, facts: Facts | None = None) -> list[Path]:
 #: EC01/EC07 timed over one shared pass (ECOCNaiveBayes shared_pass_repeats): the experiments, by what varies
 SHARED_CV, SHARED_N = "ecocnb_shared_pass", "ecocnb_instances_shared"
 SHARED_ESTIMATOR = {"ecocnb_normal_b31_shared": "normal", "ecocnb_disc_b31_shared": "discretised"}
-#: percentile bootstrap: resamples, confidence, and the seed (the same evidence gives the same interval)
-BOOT_RESAMPLES, BOOT_LEVEL, BOOT_SEED = 4999, 0.95, 0
+#: percentile bootstrap: resamples, confidence and seed shared with every timing verdict (bench.report.verdicts)
+BOOT_RESAMPLES, BOOT_LEVEL, BOOT_SEED = VERDICT_BOOT_RESAMPLES, VERDICT_BOOT_LEVEL, VERDICT_BOOT_SEED
 
 
 def _interval(samples: tuple, statistic) -> tuple[float, float]:
-    """The percentile bootstrap interval (scipy.stats.bootstrap, fixed seed) of ``statistic`` over ``samples``."""
-    from scipy.stats import bootstrap
-
-    if any(len(x) < 2 for x in samples):
+    """The percentile bootstrap interval of ``statistic`` over ``samples`` (one or more independent samples),
+    resampled as :func:`bench.report.verdicts.timing.interval` resamples its ratios: each sample drawn with
+    replacement from numpy's generator seeded :data:`BOOT_SEED`, :data:`BOOT_RESAMPLES` times, the
+    interval the percentiles of level :data:`BOOT_LEVEL`. ``statistic`` takes one array per sample, the
+    resamples along the last axis (``np.median(x, axis=-1)``). NaN when a sample has fewer than two values."""
+    arrs = [np.asarray(x, dtype=float) for x in samples]
+    if any(a.size < 2 for a in arrs):
         return float("nan"), float("nan")
-    ci = bootstrap(samples, statistic, n_resamples=BOOT_RESAMPLES, confidence_level=BOOT_LEVEL, method="percentile",
-                   vectorized=False, rng=np.random.default_rng(BOOT_SEED)).confidence_interval
-    return float(ci.low), float(ci.high)
+    rng = np.random.default_rng(BOOT_SEED)
+    draws = [a[rng.integers(0, a.size, size=(BOOT_RESAMPLES, a.size))] for a in arrs]
+    stat = np.asarray(statistic(*draws), dtype=float)
+    lo, hi = np.percentile(stat, [100 * (1 - BOOT_LEVEL) / 2, 100 * (1 + BOOT_LEVEL) / 2])
+    return float(lo), float(hi)
+
+
+def _median(x):
+    return np.median(x, axis=-1)
 
 
 def _shared_repeats(r) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -549,8 +561,8 @@ def shared_pass_tables(ctx: ReportContext, out: Path, facts: Facts | None = None
                     x_extra, x_ratio = extra[0], ratio[0]
                     nb_s = float(np.median(per[0][0] + per[0][1]))
                     by_n[int(key)] = x_extra
-                lo, hi = _interval((x_extra,), np.median)
-                rlo, rhi = _interval((x_ratio,), np.median)
+                lo, hi = _interval((x_extra,), _median)
+                rlo, rhi = _interval((x_ratio,), _median)
                 rows.append({"experiment": exp_name, "estimator": est, "dataset": str(h["dataset"].iloc[0]),
                              "N": int(h["n_train"].median()), "splits": len(h), "repeats": len(per[0][0]),
                              "interval_over": unit, "nb_ms": round(1000 * nb_s, 3),
@@ -560,7 +572,7 @@ def shared_pass_tables(ctx: ReportContext, out: Path, facts: Facts | None = None
                              "ratio_hi": round(rhi, 4)})
             if len(by_n) >= 2:
                 a, b = by_n[min(by_n)], by_n[max(by_n)]
-                glo, ghi = _interval((a, b), lambda x, y: np.median(y) / np.median(x))
+                glo, ghi = _interval((a, b), lambda x, y: _median(y) / _median(x))
                 growth.append({"estimator": est, "N_min": min(by_n), "N_max": max(by_n),
                                "growth": round(float(np.median(b) / np.median(a)), 3), "growth_lo": round(glo, 3),
                                "growth_hi": round(ghi, 3)})

@@ -53,6 +53,7 @@ from bench.stats.ttests import wilcoxon_signed_rank
 from bench.report.compare import beside_published, display_beside, long_display, wdl_vs_published
 from bench.report.context import PaperResult, ReportContext, dataset_algo_cells
 from bench.report.figures import Caption, lines, plt, save, scatter_vs
+from bench.papers.eskdb import stages
 from bench.papers.eskdb.generators import ablation_generators
 from bench.report.facts import Facts
 from bench.report.html import KEY_FIGURE
@@ -174,6 +175,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     res.files += ablation_generators(ctx.experiment(EXPERIMENTS["ablation"]), out)
     res.files += _figures(ctx, exp, vals, amap, label, out, res)
     _experiment_facts(ctx, res.facts)
+    res.files += stages.table(ctx, out, res.facts)   # ES16: where the training time goes, stage by stage
     res.facts.add_table("eskdb_main_split_times",
                         split_times(exp.splits("train_s"), {k: amap[k] for k in SPLIT_TIME_ALGOS if k in amap}),
                         f"evidence/{EXPERIMENTS['main']}.records.parquet",

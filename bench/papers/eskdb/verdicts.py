@@ -29,7 +29,7 @@ from pathlib import Path
 import pandas as pd
 from scipy import stats
 
-from bench.papers.eskdb import ACCURACY
+from bench.papers.eskdb import ACCURACY, stages
 from bench.report.verdicts import kinds, ordering
 from bench.report.compare import fmt
 from bench.report.facts import Facts
@@ -675,13 +675,27 @@ def _experiments(check, row, o: kinds.Outcome) -> kinds.Outcome:
     return o
 
 
+def _stage_cause(ev: "Evidence", row, o: kinds.Outcome) -> kinds.Outcome:
+    """ES16: the stage profile of ESKDB_M and SKDB (:mod:`bench.papers.eskdb.stages`) beside the verdict."""
+    if row["claim_id"] == "ES16":
+        try:
+            paper = float(row["value"])
+        except (TypeError, ValueError):
+            paper = None
+        cause = stages.note(ev.facts, paper)
+        if cause:
+            o.note = "; ".join(filter(None, [o.note, cause]))
+            o.evidence = ";".join(filter(None, [o.evidence, ev.facts.sources(stages.FACT)]))
+    return o
+
+
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list:
     ev = Evidence(Path(reports_dir))
 
     def finish(check, row, o: kinds.Outcome) -> kinds.Outcome:   # the claim's experiment, and its scale
         o = _experiments(check, row, o)
         o.scale = o.scale or ev.scale(row)
-        return o
+        return _stage_cause(ev, row, o)
 
     return kinds.run(PAPER, CHECKS, ev, claims, finish=finish)
 

@@ -33,7 +33,7 @@ from bench.report.context import PaperResult, ReportContext
 from bench.report.facts import Facts
 from bench.report.figures import Caption, save
 from bench.report.labels import DISPLAY_NAMES, unique_display, variant_labels
-from bench.papers.mctree import DECLARATION
+from bench.papers.mctree import DECLARATION, yardstick
 from bench.report import contents
 from bench.report.tables import write_table
 
@@ -771,6 +771,8 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
             res.add_missing(ITEMS.get(name, name), "", "", _not_stored(view))
             continue
         res.files += mctree_report(df, view.plan, out, res.facts)
+        if name == yardstick.EXPERIMENT:   # both trees against anytime NN (MC05a, MC05b, MC08)
+            res.files += yardstick.table(df, out, res.facts)
     cells, sources = _key_cells(res.facts)
     if sources:
         res.facts.add_table("key_cells", cells, sources,

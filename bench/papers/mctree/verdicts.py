@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from bench.papers.mctree import yardstick
 from bench.report.facts import Facts
 from bench.report.verdicts import (ABSENT, ACC_TOL, GAIN_TOL, NOT_AT_SCALE, NOT_MEASURABLE, Verdict,
                                    experiment_scales, kinds, ordering)
@@ -218,10 +219,13 @@ def largest_lead(ev: MCTreeEvidence, row, exp: str, ds: str, upper: bool) -> Out
     ok = bool(np.isfinite(best) and best >= lo and (not upper or best <= hi))
     check = Check(ok, f"largest lead {best:+.2f} points" + ("" if ok else f", the paper's {x:g}"))
     return Outcome([("", [check])], ours=_lead_text(lead), published=f"{x:g} points" + (" (upper)" if upper else ""),
-                   test=test, evidence=facts.sources(f"{exp}_lead", f"{exp}_lead_max"),
+                   test=test, evidence=facts.sources(f"{exp}_lead", f"{exp}_lead_max", *(
+                       [yardstick.FACT] if exp == yardstick.EXPERIMENT and yardstick.FACT in facts.tables else [])),
                    note="; ".join(x for x in (f"largest lead {best:+.2f}" if ok else "",
                                                f"at equal time the largest lead is {tbest:+.2f}"
-                                               if np.isfinite(tbest) else "") if x),
+                                               if np.isfinite(tbest) else "",
+                                               "" if ok or exp != yardstick.EXPERIMENT else yardstick.note(facts, ds))
+                                  if x),
                    extra={"experiments": [exp]})
 
 
