@@ -595,6 +595,17 @@ if __name__ == "__main__":
     _friendly_setup_errors()
     _tolerate_full_disk()
     fast = _is_program() and not any(a in ("-m", "--multirun") or a.startswith("hydra.mode") for a in sys.argv[1:])
+    _sigints: list[int] = []
+    if not fast:
+        import signal
+
+        def _on_sigint(signum, frame):
+            # Ctrl-C reaches the sweep's workers too: when they die of it first, the sweep can end as
+            # "jobs failed" before this process sees its own KeyboardInterrupt; the flag says it was an interrupt
+            _sigints.append(signum)
+            signal.default_int_handler(signum, frame)
+
+        signal.signal(signal.SIGINT, _on_sigint)
     try:
         try:
             if not fast:
@@ -605,6 +616,8 @@ if __name__ == "__main__":
         except SystemExit as exc:
             if exc.code not in (0, None):
                 _tidy_results_dir(_made)
+            if _sigints and exc.code not in (0, None):
+                raise KeyboardInterrupt from None
             if not fast:
                 raise
             _exit(exc.code)

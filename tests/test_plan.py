@@ -136,7 +136,11 @@ def _stored_peak(algo: str, dataset: str) -> float:
     import pandas as pd
 
     peaks = []
+    import pyarrow.parquet as pq
+
     for path in EVIDENCE.glob("*.records.parquet"):
+        if "memory.peak_rss_mb" not in pq.read_schema(path).names:   # runs by an outside program (Weka)
+            continue
         df = pd.read_parquet(path, columns=["algo", "dataset", "status", "memory.peak_rss_mb"])
         sel = df[(df["algo"] == algo) & (df["dataset"] == dataset) & (df["status"] == "ok")]
         peaks += sel["memory.peak_rss_mb"].dropna().tolist()

@@ -124,10 +124,15 @@ def test_votes_and_proba():
 def _dual_qp(Z, y, C):
     """max sum a - 1/2 a'Qa, 0 <= a <= C, y'a = 0, by SLSQP to 1e-12 (independent of SMO)."""
     Q = (y[:, None] * Z) @ (y[:, None] * Z).T
-    res = minimize(lambda a: 0.5 * a @ Q @ a - a.sum(), np.zeros(len(y)), jac=lambda a: Q @ a - 1,
-                   bounds=[(0, C)] * len(y), constraints=[{"type": "eq", "fun": lambda a: a @ y, "jac": lambda a: y}],
-                   method="SLSQP", options={"ftol": 1e-14, "maxiter": 1000})
-    assert res.success
+    a0 = np.zeros(len(y))
+    for _ in range(3):  # SLSQP can stop on a line search it cannot improve (the BLAS's rounding): resume from there
+        res = minimize(lambda a: 0.5 * a @ Q @ a - a.sum(), a0, jac=lambda a: Q @ a - 1,
+                       bounds=[(0, C)] * len(y), constraints=[{"type": "eq", "fun": lambda a: a @ y, "jac": lambda a: y}],
+                       method="SLSQP", options={"ftol": 1e-12, "maxiter": 1000})
+        if res.success:
+            break
+        a0 = res.x
+    assert res.success, res.message
     a = res.x
     w = (a * y) @ Z
     free = (a > 1e-6) & (a < C - 1e-6)
