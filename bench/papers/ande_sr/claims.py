@@ -24,7 +24,9 @@ def conclusions(out: Path, exp, res: PaperResult) -> list[Path]:
         "claim": v.claim_id, "statement": v.claim, "verdict": v.verdict,
         "paper's own table": v.extra.get("paper_own", ""),
         "with RF10-sklearn": v.extra.get("rf10_sklearn", ""), "ours": v.ours, "published": v.published,
-        "test": v.test, "reason": v.reason, "evidence": v.evidence} for v in vs])
+        "test": v.test, "reason": v.reason,
+        # the files spaced apart, so that a long list wraps on the page
+        "evidence": "; ".join(e.strip() for e in str(v.evidence or "").split(";") if e.strip())} for v in vs])
     cap = (f"The paper's claims (claims.csv) checked against our runs (scale {exp.plan.get('scale', '?')}): one verdict "
            f"per claim from bench.papers.ande_sr.verdicts. 'paper's own table' applies the same rule to the paper's "
            f"own counts; 'with RF10-sklearn' is the verdict with scikit-learn's forest in place of Weka's RF10.")
