@@ -18,7 +18,6 @@ seconds of 3 calls, CPU seconds in the note.
 
 from __future__ import annotations
 
-import numpy as np
 
 from . import benchmark, best_of, row
 from .counts import _nominal_dataset, best_cpu

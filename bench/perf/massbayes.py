@@ -134,4 +134,4 @@ def massbayes_fit_n(quick: bool = False) -> list[dict]:
         secs[n] = best_cpu(lambda: MassBayes(t=100, h=10, psi=5000, random_state=0).fit(X, y), 1 if quick else 3)
     return [row("massbayes_fit_n", "magic resampled, whole fit CPU s at 1 900 000 vs 190 000 rows",
                 "MassBayes fit at 190k", secs[190_000], "MassBayes fit at 1.9M", secs[1_900_000],
-                note=f"peer/ours = growth for 10x rows (goal <= 1.5); psi=5000 t=100 h=10")]
+                note="peer/ours = growth for 10x rows (goal <= 1.5); psi=5000 t=100 h=10")]
