@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -113,3 +114,55 @@ def test_printed_against_the_claims_value_and_bespoke_arguments():
     v = kinds.run("x", {"X1": Bespoke(echo, (1, 1)), "X2": Bespoke(echo, (1, 2))}, ev, _claims("X1", "X2"))
     assert [x.verdict for x in v] == [REPRODUCED, "not reproduced"]
     assert NotHere("dataset absent", "d", facts=("f",)).run(ev, None).evidence == "x/f.csv"
+
+
+def test_slope_interval_is_the_bootstrap_of_the_summed_splits():
+    from bench.report.verdicts import timing
+
+    x = [1.0, 10.0, 100.0]
+    exact = [[2.0, 20.0, 200.0], [3.0, 30.0, 300.0], [5.0, 50.0, 500.0]]
+    lo, hi = timing.slope_interval(x, exact)     # every resample of exactly linear splits has slope 1
+    assert abs(lo - 1) < 1e-12 and abs(hi - 1) < 1e-12
+    rng = np.random.default_rng(3)
+    noisy = np.exp(np.log(np.array(x)) * 0.9 + rng.normal(0, 0.3, size=(8, 3)))
+    lo, hi = timing.slope_interval(x, noisy, resamples=2000)
+    # brute force: the same resamples, one np.polyfit each
+    idx = np.random.default_rng(timing.SEED).integers(0, 8, size=(2000, 8))
+    ref = [np.polyfit(np.log(x), np.log(noisy[i].sum(axis=0)), 1)[0] for i in idx]
+    assert np.allclose([lo, hi], np.percentile(ref, [2.5, 97.5]), atol=1e-12)
+    assert timing.slope_interval(x, noisy[:1]) is None and timing.slope_interval(x, noisy[:, :2]) is None
+
+
+def test_a_timed_slope_is_decided_on_its_interval():
+    x = [1.0, 10.0, 100.0, 1000.0]
+    tight = np.array([[1.0, 7.0, 50.0, 350.0]] * 3) * np.array([[1.0], [1.01], [0.99]])   # slope ~0.85
+    wide = np.array([[1.0, 7.0, 50.0, 350.0], [1.0, 3.0, 9.0, 60.0], [1.0, 9.0, 80.0, 700.0]])
+    ev = _Ev(series={"tight": SeriesCell(x, list(tight.sum(axis=0)), "tight", "f", tight, "times.x_cpu_s"),
+                     "wide": SeriesCell(x, list(wide.sum(axis=0)), "wide", "f", wide, "times.x_cpu_s")})
+    checks = {"X1": Slope("tight", "sub-linear"), "X2": Slope("tight", "linear"), "X3": Slope("wide", "sub-linear")}
+    v = {x.claim_id: x for x in kinds.run("x", checks, ev, _claims("X1", "X2", "X3"))}
+    assert v["X1"].verdict == "not reproduced" and "(the whole interval outside it)" in v["X1"].reason
+    assert v["X2"].verdict == REPRODUCED and "times.x_cpu_s" in v["X2"].reason
+    assert v["X3"].verdict == NOT_CHECKABLE and v["X3"].reason.startswith("within timing noise")
+    assert "bootstrap interval of its slope" in v["X1"].test
+
+
+def test_a_failure_the_papers_own_numbers_share_says_so():
+    from bench.report.verdicts import Verdict, paper_fails_too
+
+    vs = [Verdict("A1", "p", "not reproduced", reason="fails: x", extra={"paper_own": "not reproduced"}),
+          Verdict("A2", "p", "not reproduced", reason="fails: y", extra={"paper_own": "reproduced"}),
+          Verdict("A3", "p", "reproduced", reason="", extra={"paper_own": "not reproduced"})]
+    out = {v.claim_id: v.reason for v in paper_fails_too(vs)}
+    assert out["A1"] == "fails: x; the paper's own numbers fail the same rule: read as ours, they are 'not reproduced'"
+    assert out["A2"] == "fails: y" and out["A3"] == ""
+
+
+def test_mb13_states_table_1_as_the_cause_of_a_failed_psi_part():
+    x = [500.0, 1000.0, 2000.0, 5000.0, 10000.0]
+    y = [0.01 + 1e-4 * v for v in x]                              # a + b psi: slope below 1, not below 0.8
+    splits = np.array([y, [1.01 * v for v in y], [0.99 * v for v in y]])
+    ev = _Ev(series={"runtime in psi": SeriesCell(x, list(splits.sum(axis=0)), "runtime in psi", "f", splits, "t")})
+    o = massbayes.LinearInPsiCause(Slope("runtime in psi", "sub-linear")).run(ev, {"claim_id": "X1"})
+    assert o.parts[0][1][0].ok is False
+    assert "cause: the paper's own Table 1 gives MassBayes' training time as O(thdpsi)" in o.note

@@ -54,7 +54,7 @@ import numpy as np
 from . import CONSTANT_FACTOR, LINEAR_SLOPE, NOT_CHECKABLE, Verdict
 from ._common import (AVG_TEST, CATEGORIES, NOT_AT_SCALE, RATIO_FACTOR, RATIO_TEST, Check, average_check, combine,
                       fmt_p, ratio_check, test_text, unknown, wdl_expect, wdl_p)
-from ._common import TEST_TEXT
+from ._common import TEST_TEXT, TIMING_NOISE
 
 
 # ------------------------------------------------------------------ what the adapter answers
@@ -112,6 +112,10 @@ class SeriesCell:
     y: list[float]
     label: str = ""
     fact: str = ""
+    #: a timed curve's per-split seconds behind ``y``: one row per split, one column per ``x`` (the same
+    #: splits at every point); the slope is then decided on its bootstrap interval over the splits
+    splits: Any = None
+    timed: str = ""     #: what the times are (the records' columns), for the verdict's note
 
 
 @dataclass(frozen=True)
@@ -410,15 +414,37 @@ class Slope:
             r = cell.y[-1] / cell.y[0]
             ok = 1 / CONSTANT_FACTOR <= r <= CONSTANT_FACTOR
             return Check(ok, f"{label}: last / first = {r:.2f}"), cell.fact
+        from . import timing
+
         s = slope(cell.x, cell.y)
-        ok = LINEAR_SLOPE[0] <= s <= LINEAR_SLOPE[1] if self.expect == "linear" else s < LINEAR_SLOPE[0]
-        return Check(ok, f"{label}: log-log slope {s:.2f} ({self.expect} expected)"), cell.fact
+        iv = None if cell.splits is None else timing.slope_interval(cell.x, cell.splits)
+        if iv is None:
+            ok = LINEAR_SLOPE[0] <= s <= LINEAR_SLOPE[1] if self.expect == "linear" else s < LINEAR_SLOPE[0]
+            return Check(ok, f"{label}: log-log slope {s:.2f} ({self.expect} expected)"), cell.fact
+        a, b = iv
+        text = f"{label}: log-log slope {s:.2f} [{a:.2f}, {b:.2f}] ({self.expect} expected)"
+        if self.expect == "linear":
+            inside, outside = LINEAR_SLOPE[0] <= a and b <= LINEAR_SLOPE[1], b < LINEAR_SLOPE[0] or a > LINEAR_SLOPE[1]
+        else:
+            inside, outside = b < LINEAR_SLOPE[0], a >= LINEAR_SLOPE[0]
+        if inside or outside:
+            return Check(inside, text + ("" if inside else " (the whole interval outside it)")), cell.fact
+        return Check(None, f"{TIMING_NOISE}: {text}: the interval straddles the band"), cell.fact
 
     def run(self, ev, row) -> Outcome:
+        from . import timing
+
         c, fact = self.check(ev)
-        return Outcome([("", [c])], ours=c.text, evidence=ev.sources(fact) if fact else "",
-                       test=f"least-squares log-log slope: linear in [{LINEAR_SLOPE[0]}, {LINEAR_SLOPE[1]}], "
-                            f"sub-linear below; constant: last within x{CONSTANT_FACTOR:g} of first")
+        cell = ev.series(self.key)
+        timed = cell is not None and cell.splits is not None and self.expect != "constant"
+        test = (f"least-squares log-log slope: linear in [{LINEAR_SLOPE[0]}, {LINEAR_SLOPE[1]}], "
+                f"sub-linear below; constant: last within x{CONSTANT_FACTOR:g} of first")
+        if timed:
+            test += (f"; a timed curve is decided when the {timing.LEVEL:.0%} bootstrap interval of its slope "
+                     f"({timing.RESAMPLES} resamples over the splits, seed {timing.SEED}) lies wholly inside the "
+                     f"band or wholly outside it, else not checkable: {TIMING_NOISE}")
+        return Outcome([("", [c])], ours=c.text, evidence=ev.sources(fact) if fact else "", test=test,
+                       note=timing.how_timed(cell.timed) if timed and cell.timed else "")
 
 
 @_kind("not_here")
@@ -477,15 +503,17 @@ class Parts:
     published: str = ""
 
     def run(self, ev, row) -> Outcome:
-        out, ours, tests, evidence = [], [], [], []
+        out, ours, tests, evidence, notes = [], [], [], [], []
         for name, check in self.parts:
             o = check.run(ev, row)
             out.append((name, [c for _, cs in o.parts for c in cs]))
             ours.append(o.ours)
             tests.append(o.test)
             evidence += o.evidence.split(";")
+            notes += o.note.split("; ") if o.note else []
         return Outcome(out, ours="; ".join(x for x in ours if x), test="; ".join(dict.fromkeys(t for t in tests if t)),
-                       evidence=";".join(dict.fromkeys(e for e in evidence if e)), published=self.published)
+                       evidence=";".join(dict.fromkeys(e for e in evidence if e)), published=self.published,
+                       note="; ".join(dict.fromkeys(n for n in notes if n)))
 
 
 def _value(row) -> float | None:

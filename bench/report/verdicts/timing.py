@@ -133,6 +133,25 @@ def interval(ratios, unit: str = "datasets", resamples: int = RESAMPLES, level: 
                     float(ghi))
 
 
+def slope_interval(x, splits, resamples: int = RESAMPLES, level: float = LEVEL,
+                   seed: int = SEED) -> tuple[float, float] | None:
+    """The percentile bootstrap interval of a timed curve's log-log slope: ``splits`` holds one row per
+    split and one column per point ``x`` (the same splits at every point); each resample draws the splits
+    with replacement (numpy's generator seeded ``seed``), sums them per point and takes the least-squares
+    slope of log(sum) on log x. None with fewer than two splits or two points."""
+    y = np.asarray(splits, dtype=float)
+    lx = np.log(np.asarray(x, dtype=float))
+    if y.ndim != 2 or y.shape[0] < 2 or y.shape[1] < 2 or y.shape[1] != len(lx) or not np.all(y > 0):
+        return None
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, y.shape[0], size=(resamples, y.shape[0]))
+    ly = np.log(y[idx].sum(axis=1))                      # (resamples, points)
+    cx = lx - lx.mean()
+    slopes = (ly - ly.mean(axis=1, keepdims=True)) @ cx / (cx @ cx)
+    lo, hi = np.percentile(slopes, [100 * (1 - level) / 2, 100 * (1 + level) / 2])
+    return float(lo), float(hi)
+
+
 def decide(iv: Interval, lo: float | None = None, hi: float | None = None, stat: str = "gmean") -> bool | None:
     """Whether the claim's band [lo, hi] (either end open when None) holds on the interval of ``stat``
     (the geometric mean; "median" for a claim about the typical data set): True when the interval lies
@@ -186,5 +205,5 @@ def different(label: str, difference: str, iv: Interval | float | None, lo: floa
                        f"x{factor:g} of the band {_band(lo, hi)}")
 
 
-__all__ = ["ENGINEERING_FACTOR", "RESAMPLES", "LEVEL", "SEED", "Interval", "interval", "decide", "check", "different", "unit_ratios",
+__all__ = ["ENGINEERING_FACTOR", "RESAMPLES", "LEVEL", "SEED", "Interval", "interval", "slope_interval", "decide", "check", "different", "unit_ratios",
            "split_times", "how_timed", "rule_text", "SPLIT_TIME_COLUMNS"]
