@@ -72,6 +72,9 @@ class WdlCell:
     category: str = NOT_AT_SCALE
     #: our counts shown beside a comparison that is not decided (e.g. over too few of the paper's datasets)
     aside: tuple[int, int, int] | None = None
+    #: ours per dataset, (row's, column's) values of the measure on the datasets the counts are over:
+    #: the Bayesian signed-rank note beside the claim's test (:mod:`.bayes_note`, information only)
+    values: tuple | None = None
 
 
 @dataclass
@@ -207,7 +210,9 @@ class WDL:
     def checks(self, ev) -> tuple[list[tuple[str, list[Check]]], list[str], list[str]]:
         return self._checks(ev, self.side)[:3]
 
-    def _checks(self, ev, side: str):
+    def _checks(self, ev, side: str, paired: list | None = None):
+        """(parts, shown, facts, dataset counts); ``paired`` collects (label, row, col, values, measure) of
+        the comparisons whose cell gives our paired per-dataset values (on our side)."""
         out, shown, facts, ns = [], [], [], []
         for name, comps in self.parts:
             cs = []
@@ -238,6 +243,8 @@ class WDL:
                     want = "" if ok else (ev.expected(c) if hasattr(ev, "expected") else _WORD[c.expect])
                     cs.append(Check(ok, txt + ("" if ok else f", expected: {want}")))
                 shown.append(txt)
+                if paired is not None and side == "ours" and cell.values is not None:
+                    paired.append((label, c.row, c.col, cell.values, c.measure))
                 if cell.fact:
                     facts.append(cell.fact)
                 if cell.n is not None and cell.n not in ns:
@@ -246,7 +253,8 @@ class WDL:
         return out, shown, facts, ns
 
     def run(self, ev, row) -> Outcome:
-        parts, shown, facts, ns = self._checks(ev, self.side)
+        paired: list = []
+        parts, shown, facts, ns = self._checks(ev, self.side, paired)
         ours = "; ".join(shown)
         if self.datasets and shown and ns:
             ours += f" ({'/'.join(str(n) for n in ns)} datasets)"
@@ -257,6 +265,10 @@ class WDL:
         if self.paper_own:
             pparts, pshown, _, _ = self._checks(ev, "published")
             o.published, o.extra["paper_own"] = "; ".join(pshown), combine(pparts)[0]
+        if paired:      # the Bayesian signed-rank beside the paper's test, as information (decides nothing)
+            from . import bayes_note
+
+            o.extra[bayes_note.KEY] = bayes_note.note(paired)
         return o
 
     def _tally(self, ev, side: str) -> str:
