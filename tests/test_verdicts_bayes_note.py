@@ -116,3 +116,28 @@ def test_the_paper_side_and_missing_values_give_no_note():
     out = kinds.run("demo", {"D1": WDL((("", (Cmp("A", "B", "error", "win"),)),), side="published")},
                     _Ev(pairs), _claims("D1"))
     assert out[0].ours and bayes_note.KEY not in out[0].extra     # the paper's counts were read, no note
+
+
+def test_massbayes_table4_note_pairs_table3_accuracies_on_the_shipped_facts(monkeypatch):
+    """MB09 (Table 4's W/D/L, the paper's two-standard-error test): the note pairs Table 3's accuracies (as
+    fractions, so the ROPE is one point) on the data sets Table 4 counts, and changes nothing of the verdict."""
+    from pathlib import Path
+
+    from bench import published
+    from bench.papers.massbayes import verdicts as V
+
+    reports = Path(__file__).resolve().parents[1] / "reports"
+    ev = V.MassBayesEvidence(reports)
+    acc = ev.facts.table(V.ACC).pivot_table(index="dataset", columns="algorithm", values="ours")
+    cell = ev.wdl(Cmp("MassBayes", "A1DE", "accuracy", "win"))
+    both = acc[["MassBayes", "A1DE"]].dropna()
+    assert cell.n == len(both) and np.allclose(cell.values[0], both["MassBayes"] / 100)
+    assert np.allclose(cell.values[1], both["A1DE"] / 100)
+    pa, pe, pb = _baycomp(both["MassBayes"].to_numpy() / 100, both["A1DE"].to_numpy() / 100, DEFAULT_ROPE, False)
+    claims = published.claims("massbayes")
+    vs = {v.claim_id: v for v in V.evaluate(reports, claims)}
+    assert f"MassBayes vs A1DE {pa:.2f}/{pe:.2f}/{pb:.2f}" in vs["MB09"].extra["bayes"]
+    monkeypatch.setattr(V.MassBayesEvidence, "paired", lambda self, *a: None)
+    plain = {v.claim_id: v for v in V.evaluate(reports, claims)}
+    assert [v.row() for v in plain.values()] == [v.row() for v in vs.values()]
+    assert "bayes" not in plain["MB09"].extra

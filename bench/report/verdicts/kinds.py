@@ -12,6 +12,8 @@ The kinds (each a frozen dataclass with ``run(ev, row) -> Outcome``):
 * :class:`WDL` -- win/draw/loss counts against an expectation under the paper's sign test
   (``win``, ``loss``, ``not_loss``, ``win_sig``, ``loss_sig``, ``win_nonsig``, ``loss_nonsig``,
   ``nonsig``: significant in neither direction), one stated part per named group of comparisons;
+  where a cell gives our paired per-dataset values (``WdlCell.values``), the Bayesian signed-rank note
+  beside the test (:mod:`.bayes_note`, ``extra["bayes"]``; information only);
 * :class:`Average` -- our average of a measure against the published one (within
   :data:`~bench.report.verdicts._common.AVG_RTOL`, over enough of the paper's datasets);
 * :class:`Ratio` -- a time ratio of two learners against the published ratio (within a factor
