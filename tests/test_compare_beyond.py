@@ -115,15 +115,39 @@ def test_holm_hochberg_bonferroni_equal_statsmodels():
     rng = np.random.default_rng(2)
     for _ in range(20):
         p = rng.uniform(0, 0.2, rng.integers(2, 12)) ** 2
-        for ours, name in ((posthoc.holm, "holm"), (posthoc.hochberg, "simes-hochberg"),
-                           (posthoc.bonferroni, "bonferroni")):
-            rej, adj, _, _ = multipletests(p, alpha=0.05, method=name)
+        for ours, name, sm in ((posthoc.holm, "holm", "holm"), (posthoc.hochberg, "hochberg", "simes-hochberg"),
+                               (posthoc.bonferroni, "bonferroni", "bonferroni")):
+            rej, adj, _, _ = multipletests(p, alpha=0.05, method=sm)
             assert np.allclose(ours(p), adj)
-            assert (posthoc.rejects(ours(p), 0.05) == rej).all()
+            assert (posthoc.rejects(p, name, 0.05) == rej).all()
     # the boundary, adjusted p exactly alpha: rejected by both (p_(i) <= alpha / (m - i + 1))
     p = [0.0125, 0.5, 0.9, 0.7]
-    assert posthoc.holm(p)[0] == 0.05 and posthoc.rejects(posthoc.holm(p))[0]
+    assert posthoc.holm(p)[0] == 0.05 and posthoc.rejects(p, "holm")[0]
     assert multipletests(p, alpha=0.05, method="holm")[0][0]
+
+
+@pytest.mark.parametrize("name,sm", [("holm", "holm"), ("hochberg", "simes-hochberg"), ("bonferroni", "bonferroni")])
+def test_corrections_reject_at_the_threshold_itself_as_statsmodels(name, sm):
+    """p_(i) exactly alpha / (m - i + 1) is rejected (<=), although (m - i + 1) p_(i) may round above alpha
+    (0.05 / 11 * 11 = 0.05000000000000001): the decision is on the raw p-values, as statsmodels takes it."""
+    from statsmodels.stats.multitest import multipletests
+
+    rounded_up = 0
+    for m in range(2, 25):
+        for i in range(1, m + 1):
+            k = m if name == "bonferroni" else m - i + 1
+            p = [0.001 * j / m for j in range(1, i)] + [0.05 / k] + [0.9] * (m - i)
+            ours = posthoc.rejects(p, name, 0.05)
+            assert (ours == multipletests(p, alpha=0.05, method=sm)[0]).all(), (m, i)
+            assert ours[i - 1]                             # the p-value at its threshold is rejected
+            # just above the threshold: not rejected (nor any later one under Holm)
+            q = list(p)
+            q[i - 1] = np.nextafter(0.05 / k, 1.0)
+            assert (posthoc.rejects(q, name, 0.05) == multipletests(q, alpha=0.05, method=sm)[0]).all(), (m, i)
+            rounded_up += k * (0.05 / k) > 0.05
+    assert rounded_up > 0       # the case the raw-p rule exists for occurs in this range
+    with pytest.raises(ValueError, match="unknown correction"):
+        posthoc.rejects([0.01], "sidak")
 
 
 def test_bonferroni_dunn_q_is_demsars_table_5b():
@@ -298,7 +322,9 @@ def test_rope_option_is_checked_before_anything_runs(tmp_path, capsys):
     assert not out.exists()
 
 
-@pytest.mark.parametrize("first", ["import bench.stats.ranks", "from bench.stats import rank_matrix", "pass"])
+@pytest.mark.parametrize("first", ["import bench.stats.ranks", "from bench.stats import rank_matrix", "pass",
+                                   "import bench.stats.posthoc", "from bench.stats import friedman",
+                                   "from bench.stats import *", "import bench.compare.analysis"])
 def test_bench_stats_ranks_is_the_module_whatever_was_imported_first(first):
     code = (f"{first}\nfrom bench.stats import ranks, rank_matrix\nimport types\n"
             "assert isinstance(ranks, types.ModuleType), ranks\n"

@@ -110,7 +110,7 @@ def test_holm_hand_worked_case():
     from statsmodels.stats.multitest import multipletests
 
     p = [0.025, 0.5]
-    assert holm(p)[0] == 0.05 and rejects(holm(p))[0] and multipletests(p, 0.05, "holm")[0][0]
+    assert holm(p)[0] == 0.05 and rejects(p, "holm")[0] and multipletests(p, 0.05, "holm")[0][0]
 
 
 def test_floors_and_thin_evidence_summary(case):

@@ -175,6 +175,61 @@ def test_the_verdicts_read_only_the_facts(full_run, tmp_path):
     assert "median 0.40x [0.40, 0.40] over 11 datasets" in concl.loc["AN12", "ours"]
 
 
+def test_wdl_claims_carry_the_bayesian_note_and_keep_their_verdicts(full_run, monkeypatch):
+    """The per-dataset values the build records (fact ``wdl_values``) are the ones Tables 2-5 count on (their raw
+    W/D/L is every cell's count); each W/D/L claim with counts gets the Bayesian signed-rank note, baycomp's
+    numbers on those values, on the paper's page after the claim's test; without the values every verdict
+    is the same."""
+    from baycomp import SignedRankTest
+
+    from bench.papers.ande_sr import verdicts as V
+    from bench.report import page as P
+    from bench.report.facts import Facts
+    from bench.report.pages import paper_blocks
+    from bench.stats.pairwise import wdl
+
+    _, out, _ = full_run
+    facts = Facts.of_paper(out.parent, "ande_sr")
+    vals = facts.table("wdl_values")
+    size = dict(zip(vals["dataset"], vals["size"]))
+    assert set(size.values()) == {"small", "medium", "large"} and len(size) == 11
+    checked = 0
+    for fact in V.TABLE_FACTS.values():
+        for r in facts.table(fact).to_dict("records"):
+            if r["ours_wins"] is None or pd.isna(r["ours_wins"]):
+                continue
+            t = vals[(vals["measure"] == r["measure"]) & vals["algo"].isin([r["row"], r["col"]])]
+            if r["subset"] != "all":
+                t = t[t["size"] == r["subset"]]
+            v = t.pivot_table(index="dataset", columns="algo", values="value", aggfunc="first")[[r["row"], r["col"]]]
+            w = wdl(v[r["row"]].to_numpy(float), v[r["col"]].to_numpy(float), True, "raw")
+            assert (w.wins, w.draws, w.losses) == (r["ours_wins"], r["ours_draws"], r["ours_losses"]), r
+            checked += 1
+    assert checked > 50
+    claims = published.claims("ande_sr")
+    vs = V.evaluate_facts(facts, claims)
+    by = {v.claim_id: v for v in vs}
+    # AN03's first comparison: A1DE-S vs A1DE bias over all datasets, as baycomp computes it (seed 0, ROPE 0.01)
+    b = vals[vals["measure"] == "bias"].pivot_table(index="dataset", columns="algo", values="value")
+    s = SignedRankTest.sample(b["A1DE-S"].to_numpy(float), b["A1DE"].to_numpy(float), 0.01, nsamples=50000,
+                              random_state=0)
+    left, eq, right = np.bincount(np.argmax(s, axis=1), minlength=3) / len(s)
+    assert f"A1DE-S vs A1DE bias all {right:.2f}/{eq:.2f}/{left:.2f}" in by["AN03"].extra["bayes"]
+    wdl_claims = [c for c, k in V.CHECKS.items() if isinstance(k, V.WDL)]
+    noted = [c for c in wdl_claims if by[c].extra.get("bayes")]
+    assert {"AN03", "AN05", "AN07", "AN10"} <= set(noted)
+    assert not any(by[c].extra.get("bayes") for c in V.CHECKS if c not in wdl_claims)
+    # the verdicts without the values: the same, field by field
+    monkeypatch.setattr(V.Adapter, "paired", lambda self, *a: None)
+    plain = V.evaluate_facts(facts, claims)
+    assert [v.row() for v in plain] == [v.row() for v in vs]
+    assert not any(v.extra.get("bayes") for v in plain)
+    # the paper's page: the claim's row shows its own test, then the note
+    md = P.to_markdown(paper_blocks(out.parent, "ande_sr", vs))
+    row = next(line for line in md.splitlines() if line.startswith("| AN03 "))
+    assert f"{by['AN03'].test}; Bayesian signed-rank (ROPE 0.01, information only;" in row
+
+
 def test_the_wdl_and_figure_facts_are_the_numbers_the_tables_show(full_run):
     from bench.report.compare import fmt
     from bench.report.facts import Facts

@@ -298,6 +298,45 @@ def test_the_verdicts_read_the_facts_alone(report, tmp_path):
                 assert name in names or name == "missing.csv", (v.claim_id, e)
 
 
+def test_wdl_claims_carry_the_bayesian_note_on_the_values_tables_3_4_7_count(report, tmp_path, monkeypatch):
+    """The build records the per-dataset means Tables 3, 4, 7 count on (fact ``wdl_values``): their raw W/D/L is
+    every cell's count; the W/D/L claims show the Bayesian signed-rank on them (as bench.stats.bayes computes it,
+    checked against baycomp in tests/test_compare_beyond.py) and give the same verdicts without them."""
+    from bench import published
+    from bench.papers.eskdb import verdicts as V
+    from bench.stats.bayes import DEFAULT_ROPE, signed_rank
+    from bench.stats.pairwise import wdl
+
+    _, _, res = report
+    paper = tmp_path / "reports" / "eskdb"
+    paper.mkdir(parents=True)
+    res.facts.write(paper)
+    vals = res.facts.table("wdl_values")
+    cells = 0
+    for n in (3, 4, 7):
+        for r in res.facts.table(f"table{n}_wdl").to_dict("records"):
+            if r["ours_wins"] is None:
+                continue
+            t = vals[(vals["measure"] == r["measure"]) & vals["algo"].isin([r["row"], r["col"]])]
+            v = t.pivot_table(index="dataset", columns="algo", values="value")[[r["row"], r["col"]]].dropna()
+            w = wdl(v[r["row"]].to_numpy(float), v[r["col"]].to_numpy(float), True, "raw")
+            assert (w.wins, w.draws, w.losses, len(v)) == (r["ours_wins"], r["ours_draws"], r["ours_losses"],
+                                                           r["ours_n"]), r
+            cells += 1
+    assert cells >= 10
+    claims = published.claims("eskdb")
+    vs = {v.claim_id: v for v in V.evaluate(tmp_path / "reports", claims)}
+    note = vs["ES34"].extra["bayes"]
+    v = vals[vals["measure"] == "RMSE"].pivot_table(index="dataset", columns="algo", values="value")
+    p = signed_rank(v["ESKDB_HDP"].to_numpy(float), v["ESKDB_M"].to_numpy(float), DEFAULT_ROPE)
+    assert f"ESKDB_HDP vs ESKDB_M RMSE {p.p_a:.2f}/{p.p_rope:.2f}/{p.p_b:.2f}" in note
+    assert vs["ES33"].extra["bayes"] and vs["ES35"].extra["bayes"]
+    monkeypatch.setattr(V.Evidence, "_paired", lambda self, *a: None)
+    plain = {v.claim_id: v for v in V.evaluate(tmp_path / "reports", claims)}
+    assert [v.row() for v in plain.values()] == [v.row() for v in vs.values()]
+    assert not plain["ES34"].extra.get("bayes")
+
+
 def _claims_of(*ids):
     from bench import published
 

@@ -152,7 +152,8 @@ def analyse(records: pd.DataFrame, algos: list[str], baseline: str, seeds, biasv
     if not vs_baseline.empty:   # Holm over the k - 1 sign tests against the baseline, per measure
         vs_baseline["p_two_tailed_holm"] = vs_baseline.groupby("measure")["p_two_tailed"].transform(
             lambda p: holm(p.to_numpy()))
-        vs_baseline["significant_two_tailed_holm"] = rejects(vs_baseline["p_two_tailed_holm"], alpha)
+        vs_baseline["significant_two_tailed_holm"] = vs_baseline.groupby("measure")["p_two_tailed"].transform(
+            lambda p: rejects(p.to_numpy(), "holm", alpha)).astype(bool)
     # ------------------------------------------------------------ ranks
     fr = {m: friedman_analysis(means[m].loc[complete] if complete else means[m].iloc[:0], alpha) for m in MEASURES}
     # ------------------------------------------------------------ Wilcoxon + Holm
@@ -329,10 +330,10 @@ def wilcoxon_vs_baseline(means: dict, complete: list, algos: list, baseline: str
             d = (v[a] - v[baseline]).to_numpy()
             block.append({"algorithm": a, "measure": m, "n": int(len(v)), "median difference": float(np.median(d)),  # algorithm - baseline: > 0 is worse
                           "n_ranked": w.n, "T": w.statistic, "p": w.p, "method": w.method})
-        adj = holm([r["p"] for r in block])
-        for r, p in zip(block, adj):
+        raw = [r["p"] for r in block]
+        for r, p, rej in zip(block, holm(raw), rejects(raw, "holm", ALPHA)):
             r["p_holm"] = p
-            r["significant_holm"] = bool(rejects([p], ALPHA)[0])
+            r["significant_holm"] = bool(rej)
         rows += block
     return pd.DataFrame(rows)
 

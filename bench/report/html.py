@@ -85,8 +85,8 @@ def tex_to_html(tex: str) -> str:
 #: shows them, with their relative widths (the table has fixed widths: long cells wrap, never widen it;
 #: the paper key and the claim id, e.g. "massbayes" and "MB06a", fit on one line at 1400 px)
 CLAIM_TEXT = "the claim (paper's words)"
-VERDICT_COLUMNS = {"paper": 8.5, "claim": 5, CLAIM_TEXT: 21, "verdict": 8.5, "reason": 17, "ours": 15,
-                   "published": 15, "test": 8, "evidence": 9}
+VERDICT_COLUMNS = {"paper": 8.5, "claim": 5, CLAIM_TEXT: 18, "verdict": 8.5, "reason": 17, "ours": 15,
+                   "published": 14, "test": 12, "evidence": 9}
 #: verdict-table columns that list comparisons (or files), with their separators (outermost first):
 #: shown one per line
 LISTED_COLUMNS = {"ours": ("; ",), "published": ("; ",), "evidence": (", ",), "reason": (" | ", "; ")}

@@ -13,7 +13,7 @@ classifiers through Bayesian analysis", JMLR 18(77):1-36.
   degrees of freedom, location the mean difference and scale sqrt((1/n + rho/(1-rho)) s^2), where
   rho = n_test / n_total is Nadeau and Bengio's correlation of the splits (1/k for k-fold
   cross-validation, 1/2 for 2-fold). The probabilities are its exact t distribution
-  (``tests/test_stats_bayes.py`` checks them against :class:`baycomp.CorrelatedTTest`).
+  (``tests/test_compare_beyond.py`` checks them against :class:`baycomp.CorrelatedTTest`).
 
 The results name the learners ``a`` and ``b``: ``p_a`` is the probability that ``a`` is better by
 more than ``rope``, ``p_rope`` that the difference lies within the ROPE, ``p_b`` that ``b`` is better.
@@ -86,7 +86,7 @@ def signed_rank(a, b, rope: float = DEFAULT_ROPE, lower_is_better: bool = True, 
     below -2 rope for b, and the rest within the ROPE; the reported probabilities are the shares of
     draws in which each of the three is the largest. This is :class:`baycomp.SignedRankTest`'s
     computation, vectorised over the draws; with the same seed it draws the same Dirichlet weights
-    (``numpy.random.RandomState(seed)``), and ``tests/test_stats_bayes.py`` checks the
+    (``numpy.random.RandomState(seed)``), and ``tests/test_compare_beyond.py`` checks the
     probabilities equal baycomp's."""
     x, y = _paired(a, b)
     rope = _rope(rope)

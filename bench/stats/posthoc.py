@@ -2,9 +2,9 @@
 
 * :func:`holm`, :func:`hochberg`, :func:`bonferroni` - adjusted p-values of a family of tests
   (Holm 1979 step-down, Hochberg 1988 step-up, Bonferroni). A hypothesis is rejected at ``alpha``
-  when its adjusted p-value is <= alpha: Holm's own rule (reject H_(i) while
-  p_(i) <= alpha / (m - i + 1)), and the rule of statsmodels' ``multipletests``, against which
-  ``tests/test_stats_posthoc.py`` checks all three (:func:`rejects`).
+  when its adjusted p-value is <= alpha, decided on the raw p-values as each procedure states it
+  (Holm: reject H_(i) while p_(i) <= alpha / (m - i + 1)), the rule of statsmodels' ``multipletests``,
+  against which ``tests/test_compare_beyond.py`` checks all three, the boundary included (:func:`rejects`).
 * :func:`control_tests` - every learner against a control (Demsar 2006, Sec. 3.2.2): the Friedman
   z statistic z = (R_i - R_control) / sqrt(k (k+1) / (6 N)) of the mean ranks, its two-sided normal
   p-value, adjusted by Bonferroni-Dunn, Holm and Hochberg over the k - 1 comparisons; and
@@ -64,10 +64,42 @@ def bonferroni(pvalues) -> np.ndarray:
     return out
 
 
-def rejects(adjusted, alpha: float = ALPHA) -> np.ndarray:
-    """Which hypotheses are rejected: adjusted p <= alpha (Holm's and statsmodels' rule)."""
-    a = np.asarray(adjusted, dtype=np.float64)
-    return np.where(np.isnan(a), False, a <= alpha)
+#: the corrections :func:`rejects` decides by
+METHODS = ("holm", "hochberg", "bonferroni")
+
+
+def rejects(pvalues, method: str = "holm", alpha: float = ALPHA) -> np.ndarray:
+    """Which hypotheses of the family ``pvalues`` (the raw p-values; NaN: not tested, never rejected)
+    ``method`` rejects at ``alpha``, by the procedure's own rule on the raw p-values, with the m valid
+    p-values sorted ascending (p_(1) <= ... <= p_(m)):
+
+    * ``holm`` (step-down): reject H_(1), ..., H_(k-1), where k is the first i with p_(i) > alpha / (m - i + 1);
+    * ``hochberg`` (step-up): reject H_(1), ..., H_(k), where k is the last i with p_(i) <= alpha / (m - i + 1);
+    * ``bonferroni``: reject H_i when p_i <= alpha / m.
+
+    At equality the hypothesis is rejected (``<=``: Holm 1979's rule, and statsmodels' ``multipletests``,
+    which decides the same way on the raw p-values). Mathematically this is "adjusted p <= alpha"; in
+    floating point the adjusted p-value (m - i + 1) p_(i) of a p-value exactly at its threshold can round
+    to just above alpha (e.g. p = 0.05 / 11 gives 11 p = 0.05000000000000001), so the decision is taken on
+    the raw p-values, never on the rounded product."""
+    if method not in METHODS:
+        raise ValueError(f"unknown correction {method!r}; known: {', '.join(METHODS)}")
+    p, ok = _valid(pvalues)
+    out = np.zeros(p.shape, dtype=bool)
+    m = ok.size
+    if m == 0:
+        return out
+    if method == "bonferroni":
+        out[ok] = p[ok] <= alpha / m
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    below = p[order] <= alpha / (m - np.arange(m))
+    if method == "holm":
+        k = int(np.argmin(below)) if not below.all() else m     # the first p above its threshold
+    else:
+        k = int(np.flatnonzero(below)[-1]) + 1 if below.any() else 0
+    out[order[:k]] = True
+    return out
 
 
 # ---------------------------------------------------------------- against a control
@@ -102,8 +134,8 @@ def control_tests(average_ranks: dict, n: int, control: str, alpha: float = ALPH
     out = pd.DataFrame({"algorithm": others, "rank": [average_ranks[a] for a in others],
                         "control rank": average_ranks[control], "z": z, "p": p,
                         "p_bonferroni_dunn": bonferroni(p), "p_holm": holm(p), "p_hochberg": hochberg(p)})
-    for m in ("bonferroni_dunn", "holm", "hochberg"):
-        out[f"rejects_{m}"] = rejects(out[f"p_{m}"], alpha)
+    for m, method in (("bonferroni_dunn", "bonferroni"), ("holm", "holm"), ("hochberg", "hochberg")):
+        out[f"rejects_{m}"] = rejects(p, method, alpha)
     return out
 
 
@@ -135,7 +167,7 @@ def wilcoxon_pairs(values: pd.DataFrame, zero_method: str = "demsar", method: st
             rows.append({"a": a, "b": b, "n": w.n, "T": w.statistic, "p": w.p, "method": w.method})
     out = pd.DataFrame(rows, columns=["a", "b", "n", "T", "p", "method"])
     out["p_holm"] = holm(out["p"]) if len(out) else []
-    out["rejects_holm"] = rejects(out["p_holm"]) if len(out) else []
+    out["rejects_holm"] = rejects(out["p"], "holm") if len(out) else []
     return out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from bench.report.compare import wdl_vs_published
-from bench.papers.ande_sr.spec import ALGOS, ALPHA, SUBSETS, TEST
+from bench.papers.ande_sr.spec import ALGOS, ALPHA, SUBSETS, TABLES, TEST
 
 
 def collections(pds: pd.DataFrame) -> dict[str, list[str] | None]:
@@ -96,6 +96,24 @@ def ratio_facts(vals: dict, coll: dict, label: dict) -> pd.DataFrame:
                 rows += [[ds, group.capitalize(), label.get(a, a), name, float(v.loc[ds, a] / nb)]
                          for a in ALGOS.values() if a != base and a in v.columns and pd.notna(v.loc[ds, a])]
     return pd.DataFrame(rows, columns=["dataset", "group", "algo", "measure", "ratio"], dtype=object)
+
+
+def wdl_value_facts(vals: dict, coll: dict) -> pd.DataFrame:
+    """The per-dataset means Tables 2-5 count their wins, draws and losses on, as a long table: dataset,
+    size (small, medium, large: the paper's collection it belongs to), algo (the paper's name), measure (the
+    paper's: bias, variance, 0-1 loss, RMSE), value; cells without a value left out. The paired values of a
+    W/D/L claim's Bayesian signed-rank note (:mod:`bench.report.verdicts.bayes_note`)."""
+    size = {d: s for s in ("small", "medium", "large") for d in (coll.get(s) or [])}
+    rows = []
+    for _, (measure, name, _) in TABLES.items():
+        v = vals.get(measure, pd.DataFrame())
+        if v is None or v.empty:
+            continue
+        algos = [(pa, oa) for pa, oa in ALGOS.items() if oa in v.columns]
+        for ds in v.index:
+            rows += [[ds, size.get(ds, ""), pa, name, float(v.loc[ds, oa])] for pa, oa in algos
+                     if pd.notna(v.loc[ds, oa])]
+    return pd.DataFrame(rows, columns=["dataset", "size", "algo", "measure", "value"], dtype=object)
 
 
 #: the columns of a W/D/L fact table (:func:`wdl_facts`)

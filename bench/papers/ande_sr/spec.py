@@ -23,6 +23,8 @@ TABLES = {2: ("bias", "bias", "bias"), 3: ("variance", "variance", "variance"),
 TEST = "sign2"        # Zaidi and Webb 2013: two-tailed binomial sign test, significant when p < 0.05
 ALPHA = 0.05
 
+#: the fact of the per-dataset values Tables 2-5 count on (the paired values of the Bayesian note)
+VALUES_FACT = "wdl_values"
 #: the long table of Tables 2-5's RF10 cells recomputed with RF10-sklearn (read by the verdicts)
 SKLEARN_FILE = "wdl_rf10_sklearn_long.csv"
 

@@ -15,8 +15,9 @@ from bench.report.compare import fmt, fmt_p, long_display, wdl_matrix_display
 from bench.report.context import PaperResult
 from bench.report.tables import write_table
 from bench.report.keyfig import WIN_SHARE
-from bench.papers.ande_sr.data import n_compared, rf10_sklearn_cells, rounds, wdl_cells, wdl_facts
-from bench.papers.ande_sr.spec import ALGOS, ALPHA, BASELINE, PAIRED, PAPER, SKLEARN_FILE, SUBSETS, TABLES
+from bench.papers.ande_sr.data import n_compared, rf10_sklearn_cells, rounds, wdl_cells, wdl_facts, wdl_value_facts
+from bench.papers.ande_sr.spec import (ALGOS, ALPHA, BASELINE, PAIRED, PAPER, SKLEARN_FILE, SUBSETS, TABLES,
+                                       VALUES_FACT)
 
 
 def wdl_tables(exp, vals: dict, coll: dict, out: Path, res: PaperResult) -> list[Path]:
@@ -70,6 +71,12 @@ def wdl_tables(exp, vals: dict, coll: dict, out: Path, res: PaperResult) -> list
                                      "paper's RF10 cell")
         res.facts.add_table(Path(SKLEARN_FILE).stem, wdl_facts(sk), f"{PAPER}/{SKLEARN_FILE}",
                             about="Tables 2-5, every cell with RF10, recomputed with RF10-sklearn in RF10's place")
+    bv = vals.get("_bv")
+    res.facts.add_table(VALUES_FACT, wdl_value_facts(vals, coll), f"{PAPER}/summary_long.csv" + (
+                            f";{PAPER}/bias_variance_per_dataset.csv" if bv is not None and not bv.empty else ""),
+                        about="per dataset, each learner's mean bias, variance, 0-1 loss and RMSE (the paper's names) "
+                              "with the paper's size collection of the dataset: the values Tables 2-5 count on, "
+                              "paired by dataset for the Bayesian signed-rank beside each W/D/L claim")
     res.facts.add_table("key_cells", pd.concat(key_cells, ignore_index=True), ";".join(key_sources),
                         about="the key figure's cells: published and our win share W / (W + L) of every published "
                               "cell of Tables 2-5, as the long tables show them (3 decimals); ours None where we "

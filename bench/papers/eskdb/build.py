@@ -166,6 +166,10 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
                                  caption=f"Table {number}: win-draw-loss, row vs column (a win = lower value), ours "
                                          f"beside published; significance: one-tailed binomial sign test p <= {ALPHA} "
                                          f"(published significance recomputed from the published counts)")
+    res.facts.add_table("wdl_values", _value_facts(vals, amap), f"{EXPERIMENTS['main']}/summary_long.csv",
+                        about="per dataset, the mean RMSE and error rate of each of the paper's learners (its names): "
+                              "the values Tables 3, 4, 7 count on, paired by dataset for the Bayesian signed-rank "
+                              "beside each W/D/L claim")
     # average tables 5, 6, 8, 9
     for number in (5, 6, 8, 9):
         res.files += _average_table(number, vals, amap, reasons, out, res.facts)
@@ -206,6 +210,21 @@ SUMMARY_FACTS = {"eskdb_main": ["eskdb_hdp", "xgb_tuned"], "eskdb_ablation": Non
 SPLIT_TIME_ALGOS = ("ESKDB_M", "ESKDB_HDP", "SKDB", "XGBoost_default", "XGBoost_tuned")
 #: the digits the tables print: averages (Tables 5, 6, 8, 9) and win shares (Tables 3, 4, 7)
 AVERAGE_DIGITS, SHARE_DIGITS = 4, 3
+
+
+def _value_facts(vals: dict, amap: dict) -> pd.DataFrame:
+    """The per-dataset means Tables 3, 4, 7 count on, as a long table: dataset, algo (the paper's name),
+    measure (the paper's: RMSE, error rate), value; cells without a value left out."""
+    rows = []
+    for name, m in ACCURACY.items():
+        v = vals.get(m, pd.DataFrame())
+        if v is None or v.empty:
+            continue
+        algos = [(pa, oa) for pa, oa in amap.items() if oa in v.columns]
+        for ds in v.index:
+            rows += [{"dataset": ds, "algo": pa, "measure": name, "value": float(v.loc[ds, oa])} for pa, oa in algos
+                     if pd.notna(v.loc[ds, oa])]
+    return _frame(rows, ["dataset", "algo", "measure", "value"])
 
 
 def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:

@@ -294,7 +294,22 @@ class MassBayesEvidence:
         pub = (None if pd.isna(r["published_wins"]) or pd.isna(r["published_losses"]) else
                (int(r["published_wins"]), int(r["published_draws"]), int(r["published_losses"])))
         ours = (int(r["wins"]), int(r["draws"]), int(r["losses"])) if r["datasets"] else None
-        return WdlCell(ours, pub, n=int(r["datasets"]), fact=WDL_T, note="no data set run with both")
+        n = int(r["datasets"])
+        return WdlCell(ours, pub, n=n, fact=WDL_T, note="no data set run with both",
+                       values=self.paired(cmp.row, cmp.col, n) if ours else None)
+
+    def paired(self, row: str, col: str, n: int) -> tuple | None:
+        """(row's, col's) mean accuracy of Table 3 as a fraction (a ROPE of 0.01 is one point), on the data
+        sets where both have one; None unless they are the ``n`` data sets Table 4 counts over."""
+        t = self.facts.table(ACC)
+        if t is None or t.empty:
+            return None
+        v = t[t["algorithm"].isin([row, col])].pivot_table(index="dataset", columns="algorithm", values="ours",
+                                                            aggfunc="first")
+        if row not in v.columns or col not in v.columns:
+            return None
+        v = v[[row, col]].astype(float).dropna() / 100.0
+        return (v[row].to_numpy(), v[col].to_numpy()) if len(v) == n >= 2 else None
 
     def series(self, key: str) -> SeriesCell | None:
         """Fig. 3's MassBayes training time / model size against N, the discretisation of all N rows against N,

@@ -477,7 +477,10 @@ def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bo
                   root: Path | None = None) -> P.Table:
     """A verdict table (a block of :mod:`bench.report.page`); ``link_prefix`` is prepended to evidence
     paths (relative to reports/) so that links resolve from the page the table is on; with ``root``
-    (reports/), evidence CSVs link to their Markdown twin where there is one."""
+    (reports/), evidence CSVs link to their Markdown twin where there is one. The test column adds a W/D/L
+    claim's Bayesian signed-rank note (:mod:`.bayes_note`, information only) after the claim's own test."""
+    from . import bayes_note
+
     cols = (["paper"] if with_paper else []) + ["claim", "verdict", "reason", "ours", "published", "test",
                                                  "evidence", "the claim (paper's words)"]
     rows = []
@@ -486,7 +489,8 @@ def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bo
             if v.evidence else ""
         rows.append(([_cell(v.paper)] if with_paper else []) +
                     [_cell(v.claim_id), P.strong(_cell(v.verdict)) if v.verdict == REPRODUCED else _cell(v.verdict),
-                     _cell(v.reason), _cell(v.ours), _cell(v.published), _cell(v.test), ev, P.quoted(_cell(v.claim))])
+                     _cell(v.reason), _cell(v.ours), _cell(v.published), _cell(bayes_note.shown(v.test, v.extra)), ev,
+                     P.quoted(_cell(v.claim))])
     return P.Table(cols, rows, kind="verdicts")
 
 

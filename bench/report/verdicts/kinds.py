@@ -12,6 +12,8 @@ The kinds (each a frozen dataclass with ``run(ev, row) -> Outcome``):
 * :class:`WDL` -- win/draw/loss counts against an expectation under the paper's sign test
   (``win``, ``loss``, ``not_loss``, ``win_sig``, ``loss_sig``, ``win_nonsig``, ``loss_nonsig``,
   ``nonsig``: significant in neither direction), one stated part per named group of comparisons;
+  where a cell gives our paired per-dataset values (``WdlCell.values``), the Bayesian signed-rank note
+  beside the test (:mod:`.bayes_note`, ``extra["bayes"]``; information only);
 * :class:`Average` -- our average of a measure against the published one (within
   :data:`~bench.report.verdicts._common.AVG_RTOL`, over enough of the paper's datasets);
 * :class:`Ratio` -- a time ratio of two learners against the published ratio (within a factor
@@ -72,6 +74,9 @@ class WdlCell:
     category: str = NOT_AT_SCALE
     #: our counts shown beside a comparison that is not decided (e.g. over too few of the paper's datasets)
     aside: tuple[int, int, int] | None = None
+    #: ours per dataset, (row's, column's) values of the measure on the datasets the counts are over:
+    #: the Bayesian signed-rank note beside the claim's test (:mod:`.bayes_note`, information only)
+    values: tuple | None = None
 
 
 @dataclass
@@ -211,7 +216,9 @@ class WDL:
     def checks(self, ev) -> tuple[list[tuple[str, list[Check]]], list[str], list[str]]:
         return self._checks(ev, self.side)[:3]
 
-    def _checks(self, ev, side: str):
+    def _checks(self, ev, side: str, paired: list | None = None):
+        """(parts, shown, facts, dataset counts); ``paired`` collects (label, row, col, values, measure) of
+        the comparisons whose cell gives our paired per-dataset values (on our side)."""
         out, shown, facts, ns = [], [], [], []
         for name, comps in self.parts:
             cs = []
@@ -242,6 +249,8 @@ class WDL:
                     want = "" if ok else (ev.expected(c) if hasattr(ev, "expected") else _WORD[c.expect])
                     cs.append(Check(ok, txt + ("" if ok else f", expected: {want}")))
                 shown.append(txt)
+                if paired is not None and side == "ours" and cell.values is not None:
+                    paired.append((label, c.row, c.col, cell.values, c.measure))
                 if cell.fact:
                     facts.append(cell.fact)
                 if cell.n is not None and cell.n not in ns:
@@ -250,7 +259,8 @@ class WDL:
         return out, shown, facts, ns
 
     def run(self, ev, row) -> Outcome:
-        parts, shown, facts, ns = self._checks(ev, self.side)
+        paired: list = []
+        parts, shown, facts, ns = self._checks(ev, self.side, paired)
         ours = "; ".join(shown)
         if self.datasets and shown and ns:
             ours += f" ({'/'.join(str(n) for n in ns)} datasets)"
@@ -261,6 +271,10 @@ class WDL:
         if self.paper_own:
             pparts, pshown, _, _ = self._checks(ev, "published")
             o.published, o.extra["paper_own"] = "; ".join(pshown), combine(pparts)[0]
+        if paired:      # the Bayesian signed-rank beside the paper's test, as information (decides nothing)
+            from . import bayes_note
+
+            o.extra[bayes_note.KEY] = bayes_note.note(paired)
         return o
 
     def _tally(self, ev, side: str) -> str:
