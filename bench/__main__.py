@@ -366,7 +366,7 @@ def _tolerate_full_disk() -> None:
 
 def _interrupted() -> None:
     """Ctrl-C: stop every worker and say, in one line, what was kept and how to resume."""
-    from .store import results_root
+    from .paths import results_root
     from .sweep import stop_workers
 
     stop_workers()
@@ -446,7 +446,7 @@ def _check_results_dir(argv: list[str]) -> Path | None:
     import os
     import tempfile
 
-    from .store import results_root
+    from .paths import results_root
 
     root = str(results_root())
     for a in argv:

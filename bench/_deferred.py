@@ -26,7 +26,16 @@ size) runs ``from sklearn.preprocessing import FunctionTransformer``, and that p
 all its transformers, scipy.interpolate and scipy.optimize with them (about 0.3 s): a package
 stand-in (:data:`PARTIAL`) holds ``FunctionTransformer`` from its own submodule and has the
 package's ``__path__``, so submodules import without the package's ``__init__``; any other
-attribute imports the real package. :class:`LazyModule` is the same idea for bench's own modules: a
+attribute imports the real package. ``sklearn.utils.fixes`` also runs ``import scipy.sparse.linalg``
+(and ``scipy.sparse.csgraph``, which takes ``LinearOperator`` from it) and reads
+``scipy.sparse.linalg.cg``; the package imports ``scipy.linalg`` (LAPACK wrappers, decompositions:
+about 0.1 s) for its solvers, and ``sklearn.utils.extmath`` runs ``from scipy import linalg``. Neither
+is called by a job of bench's own learners. Both get package stand-ins (:data:`EARLY_PARTIAL`,
+installed before ``hidden`` since scikit-learn reads them): ``scipy.linalg``'s holds no name but has
+the package's ``__path__``, so Numba's ``import scipy.linalg.cython_blas`` (its BLAS check, run when
+a kernel is first loaded) imports that extension alone; ``scipy.sparse.linalg``'s holds
+``LinearOperator`` from its submodule and a ``cg`` that imports the real package when called
+(:data:`ON_CALL`). :class:`LazyModule` is the same idea for bench's own modules: a
 module-level ``pd`` that imports pandas on first use.
 
 Only the ``python -m bench`` entry point calls :func:`defer`; library imports are untouched.
@@ -43,9 +52,14 @@ import types
 DEFERRED = ("scipy.stats", "scipy.special", "numpy.f2py", "numpy.testing")
 #: module -> the modules imported while it is hidden behind a stand-in (see the module docstring)
 HIDDEN = {"pandas": ("sklearn.utils.fixes",)}
-#: package -> {name: submodule}: a package stand-in that already holds these names, taken from
-#: their submodules alone (see the module docstring)
+#: a name of a package stand-in's ``{name: submodule}`` that is a function imported on first call:
+#: the stand-in holds a function that imports the real package and calls the package's own
+ON_CALL = None
+#: package -> {name: submodule or ON_CALL}: a package stand-in that already holds these names, taken
+#: from their submodules alone (see the module docstring); installed after ``hidden``
 PARTIAL = {"sklearn.preprocessing": {"FunctionTransformer": "_function_transformer"}}
+#: the same, installed before ``hidden`` (the modules of ``hidden`` read these names when imported)
+EARLY_PARTIAL = {"scipy.linalg": {}, "scipy.sparse.linalg": {"LinearOperator": "_interface", "cg": ON_CALL}}
 
 
 class _Deferred(types.ModuleType):
@@ -103,18 +117,36 @@ def _install_partial(name: str, names: dict) -> None:
     sys.modules[name] = stand_in
     try:
         for attr, sub in names.items():
-            setattr(stand_in, attr, getattr(importlib.import_module(f"{name}.{sub}"), attr))
+            if sub is ON_CALL:
+                setattr(stand_in, attr, _on_call(stand_in, attr))
+            else:
+                setattr(stand_in, attr, getattr(importlib.import_module(f"{name}.{sub}"), attr))
     except Exception:
         if sys.modules.get(name) is stand_in:
             del sys.modules[name]
         raise
 
 
-def defer(names=DEFERRED, hidden=HIDDEN, partial=PARTIAL) -> None:
-    """Install the stand-ins (no-op for a module already imported), import the modules of
-    ``hidden`` with their module hidden, and install the package stand-ins of ``partial``."""
+def _on_call(stand_in: _Deferred, attr: str):
+    """A function standing for ``attr`` of the package behind ``stand_in``: its first call imports the
+    package, and every call is the package's own function with the same arguments."""
+
+    def call(*args, **kwargs):
+        return getattr(stand_in._bench_load(), attr)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = attr
+    call.__module__ = stand_in.__name__
+    return call
+
+
+def defer(names=DEFERRED, hidden=HIDDEN, partial=PARTIAL, early=EARLY_PARTIAL) -> None:
+    """Install the stand-ins (no-op for a module already imported) and the package stand-ins of
+    ``early``, import the modules of ``hidden`` with their module hidden, and install the package
+    stand-ins of ``partial``."""
     for name in names:
         _install(name)
+    for name, attrs in early.items():
+        _install_partial(name, attrs)
     for name, importers in hidden.items():
         stand_in = _install(name)
         try:

@@ -98,6 +98,13 @@ def default_results_dir() -> str:
     return str(Path(env).expanduser() / "results") if env and env.strip() else "results"
 
 
+def results_root(results_dir: str | os.PathLike | None = None) -> Path:
+    """The results root: ``results_dir`` if given, else ``$BENCH_RESULTS_DIR``, else the workspace's
+    ``results`` (:func:`default_results_dir`). Every command finds the store through this one rule
+    (``bench.store.results_root`` is this function)."""
+    return Path(results_dir or os.environ.get("BENCH_RESULTS_DIR") or default_results_dir())
+
+
 def conf_dirs() -> list[Path]:
     """The folders searched for a config, in order: bench's (:func:`conf_dir`), then the user's
     (:func:`user_conf_dir`) when it exists and is another folder. A shipped name wins."""

@@ -55,6 +55,7 @@ import numpy as np
 
 from ._deferred import LazyModule
 from .fileio import atomic_write_bytes, deferred_fsync, fsync_paths, sha256_file
+from .paths import results_root  # noqa: F401  (the store's root; defined where no numpy is imported)
 
 pd = LazyModule("pandas")  # for load() and the index; a job that only writes records never imports it
 
@@ -75,13 +76,6 @@ SPLITTER = "stratified-v1"
 SCALES = ("smoke", "medium", "full")
 
 
-def results_root(results_dir: str | os.PathLike | None = None) -> Path:
-    """The results root: ``results_dir`` if given, else ``$BENCH_RESULTS_DIR``, else the workspace's
-    ``results`` (``$BENCH_HOME/results``, or ``results`` in the working directory;
-    :func:`bench.paths.default_results_dir`). Every command finds the store through this one rule."""
-    from .paths import default_results_dir
-
-    return Path(results_dir or os.environ.get("BENCH_RESULTS_DIR") or default_results_dir())
 
 
 class RecordError(RuntimeError):

@@ -102,3 +102,40 @@ def test_a_job_reading_the_copy_does_not_import_pandas(data_dir):
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0, out.stderr
     assert built.enabled()
+
+
+@pytest.mark.parametrize("name", ["sk_iris", "sk_wine", "sk_breast_cancer", "sk_digits"])
+def test_sklearn_source_kept_and_given_back_the_same(name, monkeypatch):
+    """A dataset bundled with scikit-learn is kept like a file's: the copy gives back what scikit-learn's
+    loader builds (BENCH_DATA_BUILT_CACHE=0 reads it afresh), and a job reading the copy imports
+    neither sklearn.datasets nor pandas."""
+    first = load(name, use_memo=False)
+    assert len(_copies()) == 1
+    again = load(name, use_memo=False)
+    assert len(_copies()) == 1
+    monkeypatch.setenv("BENCH_DATA_BUILT_CACHE", "0")
+    fresh = load(name, use_memo=False)
+    _same(first, fresh)
+    _same(again, fresh)
+    assert fresh.meta["source"] == again.meta["source"] == f"sklearn:{name[3:]}"
+    monkeypatch.delenv("BENCH_DATA_BUILT_CACHE")
+    if name != "sk_iris":
+        return
+    code = ("import sys; from bench._deferred import defer; defer(); import bench.runner, bench.summary; "
+            f"from bench.data import load; ds = load({name!r}); assert ds.X.shape == (150, 4), ds.X.shape; "
+            "bad = [m for m in ('pandas', 'sklearn.datasets') if m in sys.modules]; assert not bad, bad; print('ok')")
+    import os
+
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_sklearn_copy_keyed_by_the_bundled_files(monkeypatch, tmp_path):
+    """Other bundled data (another scikit-learn) gets its own copy, never the old one."""
+    load("sk_iris", use_memo=False)
+    real = built.sklearn_data_digest()
+    assert real is not None and real == built.sklearn_data_digest()
+    monkeypatch.setattr(built, "sklearn_data_digest", lambda: real + "-other")
+    load("sk_iris", use_memo=False)
+    assert len(_copies()) == 2

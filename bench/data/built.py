@@ -1,4 +1,5 @@
-"""A binary copy of each dataset built from a local file, so a job does not parse the file again.
+"""A binary copy of each dataset built from a local file or from the data bundled with scikit-learn,
+so a job does not parse the file again.
 
 Parsing a CSV or ARFF needs pandas (about 0.4 s to import) and a pass over every value;
 ``python -m bench`` on letter spent more on that than on training. After a dataset
@@ -10,6 +11,11 @@ sidecar). The key covers everything the built dataset depends on:
 - the whole dataset config (sources, target, select, nominal, class groups, ...);
 - the code that builds it (the bytes of ``registry.py``, ``readers.py``, ``dataset.py`` in
   this folder) and the numpy and pandas versions that parse it.
+
+A ``sklearn`` source (iris, wine, ...) is kept the same way: scikit-learn's loaders import
+``sklearn.datasets`` and pandas (about 0.8 s) for a table of a few kilobytes. Its key takes, for the
+file's SHA-256, one over scikit-learn's version and the bytes of its bundled data folder
+(:func:`sklearn_data_digest`), so another scikit-learn or changed bundled files never get an old copy.
 
 So a changed file, config or loader never gets an old copy. A copy that fails its checksum or
 cannot be read is ignored and rebuilt (and rewritten); a cache that cannot be written is no
@@ -60,6 +66,25 @@ def _code_key() -> str:
             h.update(f"{pkg}={version}\0".encode())
         _CODE_KEY.append(h.hexdigest())
     return _CODE_KEY[0]
+
+
+def sklearn_data_digest() -> str | None:
+    """A digest of the data bundled with scikit-learn: its version and the name and bytes of every
+    file in ``sklearn/datasets/data`` (read without importing scikit-learn); None when that folder
+    cannot be found or read (then no copy is kept)."""
+    from importlib import metadata
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec("sklearn")
+        folder = Path(spec.origin).parent / "datasets" / "data"
+        files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix != ".py")
+        h = hashlib.sha256(f"scikit-learn={metadata.version('scikit-learn')}\0".encode())
+        for f in files:
+            h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    except (AttributeError, TypeError, ValueError, OSError, ImportError, metadata.PackageNotFoundError):
+        return None
+    return "sklearn:" + h.hexdigest() if files else None
 
 
 def key(cfg: dict, sha256: str) -> str:
