@@ -178,6 +178,17 @@ def _check_overrides(argv: list[str]) -> None:
         return
     import re
 
+    word = _bare_word(argv)
+    if word is not None:
+        from .cli import COMMANDS
+
+        if word in COMMANDS:
+            print(f"error: '{word}' is a command of `bench`, not a setting of a job: run `bench {word} ...` (or "
+                  f"`python -m bench.cli {word} ...`; `bench --help` lists the commands)", file=sys.stderr)
+        else:
+            print(f"error: '{word}' is not a setting: a job is set with key=value, e.g. `python -m bench algo=nb "
+                  f"data=iris`; `python -m bench --help` lists the keys", file=sys.stderr)
+        raise SystemExit(2)
     names = []
     for a in argv:
         if a.startswith("-") or "=" not in a:
@@ -190,6 +201,21 @@ def _check_overrides(argv: list[str]) -> None:
     if msg:
         print(f"error: {msg}", file=sys.stderr)
         raise SystemExit(2)
+
+
+#: Hydra's flags that take the next argument as their value
+_VALUE_FLAGS = ("--cfg", "-c", "--package", "-p", "--info", "-i", "--experimental-rerun")
+
+
+def _bare_word(argv: list[str]) -> str | None:
+    """The first argument that is neither a flag, a flag's value nor a key=value setting (Hydra would
+    fail on it with a parser traceback), else None."""
+    prev = ""
+    for a in argv:
+        if not a.startswith("-") and "=" not in a and prev not in _VALUE_FLAGS:
+            return a
+        prev = a
+    return None
 
 
 #: keys a data or protocol config may hold (what bench.data and bench.protocols read), besides those

@@ -216,6 +216,27 @@ def test_misspelled_nested_keys_and_paths_are_refused(arg, words, capsys):
     assert info.value.code == 2 and words in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv,words", [
+    (["compare", "--help"], "'compare' is a command of `bench`, not a setting of a job: run `bench compare ...`"),
+    (["algo=nb", "report"], "'report' is a command of `bench`"),
+    (["algo=nb", "data"], "'data' is a command of `bench`"),
+    (["algo=nb", "irs"], "'irs' is not a setting: a job is set with key=value"),
+])
+def test_a_bare_word_is_refused_naming_the_command_or_the_form(argv, words, capsys):
+    from bench.__main__ import _check_overrides
+
+    with pytest.raises(SystemExit) as info:
+        _check_overrides(argv)
+    assert info.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_flag_values_are_no_bare_words(capsys):
+    from bench.__main__ import _check_overrides
+
+    _check_overrides(["--cfg", "job", "algo=nb", "--info", "searchpath", "-m", "data=sk_iris,iris"])
+    assert capsys.readouterr().err == ""
+
+
 def test_known_nested_keys_pass(capsys):
     from bench.__main__ import _check_overrides
 
