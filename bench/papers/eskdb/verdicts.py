@@ -501,7 +501,7 @@ def _prior(stat: str) -> tuple[float, str]:
     return float(v), f"Gamma(shape {shape:g}, rate {rate:g})"
 
 
-# ------------------------------------------------------------------ the evidence adapter
+# ------------------------------------------------------------------ the paper's evidence (kinds.Evidence)
 def _printed(x) -> float | None:
     """A number of Tables 5, 6, 9 as the table prints it (None when it prints none)."""
     return None if x is None or pd.isna(x) else round(float(x), PRINTED)
@@ -523,7 +523,7 @@ def _published_text(cell: dict) -> str:
     return text + (f" ± {cell['published_pm_text']}" if text and cell["published_pm_text"] else "")
 
 
-class Evidence:
+class Evidence(kinds.Evidence):
     """ESKDB's facts, answering the kinds' questions (:mod:`.kinds`): W/D/L of Tables 3, 4, 7 and of
     the ablation's per-dataset means, averages of Tables 5, 6, 9 (as printed) and of the ablation, the
     ratios' and absolute times' wording, each claim's scale. ``ablation`` names the ablation's configs
@@ -557,19 +557,9 @@ class Evidence:
         return Evidence(facts=self.facts, **{"ablation": self.ablation, "rf": self.rf, **kw})
 
     # ---- sources and scale
-    def sources(self, *facts: str) -> str:
-        """The report files of these facts; for a fact the build did not record, the file it would be in."""
-        out = []
-        for name in facts:
-            if name in self.facts.tables or name in self.facts.values:
-                s = self.facts.source(name)
-            elif name.endswith("_means"):
-                s = f"{name[: -len('_means')]}/summary_long.csv"
-            else:
-                s = f"{PAPER}/{name}.csv"
-            if s not in out:
-                out.append(s)
-        return ";".join(out)
+    def unrecorded(self, fact: str) -> str:
+        """The file of a fact the build did not record: an experiment's summary, else the paper's table."""
+        return f"{fact[: -len('_means')]}/summary_long.csv" if fact.endswith("_means") else f"{PAPER}/{fact}.csv"
 
     def scale(self, row) -> str:
         """The scale of the experiment a claim's numbers come from (:data:`EXPERIMENT`, else eskdb_main)."""
@@ -578,6 +568,12 @@ class Evidence:
         if sc is None:
             return ""
         return f"{exp}: protocol {', '.join(sc['protocols'])}, {sc['datasets']} of the paper's {N_PAPER} datasets"
+
+    def finish(self, check, row, o: kinds.Outcome) -> kinds.Outcome:
+        """The claim's experiment (:func:`_experiments`), and its scale."""
+        o = _experiments(check, row, o)
+        o.scale = o.scale or self.scale(row)
+        return o
 
     # ---- per-dataset means
     def means(self, exp: str, algos: list[str], measure: str) -> tuple[pd.DataFrame | None, int]:
@@ -701,14 +697,7 @@ def _experiments(check, row, o: kinds.Outcome) -> kinds.Outcome:
 
 
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list:
-    ev = Evidence(Path(reports_dir))
-
-    def finish(check, row, o: kinds.Outcome) -> kinds.Outcome:   # the claim's experiment, and its scale
-        o = _experiments(check, row, o)
-        o.scale = o.scale or ev.scale(row)
-        return o
-
-    return kinds.run(PAPER, CHECKS, ev, claims, finish=finish)
+    return kinds.run(PAPER, CHECKS, Evidence(Path(reports_dir)), claims)
 
 
 __all__ = ["evaluate", "CHECKS", "Evidence"]
