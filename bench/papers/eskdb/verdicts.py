@@ -32,9 +32,9 @@ from scipy import stats
 
 from bench.papers.eskdb import ACCURACY, stages
 from bench.report.verdicts import kinds, ordering
-from bench.report.compare import fmt
+from bench.report.compare import fmt, fmt_p
 from bench.report.facts import Facts
-from bench.report.verdicts._common import AVG_RTOL, AVG_TEST, NOT_AT_SCALE, NOT_MEASURABLE, Check, fmt_p, num, test_text, wdl_expect, wdl_p
+from bench.report.verdicts._common import AVG_RTOL, AVG_TEST, NOT_AT_SCALE, NOT_MEASURABLE, Check, num, test_text, wdl_expect, wdl_p
 from bench.report.verdicts.kinds import (WDL, AlsoOn, AvgCell, Average, Bespoke, Cmp, NotHere, Outcome, Ratio, Shown, WdlCell)
 
 PAPER = "eskdb"
@@ -271,10 +271,10 @@ def _gibbs_iterations(ev: "Evidence", row) -> Outcome:
     shown = []
     for x in t.to_dict("records"):
         shown.append(f"{x['measure']} {x['fewer']} vs {x['more']}: mean difference {x['mean_difference']:+.6f}, "
-                     f"W/D/L {x['wins']}/{x['draws']}/{x['losses']} (sign test {fmt_p(x['sign_p'])}), Wilcoxon "
-                     f"{fmt_p(x['wilcoxon_p'])}")
+                     f"W/D/L {x['wins']}/{x['draws']}/{x['losses']} (sign test {fmt_p(x['sign_p'], True, 'p = ?')}), Wilcoxon "
+                     f"{fmt_p(x['wilcoxon_p'], True, 'p = ?')}")
     text = (f"1000 vs 5000 RMSE mean difference {r['mean_difference']:+.6f}, W/D/L {r['wins']}/{r['draws']}/"
-            f"{r['losses']}, Wilcoxon {fmt_p(r['wilcoxon_p'])} on {where}")
+            f"{r['losses']}, Wilcoxon {fmt_p(r['wilcoxon_p'], True, 'p = ?')} on {where}")
     out.parts = [("1000 as accurate as 5000 (RMSE)", [Check(bool(r["wilcoxon_p"] > ALPHA), text)])]
     out.ours, out.note = "; ".join(shown), f"on {where}"
     return out
@@ -307,7 +307,7 @@ def _uniform_prior(ev: "Evidence", row, *pairs) -> Outcome:
             continue
         sig = bool(r["wilcoxon_p"] <= ALPHA)
         text = (f"RMSE {label}: mean difference {r['mean_difference']:+.6f}, W/D/L {r['wins']}/{r['draws']}/"
-                f"{r['losses']}, Wilcoxon {fmt_p(r['wilcoxon_p'])}")
+                f"{r['losses']}, Wilcoxon {fmt_p(r['wilcoxon_p'], True, 'p = ?')}")
         shown.append(text)
         if expect != "shown":
             row_worse = bool(r["mean_difference"] > 0 and sig)     # the column significantly better
@@ -437,7 +437,7 @@ def _table6_against_rf(ev: "Evidence", row) -> Outcome:
 
     ours, shown, facts = parts("ours")
     own, pshown, _ = parts("published")
-    wdl = [f"{m} {e} vs RF {'/'.join(map(str, cell.ours))} ({fmt_p(wdl_p(cell.ours, TEST))})"
+    wdl = [f"{m} {e} vs RF {'/'.join(map(str, cell.ours))} ({fmt_p(wdl_p(cell.ours, TEST), True, 'p = ?')})"
            for m in MEASURES for e in ESKDBS if (cell := ev.wdl(Cmp(e, "RF", m, "win"))) is not None and cell.ours]
     o = Outcome(ours, ours="; ".join(shown), published="; ".join(pshown), test=TESTS["ES36"],
                 evidence=ev.sources(*dict.fromkeys(f for f in facts if f)),
@@ -482,7 +482,7 @@ def _wdl_check(w, kind: str, label: str) -> Check:
     if w is None:
         return Check(None, f"{NOT_AT_SCALE}: {label}: no values")
     ok = wdl_expect(w, kind, TEST, ALPHA)
-    return Check(ok, f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(wdl_p(w, TEST))})")
+    return Check(ok, f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(wdl_p(w, TEST), True, 'p = ?')})")
 
 
 def _prior(stat: str) -> tuple[float, str]:

@@ -46,10 +46,10 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..compare import fmt_p
 from . import CONSTANT_FACTOR, LINEAR_SLOPE, NOT_CHECKABLE, Verdict
-from ._common import (AVG_TEST, CATEGORIES, NOT_AT_SCALE, RATIO_FACTOR, RATIO_TEST, Check, average_check, combine,
-                      fmt_p, ratio_check, test_text, unknown, wdl_expect, wdl_p)
-from ._common import TEST_TEXT
+from ._common import (AVG_TEST, CATEGORIES, NOT_AT_SCALE, RATIO_FACTOR, RATIO_TEST, TEST_TEXT, Check, average_check,
+                      combine, ratio_check, test_text, unknown, wdl_expect, wdl_p)
 
 
 # ------------------------------------------------------------------ what the evidence answers
@@ -153,14 +153,6 @@ def _kind(name: str):
     return deco
 
 
-def _nonsig(w, test: str, alpha: float) -> bool | None:
-    if w is None:
-        return None
-    from ..compare import published_significance
-
-    return not published_significance(w[0], w[2], test, alpha)[1]
-
-
 _WORD = {"win": "more wins than losses", "loss": "more losses than wins", "not_loss": "no more losses than wins",
          "win_sig": "significantly more wins", "loss_sig": "significantly more losses",
          "win_nonsig": "more wins, not significant", "loss_nonsig": "more losses, not significant",
@@ -210,10 +202,9 @@ class WDL:
                         a = cell.aside
                         shown.append(f"{label} {a[0]}/{a[1]}/{a[2]} (not decided: {cat})")
                     continue
-                ok = _nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else wdl_expect(w, c.expect, ev.test,
-                                                                                            ev.alpha)
-                txt = f"{label} {w[0]}/{w[1]}/{w[2]}" + (f" ({fmt_p(wdl_p(w, ev.test))})" if ev.test in TEST_TEXT
-                                                         else "")
+                ok = wdl_expect(w, c.expect, ev.test, ev.alpha)
+                p = f" ({fmt_p(wdl_p(w, ev.test), True, 'p = ?')})" if ev.test in TEST_TEXT else ""
+                txt = f"{label} {w[0]}/{w[1]}/{w[2]}{p}"
                 if c.expect == "exempt":
                     txt += f" ({_WORD['exempt']})"
                 if self.say == "significant":
@@ -254,8 +245,7 @@ class WDL:
                 if w is None:
                     continue
                 n += 1
-                k += bool(_nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else
-                          wdl_expect(w, c.expect, ev.test, ev.alpha))
+                k += bool(wdl_expect(w, c.expect, ev.test, ev.alpha))
         words = {c.expect for _, comps in self.parts for c in comps} - {"exempt"}
         return f"{_WORD[words.pop()] if len(words) == 1 else 'as expected'} in {k}/{n} comparisons"
 
