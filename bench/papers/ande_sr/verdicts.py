@@ -7,13 +7,14 @@ AN10, AN15) as :class:`~bench.report.verdicts.kinds.WDL` comparisons under the p
 stating the reading of the claim's words. The wording of a claim decides the expectation ("significantly
 more often" -> the paper's sign test must reject, "more often" -> wins > losses).
 
-The paper's evidence (:class:`Evidence`, a :class:`~bench.report.verdicts.kinds.Evidence`) reads only the facts :mod:`bench.papers.ande_sr.build` recorded
-(``reports/ande_sr/facts.json``, :mod:`bench.report.facts`), never its display tables: the W/D/L cells of
-Tables 2-5 (the fact tables ``table{2..5}_wdl_*_long``, shown in the CSVs of the same names) and of the same
-RF10 cells with scikit-learn's forest (``wdl_rf10_sklearn_long``), the plotted values of Figs. 1-4
-(``fig*_values``), the per-dataset classification times (``classification_time``, shown in
-``summary_long.csv``), the configuration behind "RF10" (``rf10_config``) and the scale. A verdict's evidence
-is the source of every fact it quotes (:meth:`Facts.sources`).
+The paper's evidence (:class:`Evidence`, a :class:`~bench.report.verdicts.kinds.Evidence`) reads only the
+facts :mod:`bench.papers.ande_sr.build` recorded (``reports/ande_sr/facts.json``, :mod:`bench.report.facts`),
+never its display tables: the W/D/L cells of Tables 2-5 (the fact tables ``table{2..5}_wdl_*_long``, shown
+in the CSVs of the same names) and of the same RF10 cells with scikit-learn's forest
+(``wdl_rf10_sklearn_long``), the plotted values of Figs. 1-4 (``fig*_values``), the per-dataset
+classification times (``classification_time``, shown in ``summary_long.csv``), the configuration behind
+"RF10" (``rf10_config``) and the scale. A verdict's evidence is the source of every fact it quotes
+(:meth:`Facts.sources`).
 
 Beside each verdict (:meth:`Evidence.finish`): the same check on the paper's own counts gives
 ``extra["paper_own"]`` (and the published column, where the check does not show the paper's numbers
@@ -335,7 +336,7 @@ class Evidence(kinds.Evidence):
             return
         for r in df.to_dict("records"):
             key = (r["row"], r["col"], r["measure"], r["subset"])
-            self.cells[key] = {"ours": _counts(r, "ours"), "published": _counts(r, "published"),
+            self.cells[key] = {"ours": kinds.wdl_counts(r, "ours_"), "published": kinds.wdl_counts(r, "published_"),
                                "n": 0 if pd.isna(r["ours_n"]) else int(r["ours_n"]), "note": r["note"] or "",
                                "fact": name}
 
@@ -498,12 +499,6 @@ class Evidence(kinds.Evidence):
                             if same else
                             "the two forests differ, and bench's RF10 is not Weka's"))
         return "; ".join(parts)
-
-
-def _counts(r: dict, side: str) -> tuple[int, int, int] | None:
-    """The (wins, draws, losses) of one side of a W/D/L fact row; None where that side has no record."""
-    v = [r[f"{side}_{k}"] for k in ("wins", "draws", "losses")]
-    return None if any(x is None or pd.isna(x) for x in v) else tuple(int(x) for x in v)
 
 
 # ------------------------------------------------------------------ helpers of the bespoke checks

@@ -5,9 +5,9 @@ Each claim's check is declared in :data:`CHECKS`: EC02 as not checkable here (:c
 the others as bespoke functions named after what they check, each docstring stating the reading of the
 claim's words (no generic kind states them: every one is a rule on ratios to NB, see below).
 
-The paper's evidence (:class:`Evidence`, a :class:`~bench.report.verdicts.kinds.Evidence`) reads only the facts :mod:`bench.papers.ecocnb.build` recorded
-(``reports/ecocnb/facts.json``), never a report table: the training-time ratios to NB
-(``table{2,3,4}_traintime_ratio``, ours beside the paper's), Table 1's diversity (``table1_diversity``), the
+The paper's evidence (:class:`Evidence`, a :class:`~bench.report.verdicts.kinds.Evidence`) reads only the
+facts :mod:`bench.papers.ecocnb.build` recorded (``reports/ecocnb/facts.json``), never a report table: the
+training-time ratios to NB (``table{2,3,4}_traintime_ratio``, ours beside the paper's), Table 1's diversity (``table1_diversity``), the
 medians of the cost claims (``cost_medians``, ``cost_overall``), the extra time against N
 (``instances_extra_time``) and the protocols run (``<experiment>_protocols``). Each verdict's evidence is the
 report file its facts are shown in. Where a verdict quotes a ratio, a diversity or a time of those tables,

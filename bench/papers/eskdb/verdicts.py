@@ -271,8 +271,8 @@ def _gibbs_iterations(ev: "Evidence", row) -> Outcome:
     shown = []
     for x in t.to_dict("records"):
         shown.append(f"{x['measure']} {x['fewer']} vs {x['more']}: mean difference {x['mean_difference']:+.6f}, "
-                     f"W/D/L {x['wins']}/{x['draws']}/{x['losses']} (sign test {fmt_p(x['sign_p'], True, 'p = ?')}), Wilcoxon "
-                     f"{fmt_p(x['wilcoxon_p'], True, 'p = ?')}")
+                     f"W/D/L {x['wins']}/{x['draws']}/{x['losses']} (sign test "
+                     f"{fmt_p(x['sign_p'], True, 'p = ?')}), Wilcoxon {fmt_p(x['wilcoxon_p'], True, 'p = ?')}")
     text = (f"1000 vs 5000 RMSE mean difference {r['mean_difference']:+.6f}, W/D/L {r['wins']}/{r['draws']}/"
             f"{r['losses']}, Wilcoxon {fmt_p(r['wilcoxon_p'], True, 'p = ?')} on {where}")
     out.parts = [("1000 as accurate as 5000 (RMSE)", [Check(bool(r["wilcoxon_p"] > ALPHA), text)])]
@@ -437,7 +437,8 @@ def _table6_against_rf(ev: "Evidence", row) -> Outcome:
 
     ours, shown, facts = parts("ours")
     own, pshown, _ = parts("published")
-    wdl = [f"{m} {e} vs RF {'/'.join(map(str, cell.ours))} ({fmt_p(wdl_p(cell.ours, TEST), True, 'p = ?')})"
+    wdl = [f"{m} {e} vs RF {'/'.join(map(str, cell.ours))} "
+           f"({fmt_p(wdl_p(cell.ours, TEST), True, 'p = ?')})"
            for m in MEASURES for e in ESKDBS if (cell := ev.wdl(Cmp(e, "RF", m, "win"))) is not None and cell.ours]
     o = Outcome(ours, ours="; ".join(shown), published="; ".join(pshown), test=TESTS["ES36"],
                 evidence=ev.sources(*dict.fromkeys(f for f in facts if f)),
@@ -511,12 +512,6 @@ def _finite(x) -> bool:
     return x is not None and not pd.isna(x)
 
 
-def _triple(r: dict, side: str) -> tuple[int, int, int] | None:
-    """A W/D/L fact row's (wins, draws, losses) of ``side`` ("ours" / "published"); None without a record."""
-    w, d, l_ = (r[f"{side}_{k}"] for k in ("wins", "draws", "losses"))
-    return None if w is None or pd.isna(w) else (int(w), int(d), int(l_))
-
-
 def _published_text(cell: dict) -> str:
     """The paper's average as it prints it: the value, and its ± where it prints one."""
     text = cell["published_text"] or ""
@@ -540,8 +535,8 @@ class Evidence(kinds.Evidence):
             t = self.facts.table(f"table{n}_wdl")
             for r in ([] if t is None else t.to_dict("records")):
                 self.wdl_cells[(r["row"], r["col"], r["measure"])] = WdlCell(
-                    ours=_triple(r, "ours"), published=_triple(r, "published"), n=int(r["ours_n"] or 0),
-                    fact=f"table{n}_wdl", note=r["note"] or "")
+                    ours=kinds.wdl_counts(r, "ours_"), published=kinds.wdl_counts(r, "published_"),
+                    n=int(r["ours_n"] or 0), fact=f"table{n}_wdl", note=r["note"] or "")
         self.avg = {}          # the first of Tables 5, 6, 9 that prints an algorithm's number
         for n in (5, 6, 9):
             t = self.facts.table(f"table{n}_averages")

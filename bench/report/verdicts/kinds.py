@@ -535,6 +535,14 @@ def _declared(check):
 
 
 # ------------------------------------------------------------------ what a paper's checks read
+def wdl_counts(r: dict, prefix: str = "") -> tuple[int, int, int] | None:
+    """The (wins, draws, losses) of a W/D/L fact row, its columns ``<prefix>wins`` ...; None where the row
+    has no such record (a count missing)."""
+    v = [r.get(f"{prefix}{k}") for k in ("wins", "draws", "losses")]
+    missing = any(x is None or (isinstance(x, float) and math.isnan(x)) for x in v)
+    return None if missing else tuple(int(x) for x in v)
+
+
 class Evidence:
     """A paper's facts as the kinds ask for them: the one contract between a paper and the claim checker.
 
@@ -602,12 +610,7 @@ class Evidence:
         if not rows:
             return None
         r = rows[0]
-
-        def triple(prefix):
-            w = [r.get(f"{prefix}{k}") for k in ("wins", "draws", "losses")]
-            return None if any(x is None for x in w) else tuple(int(x) for x in w)
-
-        return WdlCell(triple(""), triple("published_"), n=r.get("n"), fact="wdl")
+        return WdlCell(wdl_counts(r), wdl_counts(r, "published_"), n=r.get("n"), fact="wdl")
 
     def label(self, c: Cmp) -> str:
         """A comparison as its verdict names it: the comparison's own template, else "row vs col measure"."""
@@ -700,4 +703,4 @@ def _describe(c) -> str:
 
 __all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Parts", "Cmp", "WdlCell", "AvgCell",
            "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "judge", "describe", "slope", "NOT_CHECKABLE",
-           "Shown", "AlsoOn", "evaluate_standard"]
+           "Shown", "AlsoOn", "evaluate_standard", "wdl_counts"]
