@@ -44,7 +44,7 @@ def test_ecocnb_kinds():
 
 
 # ------------------------------------------------------------------ the generic options
-class _Ev:
+class _Ev(kinds.Evidence):
     paper, test, alpha = "p", "sign2", 0.05
 
     def __init__(self, counts):
@@ -72,7 +72,8 @@ def test_run_finish_hook_judge_and_expected_wording():
         o.extra["other"] = kinds.judge(check, other, row)[0]
         return o
 
-    v1, v2 = kinds.run("p", checks, ev, _claims("X1", "X2"), finish=finish)
+    ev.finish = finish
+    v1, v2 = kinds.run("p", checks, ev, _claims("X1", "X2"))
     assert (v1.verdict, v1.scale, v1.extra["other"]) == ("reproduced", "s", "not reproduced")
     assert v2.verdict == "not checkable" and v2.published == "< 1 s" and v2.scale == "s"
     # without the hook nothing is added; an adapter may word a failed expectation its own way

@@ -17,7 +17,7 @@ from bench.report import keyfig
 from bench.report import page as P
 from bench.report import verdicts as V
 from bench.report.html import LIST_OPEN, display_width, png_size, split_top, tex_to_html, write_site
-from bench.report.pages import paper_blocks
+from bench.report.paper_pages import paper_blocks
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -85,7 +85,7 @@ def test_scaleup_driver_records_and_figure(conf, tmp_path):
 
 def test_the_paper_is_built_by_its_module():
     from bench.papers.massbayes.build import EXPERIMENTS
-    from bench.report.pages import paper_experiments
+    from bench.report.paper_pages import paper_experiments
     from bench.report.build import BUILDS
 
     assert "massbayes" in BUILDS

@@ -11,7 +11,7 @@ import pandas as pd
 
 from bench.report import page as P
 from bench.report.html import broken_links, notes_page, page_html, write_site
-from bench.report.pages import paper_experiments, smoke_banner
+from bench.report.paper_pages import paper_experiments, smoke_banner
 from bench.report.tables import MAX_MD_COLUMNS, write_table
 from bench.papers import PAPERS
 

@@ -149,7 +149,7 @@ def test_a_failing_paper_module_does_not_stop_the_others(tmp_path, monkeypatch):
 def test_a_partial_build_lists_every_paper_with_its_page(tmp_path):
     """A --paper build still lists every paper under Papers (the per-experiment papers MassBayes and
     MC-Tree too), each with its page link; a later partial build keeps them."""
-    from bench.report.pages import TITLES
+    from bench.report.paper_pages import TITLES
 
     out = tmp_path / "rep"
     for only in (["ecocnb"], ["ande_sr"]):

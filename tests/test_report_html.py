@@ -16,7 +16,7 @@ from bench.papers import PAPERS
 from bench.report import page as P
 from bench.report import verdicts as V
 from bench.report.html import broken_links, site_pages, write_site
-from bench.report.pages import write_verdict_stage
+from bench.report.paper_pages import write_verdict_stage
 
 REPO = Path(__file__).resolve().parents[1]
 REPORTS = REPO / "reports"
@@ -102,7 +102,7 @@ def test_a_figure_caption_becomes_its_figcaption_with_nested_tags():
 
 
 def test_a_paper_page_lists_the_generic_summaries_on_one_line():
-    from bench.report.pages import generic_summaries_line
+    from bench.report.paper_pages import generic_summaries_line
 
     line = generic_summaries_line({"summary_error", "summary_error_ranks", "summary_rmse", "summary_train_time"},
                                   "../x/")

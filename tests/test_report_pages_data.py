@@ -16,7 +16,7 @@ import pytest
 from bench.report import contents
 from bench.report import page as P
 from bench.report.figures import Caption, save
-from bench.report.pages import paper_blocks, write_verdict_stage
+from bench.report.paper_pages import paper_blocks, write_verdict_stage
 from bench.report.tables import write_table
 from bench.papers import PAPERS
 
@@ -168,7 +168,7 @@ def test_the_index_sections_are_blocks_stored_as_data(tmp_path):
     render the provenance of index.md; a file with the earlier Markdown lines is refused with the fix."""
     import json
 
-    from bench.report.pages import complete_papers
+    from bench.report.paper_pages import complete_papers
     from bench.report.sections import IndexSections, section
 
     sec = IndexSections(generated="Generated g.", intro=[P.Para(("Intro with ", P.Code("code"), "."))], papers={"eskdb": section(
@@ -203,7 +203,7 @@ def test_index_items_are_found_by_their_role_not_their_text():
     import json
 
     from bench.report.build import _kept
-    from bench.report.pages import complete_papers
+    from bench.report.paper_pages import complete_papers
     from bench.report.sections import IndexSections, has_role, parts, section
 
     items = [P.Item("made at noon", role="built"), P.Item("some words"), P.Item("the tables here", role="tables"),

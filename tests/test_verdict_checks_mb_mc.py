@@ -48,7 +48,7 @@ def test_generic_kinds_where_the_claim_is_one():
 
 
 # ---------------------------------------------------------------- the generic options, on a fake adapter
-class _Ev:
+class _Ev(kinds.Evidence):
     paper, test, alpha, test_text = "x", "two_se", 0.05, "the paper's own test per data set"
 
     def __init__(self, counts=None, series=None, printed=None):
@@ -79,7 +79,7 @@ def _claims(*ids, value=""):
 def test_wdl_tally_without_a_sign_test():
     ev = _Ev({"A": ((3, 1, 1), (5, 0, 4)), "B": ((1, 0, 2), (4, 1, 2))})
     check = WDL((("", (Cmp("M", "A", "acc", "win"), Cmp("M", "B", "acc", "win"))),), tally=True)
-    v = kinds.run("x", {"X1": check}, ev, _claims("X1"), finish=ev.finish)[0]
+    v = kinds.run("x", {"X1": check}, ev, _claims("X1"))[0]
     assert v.verdict == "not reproduced" and v.test == ev.test_text and "p = " not in v.ours + v.reason
     assert v.ours.startswith("more wins than losses in 1/2 comparisons (M vs A acc 3/1/1")
     assert v.published == "more wins than losses in 2/2 comparisons" and v.scale == "scale s"

@@ -69,7 +69,7 @@ def test_separate_code_bases_decided_only_beyond_the_engineering_factor():
 
 
 # ------------------------------------------------------------------ the Ratio kind
-class _TimesEv:
+class _TimesEv(kinds.Evidence):
     paper, test, alpha = "p", "sign1", 0.05
 
     def __init__(self, ratios):
@@ -132,7 +132,7 @@ def test_best_over_folds_is_the_two_standard_error_test():
 
 
 # ------------------------------------------------------------------ W/D/L: exempt cells, absent collections
-class _WdlEv:
+class _WdlEv(kinds.Evidence):
     paper, test, alpha = "p", "sign2", 0.05
 
     def __init__(self, cells):
@@ -212,7 +212,7 @@ def _ecoc_facts(ratio_per_bit_ours, ratio_per_bit_paper=0.9, table=2):
                          "ratio_ours": ratio_per_bit_ours * (1 + 0.01 * i) * bits})
     f = Facts("ecocnb")
     f.add_table(f"table{table}_traintime_ratio", pd.DataFrame(rows), f"ecocnb/table{table}_traintime_ratio.csv")
-    return ecoc.Adapter(f), ecoc.CHECKS["EC03"]
+    return ecoc.Evidence(f), ecoc.CHECKS["EC03"]
 
 
 def test_ec03_on_the_per_dataset_ratio_per_bit_and_on_the_papers_own_numbers():
@@ -235,7 +235,7 @@ def _ande_times(a2de_s_over_a2de, slow_small=3.0):
     f = Facts("ande_sr")
     f.add_table("classification_time", pd.DataFrame(rows, columns=["dataset", "algo", "test_s"]),
                 "ande_sr/summary_long.csv")
-    return ande.Adapter(f), ande.CHECKS["AN12"]
+    return ande.Evidence(f), ande.CHECKS["AN12"]
 
 
 def test_an12_on_the_datasets_where_the_timing_is_measurable():
@@ -268,7 +268,7 @@ def _mctree_folds(tmp_path, lead_of_other):
                 "mctree/mctree_fig4_alpha_accuracy_at_budgets.csv")
     (tmp_path / "mctree").mkdir(exist_ok=True)
     f.write(tmp_path / "mctree")
-    return mct.MCTreeEvidence(tmp_path), mct.CHECKS["MC14"]
+    return mct.Evidence(tmp_path), mct.CHECKS["MC14"]
 
 
 def test_mc14_a_lead_within_fold_noise_is_a_tie(tmp_path):

@@ -13,7 +13,7 @@ import pytest
 from bench import published
 from bench.papers import PAPERS
 from bench.report import verdicts as V
-from bench.report.pages import TITLES, index_head, write_verdict_stage
+from bench.report.paper_pages import TITLES, index_head, write_verdict_stage
 
 REPO = Path(__file__).resolve().parents[1]
 REPORTS = REPO / "reports"
@@ -421,7 +421,7 @@ def test_stage_writes_all_claims_and_index_begins_with_the_verdict_table(reports
 
 def test_complete_papers_restores_dropped_papers_and_page_links(tmp_path):
     from bench.report import page as P
-    from bench.report.pages import TITLES, complete_papers
+    from bench.report.paper_pages import TITLES, complete_papers
     from bench.report.sections import IndexSections, parts, section
 
     sec = IndexSections(generated="Generated x.", papers={"eskdb": section(TITLES["eskdb"], [
@@ -480,7 +480,7 @@ def test_index_head_lists_the_reason_of_each_failed_claim(tmp_path):
 def test_shorten_never_cuts_mid_word():
     import random
 
-    from bench.report.pages import shorten
+    from bench.report.paper_pages import shorten
 
     rng = random.Random(0)
     words = ["alpha", "be", "gamma;", "delta.", "epsilon", "z", "kappa,"]
@@ -495,7 +495,7 @@ def test_shorten_never_cuts_mid_word():
 
 
 def test_shorten_keeps_numbers_with_their_units_and_prefers_clauses():
-    from bench.report.pages import shorten
+    from bench.report.paper_pages import shorten
 
     msg = ("CountTableTooLarge: A3DE count tables (all subsets of size <= 4 of 20 attributes, 10 classes) need "
            "115.9 GB (124,411,065,480 bytes), more than the allowed 11.8 GB of memory for this job")

@@ -58,7 +58,7 @@ def test_note_is_deterministic_and_needs_two_complete_datasets():
     assert bayes_note.note([("x", "A", "B", ([0.1], [0.2]), "error")]) == ""
 
 
-class _Ev:
+class _Ev(kinds.Evidence):
     """A W/D/L adapter over paired per-dataset values: counts by the raw differences, as the papers' tables."""
 
     paper, test, alpha = "demo", "sign2", 0.05
@@ -127,7 +127,7 @@ def test_massbayes_table4_note_pairs_table3_accuracies_on_the_shipped_facts(monk
     from bench.papers.massbayes import verdicts as V
 
     reports = Path(__file__).resolve().parents[1] / "reports"
-    ev = V.MassBayesEvidence(reports)
+    ev = V.Evidence(reports)
     acc = ev.facts.table(V.ACC).pivot_table(index="dataset", columns="algorithm", values="ours")
     cell = ev.wdl(Cmp("MassBayes", "A1DE", "accuracy", "win"))
     both = acc[["MassBayes", "A1DE"]].dropna()
@@ -137,7 +137,7 @@ def test_massbayes_table4_note_pairs_table3_accuracies_on_the_shipped_facts(monk
     claims = published.claims("massbayes")
     vs = {v.claim_id: v for v in V.evaluate(reports, claims)}
     assert f"MassBayes vs A1DE {pa:.2f}/{pe:.2f}/{pb:.2f}" in vs["MB09"].extra["bayes"]
-    monkeypatch.setattr(V.MassBayesEvidence, "paired", lambda self, *a: None)
+    monkeypatch.setattr(V.Evidence, "paired", lambda self, *a: None)
     plain = {v.claim_id: v for v in V.evaluate(reports, claims)}
     assert [v.row() for v in plain.values()] == [v.row() for v in vs.values()]
     assert "bayes" not in plain["MB09"].extra

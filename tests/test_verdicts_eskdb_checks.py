@@ -70,7 +70,7 @@ def test_a_ratio_names_the_tables_of_both_its_times(tmp_path):
 
 
 # ------------------------------------------------------------------ the generic options of kinds.py
-class _Ev:
+class _Ev(kinds.Evidence):
     paper, test, alpha, n_paper = "x", "sign1", 0.05, 10
 
     def __init__(self, cells, variant=None):
@@ -133,7 +133,7 @@ def test_shown_alsoon_notehere_bespoke_ratio_and_scale_hooks():
                                       "X5": "ratio"}
     claims = pd.DataFrame([{"claim_id": c, "value": v, "quote": "q"}
                            for c, v in (("X1", "1.0"), ("X2", "1.0"), ("X3", ""), ("X4", ""), ("X5", "4"))])
-    vs = {v.claim_id: v for v in kinds.run("x", checks, ev, claims, finish=ev.finish)}
+    vs = {v.claim_id: v for v in kinds.run("x", checks, ev, claims)}
     assert vs["X1"].verdict == "reproduced" and (vs["X1"].published, vs["X1"].test) == ("fig", "t")
     assert vs["X1"].reason == "on the variant: not reproduced: 0.5000 over 10 datasets"     # 0.5 vs 1.0
     assert vs["X2"].reason == "" and vs["X2"].extra["v"].startswith("not reproduced: fails: A mean m")

@@ -58,7 +58,7 @@ from ..papers import builds
 from . import page as P
 from .guard import selected_experiments
 from .sections import IndexSections, has_role, parts, section
-from .pages import TITLES, page_item, paper_experiments, shorten
+from .paper_pages import TITLES, page_item, paper_experiments, shorten
 
 #: paper key -> build(ctx, out) -> PaperResult (bench.papers: one explicit list)
 BUILDS = builds()
@@ -70,7 +70,7 @@ __all__ = ["build_reports", "summarise", "generic_report"]
 #: failed / not-applicable (algorithm, dataset) pairs listed in the index per experiment
 MAX_LISTED = 12
 #: characters of a failed / not-applicable split's error message shown in the index (whole when it fits;
-#: else shortened at a sentence or clause end by :func:`bench.report.pages.shorten`)
+#: else shortened at a sentence or clause end by :func:`bench.report.paper_pages.shorten`)
 ERROR_WIDTH = 300
 
 
@@ -371,7 +371,7 @@ def paper_of(experiment: str) -> str | None:
 def verdicts_only(out_dir: str | Path = "reports") -> list[Path]:
     """The verdict stage alone (``--verdicts-only``), from the report files in ``out_dir``, under the
     build lock and into a staged copy, as a full build (:func:`build_reports`)."""
-    from .pages import write_verdict_stage
+    from .paper_pages import write_verdict_stage
 
     out_root = Path(out_dir)
     with build_lock(out_root):
@@ -614,7 +614,7 @@ def _claims_stage(b: _Build) -> None:
     """Verdicts, paper pages, index.md and the HTML view, from reports/ alone (facts, manifests, plans,
     index.json); a failure here keeps the tables and writes index.md without the verdict head."""
     try:
-        from .pages import write_verdict_stage
+        from .paper_pages import write_verdict_stage
 
         b.written += write_verdict_stage(b.out_root, b.sec)
     except Exception as exc:  # the tables are written; a failing verdict stage must not lose them

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..stats.pairwise import LOWER_IS_BETTER, WDL, outcomes, sign_test, wdl_from_outcomes, wdl_two_se
+from ..stats.pairwise import LOWER_IS_BETTER, WDL, significance, wdl, wdl_two_se
 
 KEYS = ["paper", "table", "dataset", "algorithm", "measure"]
 
@@ -34,12 +34,12 @@ def fmt(v, digits: int = 4) -> str:
 P_FLOOR = 1e-4
 
 
-def fmt_p(p, prefix: bool = False) -> str:
-    """A p-value for a table cell or a caption, the one formatter every report uses: ``< 1e-4``
+def fmt_p(p, prefix: bool = False, missing: str = "") -> str:
+    """A p-value for a table cell, a caption or a verdict, the one formatter every report uses: ``< 1e-4``
     below :data:`P_FLOOR`, else four decimals (``0.0123``); ``prefix`` gives ``p < 1e-4`` /
-    ``p = 0.0123``. '' for NaN/None."""
+    ``p = 0.0123``; ``missing`` for NaN/None (default '')."""
     if p is None or (isinstance(p, float) and not np.isfinite(p)):
-        return ""
+        return missing
     p = float(p)
     if p < P_FLOOR:
         return "p < 1e-4" if prefix else "< 1e-4"
@@ -106,7 +106,7 @@ def our_wdl(values: pd.DataFrame, row: str, col: str, datasets=None, lower_is_be
     both = v[[row, col]].dropna()
     if both.empty:
         return None
-    return wdl_from_outcomes(outcomes(both[row].to_numpy(), both[col].to_numpy(), lower_is_better), test, alpha)
+    return wdl(both[row].to_numpy(), both[col].to_numpy(), lower_is_better, test, alpha)
 
 
 def our_wdl_two_se(splits: pd.DataFrame, row: str, col: str, datasets=None, lower_is_better: bool = True,
@@ -126,17 +126,6 @@ def our_wdl_two_se(splits: pd.DataFrame, row: str, col: str, datasets=None, lowe
     if not a_list:
         return None
     return wdl_two_se(a_list, b_list, lower_is_better, se)
-
-
-def published_significance(wins: int, losses: int, test: str, alpha: float = 0.05) -> tuple[float, bool]:
-    """The sign-test p-value and significance of a published record (recomputed; bold is lost)."""
-    if test == "sign2":
-        p = sign_test(wins, losses, "two-sided")
-        return p, p < alpha
-    if test == "sign1":
-        p = sign_test(wins, losses, "greater" if wins >= losses else "less")
-        return p, wins != losses and p <= alpha
-    return float("nan"), False
 
 
 def wdl_vs_published(published_wdl: pd.DataFrame, values: dict[str, pd.DataFrame], algo_map: dict[str, str],
@@ -168,7 +157,7 @@ def wdl_vs_published(published_wdl: pd.DataFrame, values: dict[str, pd.DataFrame
             ours = our_wdl_two_se(vals, ra, ca, datasets, lib) if ra and ca else None
         else:
             ours = our_wdl(vals, ra, ca, datasets, lib, test, alpha) if ra and ca else None
-        p_pub, sig_pub = published_significance(int(r["wins"]), int(r["losses"]), test, alpha)
+        p_pub, sig_pub = significance(int(r["wins"]), int(r["losses"]), test, alpha)   # bold is lost: recomputed
         pub = WDL(int(r["wins"]), int(r["draws"]), int(r["losses"]), test, p_pub, sig_pub, alpha)
         note = ""
         if ours is None:

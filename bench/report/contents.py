@@ -4,7 +4,7 @@ Whatever writes a table (:func:`bench.report.tables.write_table`), a figure
 (:func:`bench.report.figures.save`) or a notes file into a folder of reports/ records it here at
 the same time: its kind (``table``, ``figure``, ``notes``), its stem, its files and its caption
 (a table's caption text; a figure's :class:`bench.report.figures.Caption` fields). The paper pages
-(:mod:`bench.report.pages`) list a folder's tables and figures, with their captions, from this file
+(:mod:`bench.report.paper_pages`) list a folder's tables and figures, with their captions, from this file
 alone, so ``--verdicts-only`` renders them from the committed files without running a paper build,
 and no page reads a table's Markdown back.
 

@@ -47,7 +47,7 @@ class Shortfall:
 def selected_experiments(stored: list[str], experiments: list[str] | None, papers: list[str] | None) -> list[str]:
     """The stored experiments a build exports and summarises: the named ones; with ``--paper`` only,
     those papers' experiments; else every stored one (the speed benchmarks apart)."""
-    from .pages import paper_experiments
+    from .paper_pages import paper_experiments
 
     if experiments:
         return [e for e in experiments if e in stored]

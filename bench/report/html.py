@@ -1,6 +1,6 @@
 """A static HTML view of reports/ (no server, no dependency): ``reports/index.html``, one
 ``index.html`` per paper page and ``verdicts.html``, rendered from the same blocks as the Markdown
-pages (:mod:`bench.report.page`, built by :mod:`bench.report.pages`); no Markdown is parsed.
+pages (:mod:`bench.report.page`, built by :mod:`bench.report.paper_pages`); no Markdown is parsed.
 
 Blocks become HTML one for one: headings (with an id from their text), paragraphs, bullet lists
 (nested), tables, figures with their caption; inlines become links, ``<code>``, ``<strong>`` and

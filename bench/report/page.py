@@ -4,7 +4,7 @@
 A page (:class:`Page`) is a list of blocks: :class:`Heading`, :class:`Para`, :class:`Bullets`
 (nested :class:`Item`), :class:`Table` and :class:`Figure`. Their text is a list of inlines:
 plain strings (:class:`Text`; a ``str`` stands for one), :class:`Code`, :class:`Strong`,
-:class:`Em` and :class:`Link`. The builders of the pages (:mod:`bench.report.pages`,
+:class:`Em` and :class:`Link`. The builders of the pages (:mod:`bench.report.paper_pages`,
 :mod:`bench.report.verdicts`, :mod:`bench.report.keyfig`) make blocks; :func:`to_markdown` writes
 the ``.md`` page and :func:`bench.report.html.page_html` its HTML twin from the same blocks, so
 neither is ever parsed back.

@@ -137,6 +137,19 @@ class WDL:
         return f"**{self}**" if self.significant else str(self)
 
 
+def significance(wins: int, losses: int, test: str, alpha: float = 0.05) -> tuple[float, bool]:
+    """(p, significant) of a win/loss record under ``test``: ``sign2`` two-tailed sign test, p < alpha;
+    ``sign1`` one-tailed in the direction of the record, p <= alpha (a tie is never significant); any other
+    test (``raw``, ``two_se``: the counts are already decided per dataset) ``(nan, False)``."""
+    if test == "sign2":
+        p = sign_test(wins, losses, "two-sided")
+        return p, p < alpha
+    if test == "sign1":
+        p = sign_test(wins, losses, "greater" if wins >= losses else "less")
+        return p, wins != losses and p <= alpha
+    return float("nan"), False
+
+
 def wdl_from_outcomes(outs, test: str = "sign2", alpha: float = 0.05) -> WDL:
     """Count +1/0/-1 outcomes (NaN ignored) and apply ``test`` to the record."""
     if test not in TESTS:
@@ -144,13 +157,7 @@ def wdl_from_outcomes(outs, test: str = "sign2", alpha: float = 0.05) -> WDL:
     o = np.asarray(outs, dtype=np.float64)
     o = o[~np.isnan(o)]
     w, d, l_ = int(np.sum(o > 0)), int(np.sum(o == 0)), int(np.sum(o < 0))
-    if test == "sign2":
-        p = sign_test(w, l_, "two-sided")
-        return WDL(w, d, l_, test, p, p < alpha, alpha)
-    if test == "sign1":
-        p = sign_test(w, l_, "greater" if w >= l_ else "less")
-        return WDL(w, d, l_, test, p, (w != l_) and p <= alpha, alpha)
-    return WDL(w, d, l_, test, float("nan"), False, alpha)
+    return WDL(w, d, l_, test, *significance(w, l_, test, alpha), alpha)
 
 
 def wdl(a, b, lower_is_better: bool = True, test: str = "sign2", alpha: float = 0.05) -> WDL:

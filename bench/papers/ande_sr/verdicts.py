@@ -7,15 +7,16 @@ AN10, AN15) as :class:`~bench.report.verdicts.kinds.WDL` comparisons under the p
 stating the reading of the claim's words. The wording of a claim decides the expectation ("significantly
 more often" -> the paper's sign test must reject, "more often" -> wins > losses).
 
-The evidence adapter (:class:`Adapter`) reads only the facts :mod:`bench.papers.ande_sr.build` recorded
-(``reports/ande_sr/facts.json``, :mod:`bench.report.facts`), never its display tables: the W/D/L cells of
-Tables 2-5 (the fact tables ``table{2..5}_wdl_*_long``, shown in the CSVs of the same names) and of the same
-RF10 cells with scikit-learn's forest (``wdl_rf10_sklearn_long``), the plotted values of Figs. 1-4
-(``fig*_values``), the per-dataset classification times (``classification_time``, shown in
-``summary_long.csv``), the configuration behind "RF10" (``rf10_config``) and the scale. A verdict's evidence
-is the source of every fact it quotes (:meth:`Facts.sources`).
+The paper's evidence (:class:`Evidence`, a :class:`~bench.report.verdicts.kinds.Evidence`) reads only the
+facts :mod:`bench.papers.ande_sr.build` recorded (``reports/ande_sr/facts.json``, :mod:`bench.report.facts`),
+never its display tables: the W/D/L cells of Tables 2-5 (the fact tables ``table{2..5}_wdl_*_long``, shown
+in the CSVs of the same names) and of the same RF10 cells with scikit-learn's forest
+(``wdl_rf10_sklearn_long``), the plotted values of Figs. 1-4 (``fig*_values``), the per-dataset
+classification times (``classification_time``, shown in ``summary_long.csv``), the configuration behind
+"RF10" (``rf10_config``) and the scale. A verdict's evidence is the source of every fact it quotes
+(:meth:`Facts.sources`).
 
-Beside each verdict (:meth:`Adapter.finish`): the same check on the paper's own counts gives
+Beside each verdict (:meth:`Evidence.finish`): the same check on the paper's own counts gives
 ``extra["paper_own"]`` (and the published column, where the check does not show the paper's numbers
 itself); for every claim whose check reads an RF10 cell, ``extra["rf10_sklearn"]`` holds the verdict of
 the same check with scikit-learn's forest in RF10's place; and where the build has the same cells with Weka 3.6's own
@@ -97,7 +98,7 @@ FIG_TESTS = {
             f"implementations only beyond an engineering factor of x{timing.ENGINEERING_FACTOR:g}",
 }
 COUNT_TEST = "our count equals the paper's"
-#: how a failed W/D/L expectation is worded in a reason (the adapter's ``expected`` hook)
+#: how a failed W/D/L expectation is worded in a reason (its Evidence.expected)
 _WORD = {"win": "row wins more often", "loss": "row loses more often", "not_loss": "row does not lose more often",
          "win_sig": "row wins significantly more often", "loss_sig": "row loses significantly more often",
          "win_nonsig": "row wins more often, not significantly",
@@ -306,8 +307,8 @@ _FIGURE_CHECKS = (rf10_bias_below_variance_above_every_ande, a2de_sw_lowest_erro
 FIG_CLAIMS = {cid for cid, c in CHECKS.items() if isinstance(c, Bespoke) and c.fn in _FIGURE_CHECKS}
 
 
-# ------------------------------------------------------------------ the evidence adapter
-class Adapter:
+# ------------------------------------------------------------------ the paper's evidence (kinds.Evidence)
+class Evidence(kinds.Evidence):
     """The facts of one ``ande_sr`` build (read back from facts.json, or in the build itself), answering the
     kinds' questions. ``rf`` is the forest answered in RF10's place (RF10; RF10-sklearn for the same checks
     with scikit-learn's forest); with ``side="published"`` the paper's own counts are answered as ours (the
@@ -337,18 +338,18 @@ class Adapter:
             return
         for r in df.to_dict("records"):
             key = (r["row"], r["col"], r["measure"], r["subset"])
-            self.cells[key] = {"ours": _counts(r, "ours"), "published": _counts(r, "published"),
+            self.cells[key] = {"ours": kinds.wdl_counts(r, "ours_"), "published": kinds.wdl_counts(r, "published_"),
                                "n": 0 if pd.isna(r["ours_n"]) else int(r["ours_n"]), "note": r["note"] or "",
                                "fact": name}
 
-    def variant(self, rf: str | None = None, side: str | None = None) -> "Adapter":
+    def reading(self, rf: str | None = None, side: str | None = None) -> "Evidence":
         """The same facts with another forest in RF10's place or the paper's counts as ours."""
         v = copy.copy(self)
         v.rf, v.side, v.rf_reads = rf or self.rf, side or self.side, 0
         return v
 
     def algo(self, name: str) -> str:
-        """The column answered for ``name``: the adapter's forest for RF10 (counted in ``rf_reads``)."""
+        """The column answered for ``name``: the evidence's forest for RF10 (counted in ``rf_reads``)."""
         if name in (RF, self.rf):
             self.rf_reads += 1
         return self.rf if name == RF else name
@@ -402,7 +403,7 @@ class Adapter:
 
     def ratios(self, panel: str, group: str) -> pd.DataFrame | None:
         """The per-dataset ratios to NB (datasets x learners, the paper's names) of ``panel`` (0-1 loss, RMSE) in
-        ``group`` (Small, Medium, Large), on the datasets where every learner has one; RF10 is the adapter's
+        ``group`` (Small, Medium, Large), on the datasets where every learner has one; RF10 is the evidence's
         forest."""
         t = self.facts.table(RATIO_FACT)
         if t is None:
@@ -419,10 +420,6 @@ class Adapter:
         p = published.datasets(PAPER)
         p = p[p["size_category"] == group.lower()]
         return int((p["ours"] != "").sum()), len(p)
-
-    def sources(self, *names: str) -> str:
-        """The evidence of a verdict that read the facts ``names`` (those the build recorded)."""
-        return self.facts.sources(*names, recorded=True)
 
     def rf_is_sklearn(self) -> bool:
         """True for builds whose RF10 is scikit-learn's forest (made before rf10_weka was the paper's RF10)."""
@@ -442,13 +439,13 @@ class Adapter:
                 o.evidence = ";".join(filter(None, [o.evidence or self.sources(TABLE_FACTS["bias"]),
                                                     self.sources(sr_check.FACT)]))
         if "paper_own" not in o.extra:
-            own, _, po = kinds.judge(check, self.variant(side="published"), row)
+            own, _, po = kinds.judge(check, self.reading(side="published"), row)
             o.extra["paper_own"] = own
             o.published = o.published or po.ours
         if not o.evidence and isinstance(check, WDL):
             o.evidence = self.sources(*dict.fromkeys(TABLE_FACTS[c.measure] for _, cs in check.parts for c in cs))
         other = self.has_sklearn and not self.rf_is_sklearn()
-        probe = self.variant(rf=RF_SK if other else self.rf)
+        probe = self.reading(rf=RF_SK if other else self.rf)
         sv, sr, so = kinds.judge(check, probe, row)
         if probe.rf_reads:
             if self.rf_is_sklearn():
@@ -460,7 +457,7 @@ class Adapter:
             else:
                 o.extra["rf10_sklearn"] = "not in this build"
         if self.has_weka and not self.rf_is_sklearn():
-            probe = self.variant(rf=RF_WK)
+            probe = self.reading(rf=RF_WK)
             wv, wr, wo = kinds.judge(check, probe, row)
             if probe.rf_reads and wv != kinds.NOT_CHECKABLE:
                 o.extra["rf10_wekajar"] = wv + (f": {wr}" if wr else "")
@@ -522,14 +519,8 @@ class Adapter:
         return "; ".join(parts)
 
 
-def _counts(r: dict, side: str) -> tuple[int, int, int] | None:
-    """The (wins, draws, losses) of one side of a W/D/L fact row; None where that side has no record."""
-    v = [r[f"{side}_{k}"] for k in ("wins", "draws", "losses")]
-    return None if any(x is None or pd.isna(x) for x in v) else tuple(int(x) for x in v)
-
-
 # ------------------------------------------------------------------ helpers of the bespoke checks
-def _count(ev: Adapter, row, c: Cmp, which: int) -> Outcome:
+def _count(ev: Evidence, row, c: Cmp, which: int) -> Outcome:
     """A count of a W/D/L cell (``which``: 0 = the row's wins, 2 = its losses) against the claim's value;
     a count over fewer of the paper's datasets than it counted over is not comparable (dataset absent)."""
     cell = ev.wdl(c)
@@ -556,7 +547,7 @@ def _count(ev: Adapter, row, c: Cmp, which: int) -> Outcome:
                    evidence=ev.sources(cell.fact))
 
 
-def _figure(ev: Adapter, row, parts, shown: str, *facts: str) -> Outcome:
+def _figure(ev: Evidence, row, parts, shown: str, *facts: str) -> Outcome:
     """The outcome of a figure claim: the paper prints no values, so there is no paper's own verdict."""
     return Outcome(parts, ours=shown, published=FIGURE_ONLY, test=FIG_TESTS.get(row["claim_id"], ""),
                    evidence=ev.sources(*dict.fromkeys(facts)), extra={"paper_own": FIGURE_ONLY})
@@ -569,12 +560,11 @@ def _f(v) -> str:
 # ------------------------------------------------------------------ the verdicts
 def evaluate_facts(facts: Facts, claims: pd.DataFrame) -> list[Verdict]:
     """Verdicts from the facts of an ``ande_sr`` build; the evidence is the source of the facts read."""
-    ev = Adapter(facts)
-    return kinds.run(PAPER, CHECKS, ev, claims, finish=ev.finish)
+    return kinds.run(PAPER, CHECKS, Evidence(facts), claims)
 
 
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list[Verdict]:
     return evaluate_facts(Facts.of_paper(Path(reports_dir), PAPER), claims)
 
 
-__all__ = ["evaluate", "evaluate_facts", "CHECKS", "Adapter"]
+__all__ = ["evaluate", "evaluate_facts", "CHECKS", "Evidence"]

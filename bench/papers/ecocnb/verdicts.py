@@ -5,9 +5,9 @@ Each claim's check is declared in :data:`CHECKS`: EC02 as not checkable here (:c
 the others as bespoke functions named after what they check, each docstring stating the reading of the
 claim's words (no generic kind states them: every one is a rule on ratios to NB, see below).
 
-The evidence adapter (:class:`Adapter`) reads only the facts :mod:`bench.papers.ecocnb.build` recorded
-(``reports/ecocnb/facts.json``), never a report table: the training-time ratios to NB
-(``table{2,3,4}_traintime_ratio``, ours beside the paper's), Table 1's diversity (``table1_diversity``), the
+The paper's evidence (:class:`Evidence`, a :class:`~bench.report.verdicts.kinds.Evidence`) reads only the
+facts :mod:`bench.papers.ecocnb.build` recorded (``reports/ecocnb/facts.json``), never a report table: the
+training-time ratios to NB (``table{2,3,4}_traintime_ratio``, ours beside the paper's), Table 1's diversity (``table1_diversity``), the
 medians of the cost claims (``cost_medians``, ``cost_overall``), the extra time against N
 (``instances_extra_time``) and the protocols run (``<experiment>_protocols``). Each verdict's evidence is the
 report file its facts are shown in. Where a verdict quotes a ratio, a diversity or a time of those tables,
@@ -230,8 +230,8 @@ CHECKS = {
 }
 
 
-# ------------------------------------------------------------------ the evidence adapter
-class Adapter:
+# ------------------------------------------------------------------ the paper's evidence (kinds.Evidence)
+class Evidence(kinds.Evidence):
     """The facts of one ``ecocnb`` build (``reports/ecocnb/facts.json``) for the bespoke checks: the ratio
     tables as printed, the scale, and the report file of each fact read."""
 
@@ -256,10 +256,9 @@ class Adapter:
             df[c] = pd.Series(_printed_all(df[c], digits), index=df.index, dtype=float)
         return df
 
-    def sources(self, *names: str) -> str:
-        """The report files of the facts ``names``: a fact the build did not record is named by its file."""
-        f = self.facts
-        return ";".join(dict.fromkeys(f.source(n) if (n in f.tables or n in f.values) else FILES[n] for n in names))
+    def unrecorded(self, fact: str) -> str:
+        """A fact the build did not record is named by its file."""
+        return FILES[fact]
 
     def finish(self, check, row, o: Outcome) -> Outcome:
         """Every verdict of this paper carries the scale its ratios come from."""
@@ -268,7 +267,7 @@ class Adapter:
 
 
 # ------------------------------------------------------------------ helpers of the bespoke checks
-def _outcome(ev: Adapter, row, parts, ours: str, published: str, *facts: str) -> Outcome:
+def _outcome(ev: Evidence, row, parts, ours: str, published: str, *facts: str) -> Outcome:
     return Outcome(parts, ours=ours, published=published, test=TESTS.get(row["claim_id"], ""),
                    evidence=ev.sources(*facts))
 
@@ -282,7 +281,7 @@ def _printed_all(values, digits: int) -> list:
     return [np.nan if (v := _printed(x, digits)) is None else v for x in values]
 
 
-def _n_facts(ev: Adapter) -> tuple[str, ...]:
+def _n_facts(ev: Evidence) -> tuple[str, ...]:
     """The facts of the extra time against N: over the shared pass when measured, else two separate fits."""
     return ("shared_pass_extra", "shared_pass_growth") if ev.facts.table("shared_pass_growth") is not None else \
         ("instances_extra_time",)
@@ -292,7 +291,7 @@ def _noise(x, lo, hi, what: str) -> str:
     return f"quantity not measurable: within timing noise: {what} {x:g} [{lo:g}, {hi:g}]"
 
 
-def _shared_ratio(ev: Adapter, pub) -> tuple[Check, float] | None:
+def _shared_ratio(ev: Evidence, pub) -> tuple[Check, float] | None:
     """EC01's ratio over the shared pass (fact ``shared_pass_extra``, 10-fold CV on fbis, normal estimators):
     decided when its interval is on one side of the rule's thresholds (1 and the paper's ratio x RATIO_FACTOR),
     else timing noise with the interval; None without that fact."""
@@ -309,7 +308,7 @@ def _shared_ratio(ev: Adapter, pub) -> tuple[Check, float] | None:
     return Check(ok, text if ok is not None else _noise(x, lo, hi, f"{text}; against 1 and {top:.3f}:")), x
 
 
-def _shared_independent(ev: Adapter, estimators) -> tuple[list[Check], str] | None:
+def _shared_independent(ev: Evidence, estimators) -> tuple[list[Check], str] | None:
     """EC07's rule on the extra time over the shared pass (facts ``shared_pass_extra``, ``shared_pass_growth``):
     per estimator, the extra time at the smallest and the largest N above zero and its growth within
     x CONSTANT_FACTOR (either way), each decided only when its interval is on one side; None without them."""
@@ -343,7 +342,7 @@ def _shared_independent(ev: Adapter, estimators) -> tuple[list[Check], str] | No
     return checks, "; ".join(shown)
 
 
-def _independent(ev: Adapter, estimators=("normal", "discretised")) -> tuple[list[Check], str]:
+def _independent(ev: Evidence, estimators=("normal", "discretised")) -> tuple[list[Check], str]:
     """EC07's rule on the extra time against N (fact ``instances_extra_time``): one check per estimator; over
     the shared pass when that was measured (:func:`_shared_independent`)."""
     shared = _shared_independent(ev, estimators)
@@ -400,7 +399,7 @@ def _growth_rule(e: pd.DataFrame, label: str) -> tuple[Check, bool]:
     return c, True
 
 
-def _cost(ev: Adapter, row, rule) -> Outcome:
+def _cost(ev: Evidence, row, rule) -> Outcome:
     """A cost claim on ECOC-NB / NB ratios: ``rule`` (:func:`_growth_rule`, :func:`_almost_as_fast_rule`) on
     the per-dataset ratios of each table the cost table pairs with the claim
     (bench.papers.ecocnb.build.COST_CLAIMS), one check per table, decided by the timing rule
@@ -464,8 +463,7 @@ def _two(x) -> str:
 
 # ------------------------------------------------------------------ the verdicts
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list[Verdict]:
-    ev = Adapter(Facts.of_paper(Path(reports_dir), PAPER))
-    return kinds.run(PAPER, CHECKS, ev, claims, finish=ev.finish)
+    return kinds.run(PAPER, CHECKS, Evidence(Facts.of_paper(Path(reports_dir), PAPER)), claims)
 
 
-__all__ = ["evaluate", "CHECKS", "Adapter"]
+__all__ = ["evaluate", "CHECKS", "Evidence"]

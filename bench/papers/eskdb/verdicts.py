@@ -32,9 +32,9 @@ from scipy import stats
 
 from bench.papers.eskdb import ACCURACY, stages
 from bench.report.verdicts import kinds, ordering
-from bench.report.compare import fmt
+from bench.report.compare import fmt, fmt_p
 from bench.report.facts import Facts
-from bench.report.verdicts._common import AVG_RTOL, AVG_TEST, NOT_AT_SCALE, NOT_MEASURABLE, Check, fmt_p, num, test_text, wdl_expect, wdl_p
+from bench.report.verdicts._common import AVG_RTOL, AVG_TEST, NOT_AT_SCALE, NOT_MEASURABLE, Check, num, test_text, wdl_expect, wdl_p
 from bench.report.verdicts.kinds import (WDL, AlsoOn, AvgCell, Average, Bespoke, Cmp, NotHere, Outcome, Ratio, Shown, WdlCell)
 
 PAPER = "eskdb"
@@ -271,10 +271,10 @@ def _gibbs_iterations(ev: "Evidence", row) -> Outcome:
     shown = []
     for x in t.to_dict("records"):
         shown.append(f"{x['measure']} {x['fewer']} vs {x['more']}: mean difference {x['mean_difference']:+.6f}, "
-                     f"W/D/L {x['wins']}/{x['draws']}/{x['losses']} (sign test {fmt_p(x['sign_p'])}), Wilcoxon "
-                     f"{fmt_p(x['wilcoxon_p'])}")
+                     f"W/D/L {x['wins']}/{x['draws']}/{x['losses']} (sign test "
+                     f"{fmt_p(x['sign_p'], True, 'p = ?')}), Wilcoxon {fmt_p(x['wilcoxon_p'], True, 'p = ?')}")
     text = (f"1000 vs 5000 RMSE mean difference {r['mean_difference']:+.6f}, W/D/L {r['wins']}/{r['draws']}/"
-            f"{r['losses']}, Wilcoxon {fmt_p(r['wilcoxon_p'])} on {where}")
+            f"{r['losses']}, Wilcoxon {fmt_p(r['wilcoxon_p'], True, 'p = ?')} on {where}")
     out.parts = [("1000 as accurate as 5000 (RMSE)", [Check(bool(r["wilcoxon_p"] > ALPHA), text)])]
     out.ours, out.note = "; ".join(shown), f"on {where}"
     return out
@@ -307,7 +307,7 @@ def _uniform_prior(ev: "Evidence", row, *pairs) -> Outcome:
             continue
         sig = bool(r["wilcoxon_p"] <= ALPHA)
         text = (f"RMSE {label}: mean difference {r['mean_difference']:+.6f}, W/D/L {r['wins']}/{r['draws']}/"
-                f"{r['losses']}, Wilcoxon {fmt_p(r['wilcoxon_p'])}")
+                f"{r['losses']}, Wilcoxon {fmt_p(r['wilcoxon_p'], True, 'p = ?')}")
         shown.append(text)
         if expect != "shown":
             row_worse = bool(r["mean_difference"] > 0 and sig)     # the column significantly better
@@ -437,7 +437,8 @@ def _table6_against_rf(ev: "Evidence", row) -> Outcome:
 
     ours, shown, facts = parts("ours")
     own, pshown, _ = parts("published")
-    wdl = [f"{m} {e} vs RF {'/'.join(map(str, cell.ours))} ({fmt_p(wdl_p(cell.ours, TEST))})"
+    wdl = [f"{m} {e} vs RF {'/'.join(map(str, cell.ours))} "
+           f"({fmt_p(wdl_p(cell.ours, TEST), True, 'p = ?')})"
            for m in MEASURES for e in ESKDBS if (cell := ev.wdl(Cmp(e, "RF", m, "win"))) is not None and cell.ours]
     o = Outcome(ours, ours="; ".join(shown), published="; ".join(pshown), test=TESTS["ES36"],
                 evidence=ev.sources(*dict.fromkeys(f for f in facts if f)),
@@ -482,7 +483,7 @@ def _wdl_check(w, kind: str, label: str) -> Check:
     if w is None:
         return Check(None, f"{NOT_AT_SCALE}: {label}: no values")
     ok = wdl_expect(w, kind, TEST, ALPHA)
-    return Check(ok, f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(wdl_p(w, TEST))})")
+    return Check(ok, f"{label} {w[0]}/{w[1]}/{w[2]} ({fmt_p(wdl_p(w, TEST), True, 'p = ?')})")
 
 
 def _prior(stat: str) -> tuple[float, str]:
@@ -501,7 +502,7 @@ def _prior(stat: str) -> tuple[float, str]:
     return float(v), f"Gamma(shape {shape:g}, rate {rate:g})"
 
 
-# ------------------------------------------------------------------ the evidence adapter
+# ------------------------------------------------------------------ the paper's evidence (kinds.Evidence)
 def _printed(x) -> float | None:
     """A number of Tables 5, 6, 9 as the table prints it (None when it prints none)."""
     return None if x is None or pd.isna(x) else round(float(x), PRINTED)
@@ -511,19 +512,13 @@ def _finite(x) -> bool:
     return x is not None and not pd.isna(x)
 
 
-def _triple(r: dict, side: str) -> tuple[int, int, int] | None:
-    """A W/D/L fact row's (wins, draws, losses) of ``side`` ("ours" / "published"); None without a record."""
-    w, d, l_ = (r[f"{side}_{k}"] for k in ("wins", "draws", "losses"))
-    return None if w is None or pd.isna(w) else (int(w), int(d), int(l_))
-
-
 def _published_text(cell: dict) -> str:
     """The paper's average as it prints it: the value, and its ± where it prints one."""
     text = cell["published_text"] or ""
     return text + (f" ± {cell['published_pm_text']}" if text and cell["published_pm_text"] else "")
 
 
-class Evidence:
+class Evidence(kinds.Evidence):
     """ESKDB's facts, answering the kinds' questions (:mod:`.kinds`): W/D/L of Tables 3, 4, 7 and of
     the ablation's per-dataset means, averages of Tables 5, 6, 9 (as printed) and of the ablation, the
     ratios' and absolute times' wording, each claim's scale. ``ablation`` names the ablation's configs
@@ -540,8 +535,8 @@ class Evidence:
             t = self.facts.table(f"table{n}_wdl")
             for r in ([] if t is None else t.to_dict("records")):
                 self.wdl_cells[(r["row"], r["col"], r["measure"])] = WdlCell(
-                    ours=_triple(r, "ours"), published=_triple(r, "published"), n=int(r["ours_n"] or 0),
-                    fact=f"table{n}_wdl", note=r["note"] or "")
+                    ours=kinds.wdl_counts(r, "ours_"), published=kinds.wdl_counts(r, "published_"),
+                    n=int(r["ours_n"] or 0), fact=f"table{n}_wdl", note=r["note"] or "")
         self.avg = {}          # the first of Tables 5, 6, 9 that prints an algorithm's number
         for n in (5, 6, 9):
             t = self.facts.table(f"table{n}_averages")
@@ -558,19 +553,9 @@ class Evidence:
         return Evidence(facts=self.facts, **{"ablation": self.ablation, "rf": self.rf, **kw})
 
     # ---- sources and scale
-    def sources(self, *facts: str) -> str:
-        """The report files of these facts; for a fact the build did not record, the file it would be in."""
-        out = []
-        for name in facts:
-            if name in self.facts.tables or name in self.facts.values:
-                s = self.facts.source(name)
-            elif name.endswith("_means"):
-                s = f"{name[: -len('_means')]}/summary_long.csv"
-            else:
-                s = f"{PAPER}/{name}.csv"
-            if s not in out:
-                out.append(s)
-        return ";".join(out)
+    def unrecorded(self, fact: str) -> str:
+        """The file of a fact the build did not record: an experiment's summary, else the paper's table."""
+        return f"{fact[: -len('_means')]}/summary_long.csv" if fact.endswith("_means") else f"{PAPER}/{fact}.csv"
 
     def scale(self, row) -> str:
         """The scale of the experiment a claim's numbers come from (:data:`EXPERIMENT`, else eskdb_main)."""
@@ -579,6 +564,12 @@ class Evidence:
         if sc is None:
             return ""
         return f"{exp}: protocol {', '.join(sc['protocols'])}, {sc['datasets']} of the paper's {N_PAPER} datasets"
+
+    def finish(self, check, row, o: kinds.Outcome) -> kinds.Outcome:
+        """The claim's experiment (:func:`_experiments`), and its scale."""
+        o = _experiments(check, row, o)
+        o.scale = o.scale or self.scale(row)
+        return o
 
     # ---- per-dataset means
     def means(self, exp: str, algos: list[str], measure: str) -> tuple[pd.DataFrame | None, int]:
@@ -717,14 +708,7 @@ def _experiments(check, row, o: kinds.Outcome) -> kinds.Outcome:
 
 
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list:
-    ev = Evidence(Path(reports_dir))
-
-    def finish(check, row, o: kinds.Outcome) -> kinds.Outcome:   # the claim's experiment, and its scale
-        o = _experiments(check, row, o)
-        o.scale = o.scale or ev.scale(row)
-        return o
-
-    return kinds.run(PAPER, CHECKS, ev, claims, finish=finish)
+    return kinds.run(PAPER, CHECKS, Evidence(Path(reports_dir)), claims)
 
 
 __all__ = ["evaluate", "CHECKS", "Evidence"]

@@ -9,7 +9,7 @@ column). A verdict's evidence is the report files those facts are shown in (:met
 
 Each claim's check is declared in :data:`CHECKS` (the one claim checker, :mod:`.kinds`): MB09 is a W/D/L
 check, MB10 and MB13 compounds of slope checks, MB03 not checkable here, the rest registered functions
-below whose docstrings state how the claim's words are read; :class:`MassBayesEvidence` answers them
+below whose docstrings state how the claim's words are read; :class:`Evidence` answers them
 from the facts, and :func:`.kinds.run` combines each claim's stated parts with the one rule.
 The thresholds are the shared ones of :mod:`bench.report.verdicts`
 (order of magnitude, constant, linear, flat); how each claim's words map onto them:
@@ -103,11 +103,9 @@ def _checks() -> dict:
 
 
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list[Verdict]:
-    ev = MassBayesEvidence(reports_dir)
-    return kinds.run(P, CHECKS, ev, claims, finish=ev.finish)
+    return kinds.run(P, CHECKS, Evidence(reports_dir), claims)
 
 
-# ---------------------------------------------------------------- the evidence adapter
 class LinearInPsiCause:
     """MB13's psi part with the cause the evidence supports when it fails: the paper's own Table 1 gives
     MassBayes' training time as linear in psi and its testing time as independent of it, so a runtime
@@ -121,7 +119,7 @@ class LinearInPsiCause:
     def kind(self) -> str:
         return self.inner.kind
 
-    def run(self, ev: "MassBayesEvidence", row) -> Outcome:
+    def run(self, ev: "Evidence", row) -> Outcome:
         from bench import published
 
         o = self.inner.run(ev, row)
@@ -157,6 +155,7 @@ def _split_matrix(times: pd.DataFrame | None, labels: list[str]) -> np.ndarray |
     return m if len(m) >= 2 else None
 
 
+# ------------------------------------------------------------------ the paper's evidence (kinds.Evidence)
 def _first(facts: Facts, prefix: str, furthest: bool = False) -> str | None:
     """The first (by name) fact table whose name starts with ``prefix`` (one per data set), else None; with
     ``furthest``, of Fig. 4's psi tables the one whose psi reaches furthest (synthetic data beyond CoverType's
@@ -199,7 +198,7 @@ def _ratio(tab: pd.DataFrame, ds: str, a: str, b: str) -> float:
 
 def weka_bayesnet_row(ev, ds: str) -> dict | None:
     """The row of Weka's own BayesNet on the paper's data set ``ds`` (fact :data:`BN_WEKA`), else None."""
-    t = getattr(ev, "bn_weka", None)
+    t = ev.bn_weka
     if t is None or t.empty or ds not in set(t["dataset"]):
         return None
     return t[t["dataset"] == ds].iloc[0].to_dict()
@@ -209,7 +208,7 @@ def bayesnet_cause(ev) -> str:
     """What Weka's own BayesNet on the same folds shows about Table 5's BayesNet times: per data set its seconds
     per fold beside the paper's and bench's, and the network it learned (the documented cause of a BayesNet
     ratio far from the paper's)."""
-    t = getattr(ev, "bn_weka", None)
+    t = ev.bn_weka
     if t is None or t.empty:
         return ""
     keys = ("weka_s", "paper_s", "bench_s", "paper/weka", "arcs", "max_parents", "table_cells", "bn/mb_weka",
@@ -256,7 +255,7 @@ def _dataset_status(facts: Facts) -> dict[str, str]:
     return out
 
 
-class MassBayesEvidence:
+class Evidence(kinds.Evidence):
     """The MassBayes facts (``reports/massbayes/facts.json``) as the kinds ask for them, and the scale
     and experiments of each outcome (from the build's ``experiment_of`` fact and the shipped plans)."""
 
@@ -274,10 +273,6 @@ class MassBayesEvidence:
         # the report file of each fact table -> the experiment it comes from (the build records it)
         self.experiment_of = {self.facts.source(n): e for n, e in (self.facts.value("experiment_of") or {}).items()
                               if n in self.facts.tables}
-
-    def sources(self, *names: str) -> str:
-        """The report files the facts ``names`` are shown in (those the build recorded)."""
-        return self.facts.sources(*names, recorded=True)
 
     def label(self, cmp: Cmp) -> str:
         return f"{cmp.row} vs {cmp.col}"
@@ -383,7 +378,7 @@ class MassBayesEvidence:
 
 
 # ---------------------------------------------------------------- CoverType beyond its 20000-row head
-def psi_beyond_the_head(ev: MassBayesEvidence, row) -> Outcome:
+def psi_beyond_the_head(ev: Evidence, row) -> Outcome:
     """MB01/MB02 ("increased up to 84.62% with psi = 20000 and 88.66% with psi = 50000"): psi that large
     cannot be drawn from the 18000 training rows of CoverType's head here: not checkable (dataset absent
     at the paper's size); our accuracy at the largest psi run is shown."""
@@ -404,7 +399,7 @@ def psi_beyond_the_head(ev: MassBayesEvidence, row) -> Outcome:
                    evidence=ev.sources(name))
 
 
-def discretisation_vs_runtime_on_the_head(ev: MassBayesEvidence, row) -> Outcome:
+def discretisation_vs_runtime_on_the_head(ev: Evidence, row) -> Outcome:
     """MB04 ("the discretisation time alone was more than the total runtime of MassBayes", CoverType):
     about the full CoverType, not here (dataset absent at the paper's size); the two times on the head
     are shown."""
@@ -421,7 +416,7 @@ def discretisation_vs_runtime_on_the_head(ev: MassBayesEvidence, row) -> Outcome
                    ours=ours, test="time ratio on one machine", evidence=ev.sources(RUNTIME))
 
 
-def covtype_ranking_on_the_head(ev: MassBayesEvidence, row) -> Outcome:
+def covtype_ranking_on_the_head(ev: Evidence, row) -> Outcome:
     """MB05 ("slightly poorer results than A2DE, A3DE, BayesNet and J48 in CoverType"): about the full
     CoverType, not here (dataset absent at the paper's size); the accuracies on the head are shown."""
     ours = ""
@@ -489,7 +484,7 @@ def _order_slower(r: float) -> bool:
     return r >= ORDER
 
 
-def an_order_faster(ev: MassBayesEvidence, row, competitor: str, datasets: tuple) -> Outcome:
+def an_order_faster(ev: Evidence, row, competitor: str, datasets: tuple) -> Outcome:
     """MB06a-d ("MassBayes was an order of magnitude faster than <competitor> in <data sets>"): each
     named data set is a stated part, holding when time(competitor) / time(MassBayes) >= 10^0.5 on our
     machine; data sets not here (or not at the paper's size) are named, unchecked."""
@@ -525,7 +520,7 @@ def an_order_faster(ev: MassBayesEvidence, row, competitor: str, datasets: tuple
     return o
 
 
-def same_order_often_and_slower_than_nb_disc_a1de(ev: MassBayesEvidence, row) -> Outcome:
+def same_order_often_and_slower_than_nb_disc_a1de(ev: Evidence, row) -> Outcome:
     """MB07 ("of the same order of magnitude as A3DE, A2DE, BayesNet, NB-KDE and J48 in many cases and an
     order of magnitude slower than NB-Disc and A1DE"): three stated parts on the time ratios
     MassBayes/X: same order (within 10^0.5 either way) in at least a third of the (data set, contender)
@@ -556,7 +551,7 @@ def same_order_often_and_slower_than_nb_disc_a1de(ev: MassBayesEvidence, row) ->
                         f"{ACROSS}")
 
 
-def prime_an_order_slower_with_exceptions(ev: MassBayesEvidence, row, exceptions: tuple) -> Outcome:
+def prime_an_order_slower_with_exceptions(ev: Evidence, row, exceptions: tuple) -> Outcome:
     """MB08 ("MassBayes' was an order of magnitude slower than the other contenders in many data sets.
     However, it was of the same order of magnitude as <exceptions>"): "many" holds when at least a third
     of the (data set, contender) pairs have time(MassBayes') / time(X) >= 10^0.5; each exception is a
@@ -605,7 +600,7 @@ def prime_an_order_slower_with_exceptions(ev: MassBayesEvidence, row, exceptions
 
 
 # ---------------------------------------------------------------- Fig. 3 and Fig. 4
-def _fig4_tables(ev: MassBayesEvidence) -> dict:
+def _fig4_tables(ev: Evidence) -> dict:
     """param -> (fact name, table) of Fig. 4's data as it varies (the first data set's), or (None, None)."""
     names = {p: _first(ev.facts, f"fig4_{p}_") for p in ("psi", "t", "h")}
     return {p: (n, ev.facts.table(n) if n else None) for p, n in names.items()}
@@ -626,7 +621,7 @@ def _flat_end(df: pd.DataFrame, param: str) -> tuple[bool, str]:
     return bool(rise > lim and flat), txt
 
 
-def accuracy_rises_then_flat(ev: MassBayesEvidence, row) -> Outcome:
+def accuracy_rises_then_flat(ev: Evidence, row) -> Outcome:
     """MB12 ("accuracy increased up to a certain point and remained flat when each of the three
     parameters was increased"): one stated part per parameter (psi, t, h): accuracy rises by more than
     2 standard errors overall and its last step (between distinct settings) changes it by less than 2."""
@@ -654,7 +649,7 @@ def accuracy_rises_then_flat(ev: MassBayesEvidence, row) -> Outcome:
                    note=f"{HEAD_NOTE}: psi stops at N = 18000" if psi_failed else "")
 
 
-def runtime_flat_beyond_h_star(ev: MassBayesEvidence, row) -> Outcome:
+def runtime_flat_beyond_h_star(ev: Evidence, row) -> Outcome:
     """MB14 ("increase in h after a certain point did not affect the runtime"): h* is the smallest h from
     which accuracy no longer changes by 2 standard errors (the trees stop growing); the runtime at every h
     beyond it is at most :data:`FLAT_RUNTIME` times that at h*, decided by the timing rule on the per-split

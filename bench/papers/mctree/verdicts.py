@@ -21,7 +21,7 @@ How the claims' words are read (beyond the shared rules of :mod:`bench.report.ve
 
 Each claim's check is declared in :data:`CHECKS` (the one claim checker, :mod:`.kinds`): the printed
 accuracies of SVM and C4.5 are printed-number checks, the Gender claims not here, the rest registered
-functions below whose docstrings state how the claim's words are read; :class:`MCTreeEvidence` answers
+functions below whose docstrings state how the claim's words are read; :class:`Evidence` answers
 them from the facts and :func:`.kinds.run` combines each claim's stated parts with the one rule.
 
 Each verdict names the experiments its facts come from (``extra["experiments"]``), so the scale
@@ -77,11 +77,10 @@ def _checks() -> dict:
 
 
 def evaluate(reports_dir: Path, claims: pd.DataFrame) -> list[Verdict]:
-    ev = MCTreeEvidence(reports_dir)
-    return kinds.run(P, CHECKS, ev, claims, finish=ev.finish)
+    return kinds.run(P, CHECKS, Evidence(reports_dir), claims)
 
 
-class MCTreeEvidence:
+class Evidence(kinds.Evidence):
     """The MC-Tree facts (``reports/mctree/facts.json``) as the kinds ask for them, and the scale and
     experiments of each outcome (from the ``<experiment>_run`` facts)."""
 
@@ -98,9 +97,6 @@ class MCTreeEvidence:
             exp = max((e for e in runs if n.startswith(e + "_")), key=len, default=None)
             if exp is not None:
                 self.experiment_of.setdefault(t["source"], exp)
-
-    def sources(self, *names: str) -> str:
-        return self.facts.sources(*names)
 
     def printed(self, key) -> PrintedCell | None:
         """Our accuracy of the static classifier ``key`` = (data set, classifier) in Fig. 5's static
@@ -137,7 +133,7 @@ def _not_built(what) -> Outcome:
     return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {what} is not in reports/ (experiment not built)")])])
 
 
-def covtype_baselines_shown(ev: MCTreeEvidence, row) -> Outcome:
+def covtype_baselines_shown(ev: Evidence, row) -> Outcome:
     """MC15 ("the results for the anytime nearest neighbor, SVM and C4.5 could not be computed due to
     memory issues"): a memory failure of the paper's implementations on its machine is not measurable
     here; our static classifiers on Covertype's 20000-row head are shown."""
@@ -200,7 +196,7 @@ def _lead_text(row) -> str:
             f"50/100/200/500-Gaussian times) {t}")
 
 
-def largest_lead(ev: MCTreeEvidence, row, exp: str, ds: str, upper: bool) -> Outcome:
+def largest_lead(ev: Evidence, row, exp: str, ds: str, upper: bool) -> Outcome:
     """MC05a/MC05b/MC08 ("a performance gain over the Bayes tree of three to four percent", "up to 15%
     higher"): MC-Tree's largest lead over the Bayes tree on ``ds`` (accuracy points, budget axis) is at
     least (1 - GAIN_TOL) of the claim's number, and with ``upper`` (the "four" of "three to four") at
@@ -229,7 +225,7 @@ def largest_lead(ev: MCTreeEvidence, row, exp: str, ds: str, upper: bool) -> Out
                    extra={"experiments": [exp]})
 
 
-def constantly_better_up_to(ev: MCTreeEvidence, row) -> Outcome:
+def constantly_better_up_to(ev: Evidence, row) -> Outcome:
     """MC13 ("improves the accuracy constantly by up to 15%"): two stated parts: (a) MC-Tree is never
     behind the Bayes tree where both answer, on every data set run here; (b) its largest lead reaches
     15 points (within the gain tolerance). Decided on the experiments whose evidence is at the paper's
@@ -276,7 +272,7 @@ def _curves(facts: Facts, exp: str) -> pd.DataFrame | None:
     return wide[order].astype(float).reset_index()
 
 
-def alpha_zero_best(ev: MCTreeEvidence, row) -> Outcome:
+def alpha_zero_best(ev: Evidence, row) -> Outcome:
     """MC14 ("a clear winner ... alpha = 0 yields the best results"): an ordering of means, decided by the
     paired test (:mod:`bench.report.verdicts.ordering`): on every data set run, no other alpha has a better
     anytime accuracy (per fold, the accuracy averaged over the table's budgets) by the fold-paired
@@ -313,7 +309,7 @@ def _first_budget(facts: Facts, exp, ds, variant) -> float:
     return _val(g["first_answer_budget"].iloc[0]) if len(g) else float("nan")
 
 
-def bayes_tree_slightly_ahead_then_behind(ev: MCTreeEvidence, row) -> Outcome:
+def bayes_tree_slightly_ahead_then_behind(ev: Evidence, row) -> Outcome:
     """MC16 ("the Bayes tree performs only slightly better than the anytime nearest neighbor in the
     beginning before it falls behind", Pendigits): two stated parts: ahead at the first budgets where the
     Bayes tree answers by at most SLIGHT points, and behind from some budget to the end."""
@@ -356,7 +352,7 @@ def bayes_tree_slightly_ahead_then_behind(ev: MCTreeEvidence, row) -> Outcome:
     return Outcome([("slightly ahead at first", [first_part]), ("then behind", [falls])], **kw)
 
 
-def soon_above_svm_and_c45(ev: MCTreeEvidence, row) -> Outcome:
+def soon_above_svm_and_c45(ev: Evidence, row) -> Outcome:
     """MC17 ("it soon reaches higher accuracy than both SVM and C4.5", Letter): MC-Tree is above the
     better of the paper's SVM and C4.5 from a budget no larger than a tenth of the largest recorded, and
     stays above to the end."""

@@ -14,7 +14,7 @@ comparison each, ``ok`` True / False / None = no data). The verdict (:func:`comb
 Rules used by these evaluators (thresholds are written here, once):
 
 * WDL claims: the paper's own test and level, recomputed from the win/loss counts with
-  :func:`bench.report.compare.published_significance` (the A2DE paper: two-tailed sign test,
+  :func:`bench.stats.pairwise.significance` (the A2DE paper: two-tailed sign test,
   p < 0.05; ESKDB: one-tailed sign test, p <= 0.05). A claim that says "significantly" needs the
   test to reject; a claim that only says "more often" / "outperforms" needs wins > losses.
 * Averages against a published average: reproduced when within :data:`AVG_RTOL` (relative), and only
@@ -31,12 +31,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import NOT_CHECKABLE, NOT_REPRODUCED, PARTLY, REPRODUCED, Verdict
-from . import RATIO_FACTOR as _RATIO_FACTOR
+from ...stats.pairwise import significance
+from . import (ABSENT, CHECKABLE_REASONS, DIFFERENT_IMPL, EVALUATOR, NOT_AT_SCALE, NOT_CHECKABLE,  # noqa: F401
+               NOT_MEASURABLE, NOT_REPRODUCED, PARTLY, RATIO_FACTOR, REPRODUCED, TIMING_NOISE, Verdict)
 
 AVG_RTOL = 0.02          #: relative tolerance of an average (RMSE, error) against the published one
 MIN_COVERAGE = 0.8       #: share of the paper's datasets our average must cover to be compared
-RATIO_FACTOR = _RATIO_FACTOR   #: a time ratio is reproduced when ours / published lies in [1/1.5, 1.5]
 
 #: the test column of the claims checked with :func:`ratio_check` and :func:`average_check`
 RATIO_TEST = f"time ratio within x{RATIO_FACTOR:g} of the paper's (ours / paper's in [1/{RATIO_FACTOR:g}, {RATIO_FACTOR:g}])"
@@ -64,13 +64,8 @@ def num(s) -> float | None:
         return None
 
 
-#: the reasons a claim can be not checkable (as bench.report.verdicts' RULES: a not-checkable reason
-#: starts with one of them)
-ABSENT, NOT_MEASURABLE, NOT_AT_SCALE = "dataset absent", "quantity not measurable", "protocol not run at this scale"
-#: a time ratio whose interval straddles the claim's threshold (:mod:`.timing`), and a time ratio of two
-#: learners that are not one code base with the same engineering
-TIMING_NOISE, DIFFERENT_IMPL = "within timing noise", "different implementations"
-CATEGORIES = (ABSENT, NOT_MEASURABLE, NOT_AT_SCALE, TIMING_NOISE, DIFFERENT_IMPL)
+#: the categories a finding of not checkable starts with (bench.report.verdicts' reasons, but the evaluator's own)
+CATEGORIES = tuple(r for r in CHECKABLE_REASONS if r != EVALUATOR)
 
 
 @dataclass
@@ -90,30 +85,18 @@ class Check:
 def wdl_expect(wdl: tuple[int, int, int] | None, kind: str, test: str, alpha: float) -> bool | None:
     if wdl is None:
         return None
-    from ..compare import published_significance
-
     w, _, l = wdl
-    sig = published_significance(w, l, test, alpha)[1]
+    sig = significance(w, l, test, alpha)[1]
     # "exempt": a comparison the claim itself names as its exception (shown, never decided)
     return {"exempt": True, "win": w > l, "loss": w < l, "not_loss": w >= l,
             "win_sig": w > l and sig, "loss_sig": w < l and sig,
-            "win_nonsig": w > l and not sig, "loss_nonsig": w < l and not sig}[kind]
+            "win_nonsig": w > l and not sig, "loss_nonsig": w < l and not sig, "nonsig": not sig}[kind]
 
 
 def wdl_p(wdl, test: str) -> float | None:
     if wdl is None:
         return None
-    from ..compare import published_significance
-
-    return published_significance(wdl[0], wdl[2], test)[0]
-
-
-def fmt_p(p: float | None) -> str:
-    """A verdict's p-value: the reports' one formatter (:func:`bench.report.compare.fmt_p`) with its
-    ``p`` prefix; ``p = ?`` when there is none."""
-    from ..compare import fmt_p as fmt
-
-    return fmt(p, prefix=True) or "p = ?"
+    return significance(wdl[0], wdl[2], test)[0]
 
 
 def part_status(checks: list[Check]) -> bool | None:

@@ -1,9 +1,9 @@
 """The one claim checker: every claim declares its check kind and arguments with the claim.
 
 A paper's verdict module declares, for each of its claim ids, one check (``CHECKS = {"ES33": WDL(...),
-"ES31": Bespoke(_ensemble), ...}``) and gives an evidence adapter (``evidence(reports_dir)``: an
-object reading the paper's facts, :class:`Evidence`). :func:`run` runs each claim's check against
-the adapter and turns its :class:`Outcome` into the claim's :class:`~bench.report.verdicts.Verdict`
+"ES31": Bespoke(_ensemble), ...}``) and reads its facts through its evidence (:class:`Evidence`, read
+for the kinds). :func:`run` runs each claim's check against
+the evidence and turns its :class:`Outcome` into the claim's :class:`~bench.report.verdicts.Verdict`
 with the one combining rule (:func:`bench.report.verdicts._common.combine`). A claim with no declared
 check is "not checkable: evaluator: no rule for this claim id yet".
 
@@ -34,32 +34,27 @@ A declaration may wrap its kind (the kind stays the wrapped one's): :class:`Show
 published/test texts (e.g. "figure only (Fig. 6)"), :class:`AlsoOn` also runs the check on a variant of
 the evidence (``ev.variant(name)``) and notes what it gives there.
 
-The adapter answers the kinds' questions from the paper's facts: ``wdl(cmp) -> WdlCell | None``,
-``average(algo, measure) -> AvgCell | None``, ``printed(key) -> PrintedCell | None``,
-``series(key) -> SeriesCell | None``, and carries the paper's ``test``/``alpha`` (the sign test's
-sides and level) and ``n_paper`` (its dataset count). A kind asks only what it needs; an adapter
-answers only what its paper's claims ask. Optional hooks: ``label(cmp)`` (a W/D/L comparison's
-label), ``ratio_shown(ratio, a, b, ours, published)`` (a ratio's wording: (ours, published)),
-``shown(key) -> (text, facts)`` (ours beside a :class:`NotHere`), ``variant(name)`` (for :class:`AlsoOn`),
-``expected(cmp)`` (how a failed W/D/L expectation is worded), ``test_text`` (the test's name where it is
-no sign test).
+The paper's evidence, :class:`Evidence`, is the one contract between a paper and the kinds: every
+question a kind asks is a method of it, with its default written there once (the standard fact tables
+``wdl`` and ``averages``; the plain wording). A paper whose claims ask more subclasses it and overrides
+only those answers; nothing is looked up by name.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
 import numpy as np
 
+from ..compare import fmt_p
 from . import CONSTANT_FACTOR, LINEAR_SLOPE, NOT_CHECKABLE, Verdict
-from ._common import (AVG_TEST, CATEGORIES, NOT_AT_SCALE, RATIO_FACTOR, RATIO_TEST, Check, average_check, combine,
-                      fmt_p, ratio_check, test_text, unknown, wdl_expect, wdl_p)
-from ._common import TEST_TEXT, TIMING_NOISE
+from ._common import (AVG_TEST, CATEGORIES, NOT_AT_SCALE, RATIO_FACTOR, RATIO_TEST, TEST_TEXT, TIMING_NOISE, Check,
+                      average_check, combine, ratio_check, test_text, unknown, wdl_expect, wdl_p)
 
 
-# ------------------------------------------------------------------ what the adapter answers
+# ------------------------------------------------------------------ what the evidence answers
 @dataclass
 class WdlCell:
     """One W/D/L comparison's counts: ``ours``/``published`` are (wins, draws, losses) or None;
@@ -134,17 +129,9 @@ class Cmp:
     expect: str
     where: tuple = ()
     #: the comparison's label as the claim words it, a template of ``row``, ``col``, ``measure`` (e.g.
-    #: "{measure} {row} vs {col}"); default "{row} vs {col} {measure}" (an adapter's ``label`` hook
+    #: "{measure} {row} vs {col}"); default "{row} vs {col} {measure}" (a paper's ``Evidence.label``
     #: answers for every comparison instead)
     label: str = ""
-
-
-class Evidence(Protocol):
-    paper: str
-    test: str
-    alpha: float
-
-    def sources(self, *facts: str) -> str: ...
 
 
 @dataclass
@@ -175,14 +162,6 @@ def _kind(name: str):
     return deco
 
 
-def _nonsig(w, test: str, alpha: float) -> bool | None:
-    if w is None:
-        return None
-    from ..compare import published_significance
-
-    return not published_significance(w[0], w[2], test, alpha)[1]
-
-
 _WORD = {"win": "more wins than losses", "loss": "more losses than wins", "not_loss": "no more losses than wins",
          "win_sig": "significantly more wins", "loss_sig": "significantly more losses",
          "win_nonsig": "more wins, not significant", "loss_nonsig": "more losses, not significant",
@@ -208,7 +187,7 @@ class WDL:
     say: str = "expected"
     #: show the number of datasets the comparisons are over after them ("... (67 datasets)")
     datasets: bool = False
-    #: show how many comparisons meet their expectation, on our counts and on the paper's. An adapter
+    #: show how many comparisons meet their expectation, on our counts and on the paper's. A paper's evidence
     #: whose ``test`` is no sign test (counts already decided per data set by the paper's own test)
     #: shows no p-value and names its test in ``test_text``
     tally: bool = False
@@ -224,8 +203,7 @@ class WDL:
             cs = []
             for c in comps:
                 cell = ev.wdl(c)
-                label = ev.label(c) if hasattr(ev, "label") else \
-                    (c.label or "{row} vs {col} {measure}").format(row=c.row, col=c.col, measure=c.measure)
+                label = ev.label(c)
                 w = None if cell is None else (cell.ours if side == "ours" else cell.published)
                 if w is None:
                     why = (cell.note if cell is not None and cell.note else "no values")
@@ -235,18 +213,16 @@ class WDL:
                         a = cell.aside
                         shown.append(f"{label} {a[0]}/{a[1]}/{a[2]} (not decided: {cat})")
                     continue
-                ok = _nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else wdl_expect(w, c.expect, ev.test,
-                                                                                            ev.alpha)
-                txt = f"{label} {w[0]}/{w[1]}/{w[2]}" + (f" ({fmt_p(wdl_p(w, ev.test))})" if ev.test in TEST_TEXT
-                                                         else "")
+                ok = wdl_expect(w, c.expect, ev.test, ev.alpha)
+                p = f" ({fmt_p(wdl_p(w, ev.test), True, 'p = ?')})" if ev.test in TEST_TEXT else ""
+                txt = f"{label} {w[0]}/{w[1]}/{w[2]}{p}"
                 if c.expect == "exempt":
                     txt += f" ({_WORD['exempt']})"
                 if self.say == "significant":
                     txt += ", significant" if c.expect == "nonsig" and not ok else ""
                     cs.append(Check(ok, txt))
                 else:
-                    # the adapter may word a failed expectation its own way (optional hook ``expected(cmp)``)
-                    want = "" if ok else (ev.expected(c) if hasattr(ev, "expected") else _WORD[c.expect])
+                    want = "" if ok else ev.expected(c)
                     cs.append(Check(ok, txt + ("" if ok else f", expected: {want}")))
                 shown.append(txt)
                 if paired is not None and side == "ours" and cell.values is not None:
@@ -264,7 +240,7 @@ class WDL:
         ours = "; ".join(shown)
         if self.datasets and shown and ns:
             ours += f" ({'/'.join(str(n) for n in ns)} datasets)"
-        test = getattr(ev, "test_text", "") or test_text(ev.test, ev.alpha)
+        test = ev.test_text or test_text(ev.test, ev.alpha)
         o = Outcome(parts, ours=ours, test=test, evidence=ev.sources(*dict.fromkeys(facts)))
         if self.tally:
             o.ours, o.published = f"{self._tally(ev, 'ours')} ({o.ours})", self._tally(ev, "published")
@@ -287,8 +263,7 @@ class WDL:
                 if w is None:
                     continue
                 n += 1
-                k += bool(_nonsig(w, ev.test, ev.alpha) if c.expect == "nonsig" else
-                          wdl_expect(w, c.expect, ev.test, ev.alpha))
+                k += bool(wdl_expect(w, c.expect, ev.test, ev.alpha))
         words = {c.expect for _, comps in self.parts for c in comps} - {"exempt"}
         return f"{_WORD[words.pop()] if len(words) == 1 else 'as expected'} in {k}/{n} comparisons"
 
@@ -297,7 +272,7 @@ class WDL:
 @dataclass(frozen=True)
 class Average:
     """Our mean of ``measure`` for ``algo`` against the published one (the claim's value, else the
-    adapter's ``published``), compared when ours covers enough of the paper's datasets."""
+    evidence's ``published``), compared when ours covers enough of the paper's datasets."""
 
     algo: str
     measure: str
@@ -321,7 +296,7 @@ class Ratio:
     """Our ratio of ``num``'s to ``den``'s ``measure`` (a time) against the published ratio: within a factor
     :data:`~bench.report.verdicts._common.RATIO_FACTOR` of it.
 
-    When the adapter answers ``split_times(measure) -> (table, fact)`` (the per-split times,
+    When the evidence answers ``split_times(measure) -> (table, fact)`` (the per-split times,
     :func:`bench.report.verdicts.timing.split_times`), the ratio is the per-data-set ratios on the same
     folds, decided on their geometric mean's bootstrap interval (:mod:`.timing`): inside the band
     reproduced, wholly outside it not reproduced, else not checkable: within timing noise; the ratio of
@@ -343,14 +318,12 @@ class Ratio:
         a, b = ev.average(self.num, self.measure), ev.average(self.den, self.measure)
         label = f"{self.num} / {self.den} {self.measure}"
         pub = _value(row)
-        times, fact = ev.split_times(self.measure) if hasattr(ev, "split_times") else (None, "")
+        times, fact = ev.split_times(self.measure)
         if times is None:
             if a is None or b is None or not a.value or not b.value:
                 return Outcome([("", [Check(None, f"{NOT_AT_SCALE}: {label}: no value")])], test=RATIO_TEST)
             ours = a.value / b.value
-            shown, pub_shown = f"{ours:.2f}x ({self.num} {a.value:.3g} / {self.den} {b.value:.3g})", ""
-            if hasattr(ev, "ratio_shown"):   # the adapter's wording of both ratios: (ours, published)
-                shown, pub_shown = ev.ratio_shown(self, a, b, ours, pub)
+            shown, pub_shown = ev.ratio_shown(self, a, b, ours, pub)
             return Outcome([("", [ratio_check(ours, pub, label)])], ours=shown, published=pub_shown, test=RATIO_TEST,
                            evidence=ev.sources(*dict.fromkeys(f for f in (a.fact, b.fact) if f)))
         iv = timing.interval(timing.unit_ratios(times, self.num, self.den))
@@ -364,10 +337,7 @@ class Ratio:
             c = timing.check(iv, label, pub / RATIO_FACTOR, pub * RATIO_FACTOR)
         shown, pub_shown = (iv.text() if iv is not None else ""), ""
         if a is not None and b is not None and a.value and b.value:
-            means = a.value / b.value
-            mshown = f"{means:.2f}x ({self.num} {a.value:.3g} / {self.den} {b.value:.3g})"
-            if hasattr(ev, "ratio_shown"):
-                mshown, pub_shown = ev.ratio_shown(self, a, b, means, pub)
+            mshown, pub_shown = ev.ratio_shown(self, a, b, a.value / b.value, pub)
             shown += f"; ratio of the mean times {mshown}"
         note = "; ".join(filter(None, [f"one code base: {self.code}" if self.same else "", timing.how_timed()]))
         facts = [f for f in (fact, a.fact if a else "", b.fact if b else "") if f]
@@ -381,7 +351,7 @@ class Ratio:
 @_kind("printed")
 @dataclass(frozen=True)
 class Printed:
-    """A printed number (the adapter's ``printed(key)``) against ours: within max(its tolerance,
+    """A printed number (the evidence's ``printed(key)``) against ours: within max(its tolerance,
     2 standard errors)."""
 
     key: Any
@@ -470,11 +440,11 @@ class NotHere:
     category: str
     why: str
     evidence: str = ""
-    #: a key of ours to show beside it: the adapter's ``shown(key) -> (text, facts)`` (its evidence the
+    #: a key of ours to show beside it: the evidence's ``shown(key) -> (text, facts)`` (its evidence the
     #: facts' files)
     show: Any = None
     published: str = ""     #: the paper's number as shown (default: claims.csv's value and unit)
-    #: facts whose report files are the evidence (the adapter's ``sources``), when ``evidence`` is not given
+    #: facts whose report files are the evidence (the evidence's ``sources``), when ``evidence`` is not given
     facts: tuple = ()
 
     def __post_init__(self):
@@ -564,7 +534,7 @@ class Shown:
 
 @dataclass(frozen=True)
 class AlsoOn:
-    """A declared check also run on a variant of the evidence (the adapter's ``variant(name)``, e.g. the
+    """A declared check also run on a variant of the evidence (the evidence's ``variant(name)``, e.g. the
     same runs with another generator): when that is checkable, its verdict and ours go to the note
     after ``label`` ("<label>: <verdict>: <ours>"), or with no label to ``extra[name]``
     ("<verdict>: <reason>"); the claim is decided on the main evidence alone."""
@@ -606,38 +576,36 @@ def _declared(check):
     return check
 
 
-# ------------------------------------------------------------------ running the declared checks
-def run(paper: str, checks: dict, ev, claims, finish: Callable | None = None) -> list[Verdict]:
-    """One verdict per row of ``claims`` (a paper's rows of claims.csv), each from its declared check.
-
-    ``finish(check, row, outcome) -> Outcome`` (optional) is the paper's one hook on every outcome before
-    it is combined: what all its claims share (the scale and experiments its evidence comes from) or add
-    beside the verdict (e.g. the same check on the paper's own counts, with :func:`judge`, in ``extra``)."""
-    out = []
-    for _, row in claims.iterrows():
-        cid = row["claim_id"]
-        check = checks.get(cid)
-        if check is None:
-            out.append(unknown(row, paper))
-            continue
-        o = check.run(ev, row)
-        if finish is not None:
-            o = finish(check, row, o)
-        v, reason = _combined(o)
-        out.append(Verdict(claim_id=cid, paper=paper, verdict=v, ours=o.ours, published=o.published, test=o.test,
-                           evidence=o.evidence, reason=reason, claim=str(row.get("quote", "")),
-                           scale=o.scale,
-                           extra=o.extra))
-    return out
+# ------------------------------------------------------------------ what a paper's checks read
+def wdl_counts(r: dict, prefix: str = "") -> tuple[int, int, int] | None:
+    """The (wins, draws, losses) of a W/D/L fact row, its columns ``<prefix>wins`` ...; None where the row
+    has no such record (a count missing)."""
+    v = [r.get(f"{prefix}{k}") for k in ("wins", "draws", "losses")]
+    missing = any(x is None or (isinstance(x, float) and math.isnan(x)) for x in v)
+    return None if missing else tuple(int(x) for x in v)
 
 
-class FactsEvidence:
-    """The evidence adapter of a paper whose build records its comparisons in the standard fact tables
-    (docs/DESIGN.md, "Add a paper"): ``wdl`` (columns ``row, col, measure, wins, draws, losses,
-    published_wins, published_draws, published_losses, n``: row against col over n data sets, lower is
-    better) for :class:`WDL`, ``averages`` (``algorithm, measure, ours, n, published``) for
-    :class:`Average`. The sign test and its level are the declaration's, ``n_paper`` the rows of the
-    paper's published data set table; a paper needing more writes its own adapter."""
+class Evidence:
+    """A paper's facts as the kinds ask for them: the one contract between a paper and the claim checker.
+
+    Each method is the question one kind asks, and its body here is the default answer: from the standard
+    fact tables ``wdl`` (columns ``row, col, measure, wins, draws, losses, published_wins,
+    published_draws, published_losses, n``: row against col over n data sets, lower is better; for
+    :class:`WDL`) and ``averages`` (``algorithm, measure, ours, n, published``; for :class:`Average`,
+    :class:`Ratio`), in the plain wording. ``Evidence(reports_dir, key)`` reads ``reports/<key>/facts.json``
+    and takes the sign test, its level and the dataset count from the paper's declaration and published
+    data set table. A paper whose claims ask more subclasses it and overrides only those answers (its
+    own ``__init__`` sets ``facts``; the class attributes below are then its own)."""
+
+    paper: str = ""
+    #: the paper's W/D/L test (``sign1``, ``sign2``; any other: counts decided per data set by the paper's
+    #: own test, no p-value shown) and its level
+    test: str | None = None
+    alpha: float | None = None
+    #: the data sets of the paper's table (an average over fewer than enough of them is not compared)
+    n_paper: int | None = None
+    #: the test column of a W/D/L claim where ``test`` is no sign test ('': the sign test's name)
+    test_text: str = ""
 
     def __init__(self, reports_dir, paper: str):
         from pathlib import Path
@@ -651,41 +619,106 @@ class FactsEvidence:
         self.n_paper = len(published.datasets(paper))
         self.facts = Facts.of_paper(Path(reports_dir), paper)
 
+    # ---- every kind
     def sources(self, *facts: str) -> str:
-        return self.facts.sources(*facts, recorded=True)
+        """A verdict's evidence: the report files these facts are shown in, once each, ';'-joined; a fact
+        the build did not record gives :meth:`unrecorded`'s file, if any."""
+        f = self.facts
+        files = [f.source(n) if (n in f.tables or n in f.values) else self.unrecorded(n) for n in facts]
+        return ";".join(dict.fromkeys(x for x in files if x))
 
+    def unrecorded(self, fact: str) -> str | None:
+        """The report file a fact the build did not record would be shown in (default: none, left out)."""
+        return None
+
+    def finish(self, check, row, o: Outcome) -> Outcome:
+        """What every outcome of the paper adds before it is combined (:func:`run`): the scale and
+        experiments its evidence comes from, or a check beside the verdict (:func:`judge`). Default: nothing."""
+        return o
+
+    def variant(self, name: str) -> "Evidence":
+        """The same facts read another way, for :class:`AlsoOn` (e.g. runs with another generator)."""
+        raise ValueError(f"{self.paper}: a check asks for the variant {name!r} of the evidence, but the paper's "
+                         "Evidence defines no variants (override Evidence.variant)")
+
+    # ---- WDL
     def _rows(self, fact: str, **keys) -> list[dict]:
         t = self.facts.table(fact)
         return [] if t is None else [r for r in t.to_dict("records") if all(r[k] == v for k, v in keys.items())]
 
     def wdl(self, c: Cmp) -> WdlCell | None:
+        """The counts of one comparison (None: no such comparison recorded)."""
         rows = self._rows("wdl", row=c.row, col=c.col, measure=c.measure)
         if not rows:
             return None
         r = rows[0]
+        return WdlCell(wdl_counts(r), wdl_counts(r, "published_"), n=r.get("n"), fact="wdl")
 
-        def triple(prefix):
-            w = [r.get(f"{prefix}{k}") for k in ("wins", "draws", "losses")]
-            return None if any(x is None for x in w) else tuple(int(x) for x in w)
+    def label(self, c: Cmp) -> str:
+        """A comparison as its verdict names it: the comparison's own template, else "row vs col measure"."""
+        return (c.label or "{row} vs {col} {measure}").format(row=c.row, col=c.col, measure=c.measure)
 
-        return WdlCell(triple(""), triple("published_"), n=r.get("n"), fact="wdl")
+    def expected(self, c: Cmp) -> str:
+        """What a failed comparison was expected to show."""
+        return _WORD[c.expect]
 
+    # ---- Average, Ratio
     def average(self, algo: str, measure: str) -> AvgCell | None:
+        """Our average of ``measure`` for ``algo`` and the paper's (None: not recorded)."""
         rows = self._rows("averages", algorithm=algo, measure=measure)
         if not rows:
             return None
         r = rows[0]
         return AvgCell(r["ours"], n=r["n"], published=r["published"], fact="averages")
 
+    def split_times(self, measure: str) -> tuple[Any, str]:
+        """The per-split times of ``measure`` (:func:`bench.report.verdicts.timing.split_times`) and their
+        fact, for :class:`Ratio`'s timing rule; default ``(None, "")``: the ratio of the two averages."""
+        return None, ""
+
+    def ratio_shown(self, r: "Ratio", a: AvgCell, b: AvgCell, ours: float, pub: float | None) -> tuple[str, str]:
+        """A ratio of two averages as the verdict shows it: (ours, the paper's; '' for the claim's value)."""
+        return f"{ours:.2f}x ({r.num} {a.value:.3g} / {r.den} {b.value:.3g})", ""
+
+    # ---- Printed, Slope, NotHere: no standard table; a paper declaring these kinds answers them
+    def printed(self, key) -> PrintedCell | None:
+        raise NotImplementedError(f"{self.paper}: a Printed check needs the paper's Evidence.printed(key)")
+
+    def series(self, key) -> SeriesCell | None:
+        raise NotImplementedError(f"{self.paper}: a Slope check needs the paper's Evidence.series(key)")
+
+    def shown(self, key) -> tuple[str, list[str]]:
+        """Ours shown beside a :class:`NotHere` (``show=key``), and the facts it comes from."""
+        raise NotImplementedError(f"{self.paper}: a NotHere check with show= needs the paper's Evidence.shown(key)")
+
+
+# ------------------------------------------------------------------ running the declared checks
+def run(paper: str, checks: dict, ev: Evidence, claims) -> list[Verdict]:
+    """One verdict per row of ``claims`` (a paper's rows of claims.csv), each from its declared check
+    run on ``ev``, its outcome finished by ``ev.finish`` and combined by the one rule."""
+    out = []
+    for _, row in claims.iterrows():
+        cid = row["claim_id"]
+        check = checks.get(cid)
+        if check is None:
+            out.append(unknown(row, paper))
+            continue
+        o = ev.finish(check, row, check.run(ev, row))
+        v, reason = _combined(o)
+        out.append(Verdict(claim_id=cid, paper=paper, verdict=v, ours=o.ours, published=o.published, test=o.test,
+                           evidence=o.evidence, reason=reason, claim=str(row.get("quote", "")),
+                           scale=o.scale, extra=o.extra))
+    return out
+
 
 def evaluate_standard(paper: str, checks: dict, reports_dir, claims) -> list[Verdict]:
     """The verdicts of a paper whose claims are declared in ``checks`` over the standard fact tables
-    (:class:`FactsEvidence`): what its ``verdicts.evaluate(reports_dir, claims)`` returns."""
-    return run(paper, checks, FactsEvidence(reports_dir, paper), claims)
+    (:class:`Evidence` itself): what its ``verdicts.evaluate(reports_dir, claims)`` returns."""
+    return run(paper, checks, Evidence(reports_dir, paper), claims)
 
 
 def judge(check, ev, row) -> tuple[str, str, Outcome]:
-    """(verdict, reason, outcome) of one declared check on an adapter, by the rule :func:`run` applies:
+    """(verdict, reason, outcome) of one declared check on an evidence, by the rule :func:`run` applies:
     to apply a claim's check to other evidence beside its verdict (the paper's own counts, a variant)."""
     o = check.run(ev, row)
     return (*_combined(o), o)
@@ -712,4 +745,4 @@ def _describe(c) -> str:
 
 __all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Parts", "Cmp", "WdlCell", "AvgCell",
            "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "judge", "describe", "slope", "NOT_CHECKABLE",
-           "Shown", "AlsoOn", "FactsEvidence", "evaluate_standard"]
+           "Shown", "AlsoOn", "evaluate_standard", "wdl_counts"]
