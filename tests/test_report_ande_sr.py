@@ -185,7 +185,7 @@ def test_wdl_claims_carry_the_bayesian_note_and_keep_their_verdicts(full_run, mo
     from bench.papers.ande_sr import verdicts as V
     from bench.report import page as P
     from bench.report.facts import Facts
-    from bench.report.pages import paper_blocks
+    from bench.report.paper_pages import paper_blocks
     from bench.stats.pairwise import wdl
 
     _, out, _ = full_run

@@ -15,8 +15,13 @@ def test_compare_lists_moved_figures_and_flags_changed_verdicts():
                      ("A3", "not checkable", "y")])
     moved = repeat.compare(first, second).set_index("claim_id")
     assert list(moved.index) == ["A1", "A3"]          # A2 did not move
-    assert not moved.loc["A1", "changed"] and moved.loc["A3", "changed"]
+    assert not moved.loc["A1", "changed"] and moved.loc["A3", "changed"] and not moved.loc["A3", "contradicted"]
     assert moved.loc["A1", "ours_2"] == "1.02x [0.9, 1.2]"
+
+
+def test_a_verdict_decided_both_times_differently_is_a_contradiction():
+    moved = repeat.compare(_table([("A1", "reproduced", "1.1x")]), _table([("A1", "not reproduced", "2.1x")]))
+    assert moved.loc[0, "changed"] and moved.loc[0, "contradicted"]
 
 
 def test_a_claim_only_one_run_has_counts_as_changed():

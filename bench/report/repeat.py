@@ -5,8 +5,9 @@ takes a results directory holding a second run of some shipped experiments (the 
 the same scale, e.g. ``BENCH_RESULTS_DIR=DIR python -m bench.experiments run massbayes_fig4_h --scale
 medium``), builds their papers from it into a copy of the reports (the shipped reports are not
 touched), and compares the two ``verdicts.csv``: for every claim whose numbers moved it prints the
-verdict and our figures of both runs. It exits 1 when a verdict changed, 0 when every verdict held,
-and 2 when nothing could be compared (no shipped experiment in DIR, or a second run smaller than the
+verdict and our figures of both runs, and whether a changed verdict was decided both times (a
+contradiction) or in one run only (within timing noise in the other). It exits 1 when a verdict
+changed, 0 when every verdict held, and 2 when nothing could be compared (no shipped experiment in DIR, or a second run smaller than the
 shipped one, which the evidence guard would not put beside it).
 
 Only the papers of the experiments found in DIR are rebuilt; every other claim keeps its shipped
@@ -28,6 +29,7 @@ from ..paths import shipped_reports_dir
 
 #: the columns of verdicts.csv compared between the runs
 VERDICT, OURS = "verdict", "ours"
+NOT_CHECKABLE = "not checkable"
 
 
 def rerun_experiments(results_dir: Path, evidence: Path) -> list[str]:
@@ -42,7 +44,9 @@ def compare(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
     both = first[[VERDICT, OURS]].join(second[[VERDICT, OURS]], lsuffix="_1", rsuffix="_2", how="outer")
     both = both.fillna("")
     moved = both[(both[f"{VERDICT}_1"] != both[f"{VERDICT}_2"]) | (both[f"{OURS}_1"] != both[f"{OURS}_2"])]
-    return moved.assign(changed=moved[f"{VERDICT}_1"] != moved[f"{VERDICT}_2"]).reset_index()
+    changed = moved[f"{VERDICT}_1"] != moved[f"{VERDICT}_2"]
+    undecided = moved[f"{VERDICT}_1"].str.startswith(NOT_CHECKABLE) | moved[f"{VERDICT}_2"].str.startswith(NOT_CHECKABLE)
+    return moved.assign(changed=changed, contradicted=changed & ~undecided).reset_index()
 
 
 def main(argv=None) -> int:
@@ -96,12 +100,14 @@ def main(argv=None) -> int:
             shutil.rmtree(tmp, ignore_errors=True)
     moved = compare(first, second)
     for r in moved.itertuples(index=False):
-        mark = "VERDICT CHANGED" if r.changed else "same verdict"
+        mark = ("VERDICT CHANGED: decided both times, differently" if r.contradicted else
+                "VERDICT CHANGED: decided in one run, not checkable in the other" if r.changed else "same verdict")
         print(f"\n{r.claim_id}: {mark}\n  run 1: {getattr(r, VERDICT + '_1')}: {getattr(r, OURS + '_1')}"
               f"\n  run 2: {getattr(r, VERDICT + '_2')}: {getattr(r, OURS + '_2')}")
-    changed = int(moved["changed"].sum())
+    changed, contradicted = int(moved["changed"].sum()), int(moved["contradicted"].sum())
     print(f"\n{len(moved)} claims' figures moved with the second run of {len(names)} experiments; "
-          f"{changed} verdicts changed, {len(first) - changed} held")
+          f"{changed} verdicts changed ({contradicted} decided both times, differently; {changed - contradicted} "
+          f"decided in one run only), {len(first) - changed} held")
     return 1 if changed else 0
 
 
