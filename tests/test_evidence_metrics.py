@@ -25,7 +25,7 @@ from bench.report.evidence import Evidence
 EVIDENCE = shipped_reports_dir() / "evidence"
 
 #: shipped runs whose predictions were stored as float32 (made before full-precision predictions)
-FLOAT32_RUNS = {"ande_sr", "eskdb_main", "eskdb_gibbs_iterations"}
+FLOAT32_RUNS = {"eskdb_main", "eskdb_gibbs_iterations"}
 
 TOLERANCE = 1e-12
 
