@@ -212,7 +212,7 @@ def _bare_word(argv: list[str]) -> str | None:
     fail on it with a parser traceback), else None."""
     prev = ""
     for a in argv:
-        if not a.startswith("-") and "=" not in a and prev not in _VALUE_FLAGS:
+        if not a.startswith(("-", "~")) and "=" not in a and prev not in _VALUE_FLAGS:
             return a
         prev = a
     return None

@@ -233,7 +233,7 @@ def test_a_bare_word_is_refused_naming_the_command_or_the_form(argv, words, caps
 def test_flag_values_are_no_bare_words(capsys):
     from bench.__main__ import _check_overrides
 
-    _check_overrides(["--cfg", "job", "algo=nb", "--info", "searchpath", "-m", "data=sk_iris,iris"])
+    _check_overrides(["--cfg", "job", "algo=nb", "--info", "searchpath", "-m", "data=sk_iris,iris", "~algo.estimator.x"])
     assert capsys.readouterr().err == ""
 
 

@@ -81,6 +81,11 @@ SKIP: dict[str, str] = {
                                               "form runs in .ci/run and tests/test_report_evidence.py",
     "python -m bench.report --from-evidence --out DIR": "a placeholder (DIR); tests/test_report_evidence.py",
     "python -m bench.report --from-evidence --check": "a minute; .ci/run runs it on every submission",
+    "BENCH_RESULTS_DIR=/tmp/run2 python -m bench.experiments run massbayes_fig4_h --scale medium":
+        "a second run of a shipped experiment (minutes of CPU), for the command after it",
+    "python -m bench.report.repeat --results-dir /tmp/run2": "needs the second run above and builds a paper "
+                                                             "(minutes); tests/test_report_repeat.py tests the "
+                                                             "comparison and its refusals",
     "make evidence-check": "the same as `python -m bench.report --from-evidence --check` (.ci/run)",
     "make bench-perf": "speed benchmarks with peers (minutes to hours)",
     "make clean": "deletes stored results and caches: nothing to check",
