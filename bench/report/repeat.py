@@ -7,8 +7,8 @@ medium``), builds their papers from it into a copy of the reports (the shipped r
 touched), and compares the two ``verdicts.csv``: for every claim whose numbers moved it prints the
 verdict and our figures of both runs, and whether a changed verdict was decided both times (a
 contradiction) or in one run only (within timing noise in the other). It exits 1 when a verdict
-changed, 0 when every verdict held, and 2 when nothing could be compared (no shipped experiment in DIR, or a second run smaller than the
-shipped one, which the evidence guard would not put beside it).
+changed, 0 when every verdict held, and 2 when nothing could be compared (no shipped experiment in
+DIR, or a second run smaller than the shipped one, which the evidence guard would not put beside it).
 
 Only the papers of the experiments found in DIR are rebuilt; every other claim keeps its shipped
 figures, so a change can only come from the rerun.
@@ -26,10 +26,11 @@ from pathlib import Path
 import pandas as pd
 
 from ..paths import shipped_reports_dir
+from ..store import SCALES
+from .verdicts import NOT_CHECKABLE
 
 #: the columns of verdicts.csv compared between the runs
 VERDICT, OURS = "verdict", "ours"
-NOT_CHECKABLE = "not checkable"
 
 
 def rerun_experiments(results_dir: Path, evidence: Path) -> list[str]:
@@ -87,7 +88,7 @@ def main(argv=None) -> int:
             cmd += ["--paper", p]
         done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if done.returncode != 0 or any((out / f"scale-{s}").exists() and not (reports / f"scale-{s}").exists()
-                                       for s in ("smoke", "medium", "full")):
+                                       for s in SCALES):
             print(done.stdout, file=sys.stderr)
             print("error: the second run could not be built beside the first (a smaller or different run goes to "
                   "a scale- folder or is refused): rerun the experiments at the scale they were shipped at",

@@ -389,8 +389,8 @@ class Slope:
     key: Any
     expect: str
 
-    def check(self, ev) -> tuple[Check, str]:
-        cell = ev.series(self.key)
+    def check(self, ev, cell=None) -> tuple[Check, str]:
+        cell = ev.series(self.key) if cell is None else cell
         if cell is None or len(cell.x) < 2:
             return Check(None, f"{NOT_AT_SCALE}: {self.key}: fewer than two points"), ""
         label = cell.label or str(self.key)
@@ -418,8 +418,8 @@ class Slope:
     def run(self, ev, row) -> Outcome:
         from . import timing
 
-        c, fact = self.check(ev)
         cell = ev.series(self.key)
+        c, fact = self.check(ev, cell)
         timed = cell is not None and cell.splits is not None and self.expect != "constant"
         test = (f"least-squares log-log slope: linear in [{LINEAR_SLOPE[0]}, {LINEAR_SLOPE[1]}], "
                 f"sub-linear below; constant: last within x{CONSTANT_FACTOR:g} of first")
