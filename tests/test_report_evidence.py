@@ -10,6 +10,7 @@ import shutil
 import pandas as pd
 import pytest
 
+from bench.paths import shipped_reports_dir
 from bench.report import build
 from bench.report import evidence as E
 from bench.report.context import ReportContext
@@ -138,3 +139,29 @@ def test_concurrent_builds_give_the_single_build(tmp_path):
     assert [p.returncode for p in procs] == [0, 0], [o[1][-2000:] for o in outs]
     assert any("another report build is writing" in o[1] for o in outs)
     assert E.compare_trees(single, both) == []
+
+
+def test_evidence_names_no_place_of_the_machine_that_ran_it():
+    """An exported record keeps the portable part of what names a place: the data file's name, and
+    tracebacks from the package on (checked on a made-up row and on every shipped evidence file)."""
+    row = pd.DataFrame({
+        "dataset_source": ["/somewhere/checkout/datasets/iris.csv.gz", "synthetic:onebig", None],
+        "traceback": ['Traceback (most recent call last):\n  File "/a/b/bench/runner.py", line 3, in f\n'
+                      '  File "/x/lib/python3.11/site-packages/numpy/core.py", line 9, in g\n'
+                      '  File "/opt/py/lib/python3.11/concurrent/futures/thread.py", line 1, in h\n'
+                      '  File "/elsewhere/script.py", line 2\nValueError: /keep/this/message', None, None]})
+    out = E.portable(row)
+    assert list(out["dataset_source"][:2]) == ["iris.csv.gz", "synthetic:onebig"] and pd.isna(out["dataset_source"][2])
+    tb = out["traceback"][0]
+    for want in ('File "bench/runner.py"', 'File "numpy/core.py"', 'File "concurrent/futures/thread.py"',
+                 'File "script.py"', "ValueError: /keep/this/message"):
+        assert want in tb
+    assert pd.isna(out["traceback"][1])
+    shipped = shipped_reports_dir() / "evidence"
+    for f in sorted(shipped.glob("*.records.parquet")):
+        recs = E.Evidence(shipped).records(f.name[: -len(".records.parquet")])
+        for col in ("dataset_source", "traceback"):
+            if col in recs:
+                vals = recs[col].dropna().astype(str)
+                assert not vals.str.startswith("/").any() and not vals.str.contains('File "/', regex=False).any(), \
+                    (f.name, col)

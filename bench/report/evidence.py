@@ -7,7 +7,11 @@ with ``reports/`` so that anyone can rebuild every table, figure and verdict wit
   keys and hashes, status and error, metrics, times, memory, seed, machine, commit, the SHA-256 of
   the split's ``.npz`` of predictions). Dict- and list-valued columns (the algorithm and protocol
   configs, data identity, per-fit diagnostics) are stored as canonical JSON text and decoded on
-  read; ``path`` is the record's path relative to the results directory.
+  read; ``path`` is the record's path relative to the results directory. Where a record names a
+  place on the machine that ran it, the evidence holds the portable part only (:func:`portable`):
+  ``dataset_source`` is the data file's name (its content is ``dataset_sha256``), and a failed
+  split's traceback names files from their package on. ``record_sha256`` stays the checksum of the
+  record as the run stored it.
 * ``E.plan.json``: the plan of the experiment's last run (``results/E/_plan.json``), the scale,
   protocol, datasets and seeds the reports describe.
 * ``E.biasvar.parquet`` (experiments whose protocol repeats cross-validation): the per-instance
@@ -103,6 +107,37 @@ def encode_records(df: pd.DataFrame, root: Path | None = None) -> tuple[pd.DataF
     return out, json_cols
 
 
+#: in a traceback, a file's path: kept from its package on (:func:`_portable_file`)
+_TRACE_FILE = re.compile(r'File "([^"]+)"')
+
+
+def _portable_file(path: str) -> str:
+    """A source file's path without the machine's part: from the project's packages (``bench/``,
+    ``algorithms/``) or an installed package (after ``site-packages/`` or the standard library's
+    ``lib/pythonX.Y/``) on; else the file's name."""
+    if not path.startswith("/"):
+        return path
+    for pattern in (r"/site-packages/(.+)$", r"^.*?/((?:bench|algorithms)/.+)$", r"/lib/python[0-9.]+/(.+)$"):
+        m = re.search(pattern, path)
+        if m:
+            return m.group(1)
+    return Path(path).name
+
+
+def portable(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` (rows of :func:`bench.store.load`) without the places of the machine that ran it: an
+    absolute ``dataset_source`` becomes the data file's name, and tracebacks name files from their
+    package on (:func:`_portable_file`)."""
+    out = df.copy()
+    if "dataset_source" in out:
+        out["dataset_source"] = [Path(v).name if isinstance(v, str) and v.startswith("/") else v
+                                 for v in out["dataset_source"]]
+    if "traceback" in out:
+        out["traceback"] = [_TRACE_FILE.sub(lambda m: f'File "{_portable_file(m.group(1))}"', v)
+                            if isinstance(v, str) else v for v in out["traceback"]]
+    return out
+
+
 def decode_records(df: pd.DataFrame, json_cols: list[str]) -> pd.DataFrame:
     """The inverse of :func:`encode_records`: JSON columns back to Python objects; text columns
     with missing values hold None, as :func:`bench.store.load` gives them."""
@@ -161,7 +196,7 @@ def export_experiment(results_root: Path | str, experiment: str, dest: Path | st
     root, dest = Path(results_root), Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     # ``config`` is derived from the other columns when the records are read (bench.store.config_column)
-    df = view.all_records.drop(columns=["config"], errors="ignore")
+    df = portable(view.all_records.drop(columns=["config"], errors="ignore"))
     if df.empty:
         return []
     files = []
