@@ -252,8 +252,11 @@ def _uniform_exps(uniform: dict, gamma: list):
     g = pd.DataFrame({"eskdb_hdp": gamma, "kdb": gamma}, index=idx)
 
     def exp(name, vals):
+        splits = vals.assign(seed=0, repeat=0, fold=0).set_index(["seed", "repeat", "fold"], append=True)
         return SimpleNamespace(name=name, algos=lambda: list(vals.columns), algo_reason=lambda a: None,
-                               means=lambda m: vals if m == "rmse" else vals / 2, records=pd.DataFrame())
+                               means=lambda m: vals if m == "rmse" else vals / 2,
+                               splits=lambda m: splits if m == "rmse" else splits / 2,
+                               records=pd.DataFrame({"dataset": idx, "n_instances": 10}))
     return exp("eskdb_uniform_prior", u), exp("eskdb_main", g)
 
 

@@ -39,6 +39,6 @@ DECLARATION = Paper(
     title="ESKDB: Bayesian network classifiers with ensembles and smoothing (Zhang, Petitjean and Buntine, 2020)",
     short="ESKDB", authors="He Zhang, François Petitjean and Wray Buntine", year=2020,
     experiments=("eskdb_main", "eskdb_ablation", "eskdb_ensemble_size", "eskdb_hdp_tying", "eskdb_gibbs_iterations",
-                 "eskdb_uniform_prior", "eskdb_stage_profile"),
+                 "eskdb_uniform_prior", "eskdb_stage_profile", "eskdb_skdb_loo"),
     algorithms=ALGOS, display_names=DISPLAY_NAMES, test="sign1", alpha=0.05,
     measures=MEASURES)

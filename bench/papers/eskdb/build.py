@@ -53,7 +53,7 @@ from bench.stats.ttests import wilcoxon_signed_rank
 from bench.report.compare import beside_published, display_beside, long_display, wdl_vs_published
 from bench.report.context import PaperResult, ReportContext, dataset_algo_cells
 from bench.report.figures import Caption, lines, plt, save, scatter_vs
-from bench.papers.eskdb import stages
+from bench.papers.eskdb import loo, stages
 from bench.papers.eskdb.generators import ablation_generators
 from bench.report.facts import Facts
 from bench.report.html import KEY_FIGURE
@@ -180,6 +180,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     res.files += _figures(ctx, exp, vals, amap, label, out, res)
     _experiment_facts(ctx, res.facts)
     res.files += stages.table(ctx, out, res.facts)   # ES16: where the training time goes, stage by stage
+    res.files += loo.table(ctx, out, res.facts)      # ES22: the leave-one-out score of every k SKDB weighs
     res.facts.add_table("eskdb_main_split_times",
                         split_times(exp.splits("train_s"), {k: amap[k] for k in SPLIT_TIME_ALGOS if k in amap}),
                         f"evidence/{EXPERIMENTS['main']}.records.parquet",
@@ -819,6 +820,7 @@ def uniform_prior(exp, main, out: Path, res: PaperResult) -> list[Path]:
     if not tests:
         res.add_missing("uniform prior", "", "ESKDB_HDP", "no dataset with complete runs of every variant")
         return []
+    _uniform_prior_steps(exp, main, named, res)
     tab = pd.DataFrame(tests)
     res.facts.add_table("uniform_prior_tests", tab, f"{PAPER}/uniform_prior_tests.csv",
                         about="ESKDB_HDP, uniform prior at several Gibbs iterations and Gamma(2,1) at 1000, per "
@@ -840,6 +842,41 @@ def uniform_prior(exp, main, out: Path, res: PaperResult) -> list[Path]:
                                caption=f"ESKDB_HDP, row against column over {where}: mean difference (row - col; "
                                        f"negative = row better), W/D/L of the row (a win = lower), two-sided "
                                        f"binomial sign test p and two-sided Wilcoxon signed-rank p")
+
+
+def _uniform_prior_steps(exp, main, named: dict, res: PaperResult) -> None:
+    """The fact ``uniform_prior_steps`` (claim ES24's cause): per dataset of experiment ``eskdb_uniform_prior``
+    with every uniform-prior count complete, its rows, the mean RMSE at each count (``rmse_<count>``), the change
+    of the mean from each count to the next (``change_<a>_<b>``: later - earlier) and that change's standard
+    error over the splits (``se_<a>_<b>``: the per-split differences' standard deviation / sqrt(splits), the
+    same folds); and the fact ``uniform_prior_main_rows``: the rows of eskdb_main's datasets (how large the
+    datasets run here are among them)."""
+    sv = exp.splits("rmse")
+    counts = sorted(named, key=lambda c: int(c.split()[-1]))
+    if sv.empty or any(named[c] not in sv.columns for c in counts):
+        return
+    v = sv[[named[c] for c in counts]].set_axis([int(c.split()[-1]) for c in counts], axis=1).dropna()
+    rows_of = exp.records.groupby("dataset")["n_instances"].first()
+    out = []
+    for ds, g in v.groupby(level="dataset"):
+        r = {"dataset": ds, "rows": int(rows_of.get(ds, 0)), "splits": len(g)}
+        r.update({f"rmse_{c}": float(g[c].mean()) for c in g.columns})
+        for a, b in zip(g.columns[:-1], g.columns[1:]):
+            d = g[b] - g[a]
+            r[f"change_{a}_{b}"] = float(d.mean())
+            r[f"se_{a}_{b}"] = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else float("nan")
+        out.append(r)
+    if not out:
+        return
+    res.facts.add_table("uniform_prior_steps", pd.DataFrame(out), f"{PAPER}/uniform_prior_tests.csv",
+                        about="ESKDB_HDP with the uniform prior, per dataset: rows, mean RMSE at each number of Gibbs "
+                              "iterations, the change from each count to the next (later - earlier) and its standard "
+                              "error over the splits")
+    mr = main.records.groupby("dataset")["n_instances"].first() if not main.records.empty else pd.Series(dtype=float)
+    if len(mr):
+        res.facts.add_value("uniform_prior_main_rows", {"datasets": int(len(mr)), "median": float(mr.median()),
+                                                        "max": int(mr.max())}, f"{PAPER}/uniform_prior_tests.csv",
+                            about="rows of eskdb_main's datasets: count, median, largest")
 
 
 def _fig8(exp, vals, amap, out, res) -> list[Path]:

@@ -30,7 +30,7 @@ from pathlib import Path
 import pandas as pd
 from scipy import stats
 
-from bench.papers.eskdb import ACCURACY, stages
+from bench.papers.eskdb import ACCURACY, loo, stages
 from bench.report.verdicts import kinds, ordering
 from bench.report.compare import fmt, fmt_p
 from bench.report.facts import Facts
@@ -243,6 +243,10 @@ def _selected_k_majority(ev: "Evidence", row) -> Outcome:
         out.parts.append((who, [Check(c > n / 2, text)]))   # the reason names the part once: "<who>: <text>"
         shown.append(f"{who}: {text}")
     out.ours = "; ".join(shown)
+    cause = loo.note(ev.facts, TIC)   # the measured cause: how the leave-one-out scores of the k's compare
+    if cause:
+        out.note = f"cause: {cause}"
+        out.evidence = ";".join([out.evidence, ev.sources(loo.FACT)])
     return out
 
 
@@ -301,7 +305,7 @@ def _uniform_prior(ev: "Evidence", row, *pairs) -> Outcome:
                                        f"50000 iterations (experiment eskdb_uniform_prior)")])]
         return out
     out.evidence = ev.sources("uniform_prior_tests")
-    shown = []
+    shown, more_not_better = [], False
     for label, expect, r in checks:
         if r is None:
             continue
@@ -312,10 +316,55 @@ def _uniform_prior(ev: "Evidence", row, *pairs) -> Outcome:
         if expect != "shown":
             row_worse = bool(r["mean_difference"] > 0 and sig)     # the column significantly better
             out.parts.append((label, [Check(row_worse if expect == "col better" else not row_worse, text)]))
+            more_not_better = more_not_better or (expect == "col better" and not row_worse)
     r = checks[0][2]
     out.ours = "; ".join(shown)
     out.note = (f"on the {int(r['n_datasets'])} datasets where 50000 iterations cost least (of eskdb_main's): "
                 f"{r['datasets'].replace(' ', ', ')}")
+    if more_not_better:
+        cause = _iterations_cause(ev)
+        if cause:
+            out.note += f"; {cause}"
+            out.evidence = ";".join(dict.fromkeys([*out.evidence.split(";"), ev.sources("uniform_prior_steps")]))
+    return out
+
+
+def _iterations_cause(ev: "Evidence", more: int = 50000) -> str:
+    """ES24's measured cause when 50000 iterations are not found better: from the build's
+    uniform_prior_steps fact, how far each dataset's mean RMSE moves from the step before ``more`` to
+    ``more`` (median and largest absolute change, and on how many datasets the change lies within two of
+    its split-paired standard errors) against the step before it, and how large those datasets are among
+    eskdb_main's (uniform_prior_main_rows); "" without the fact."""
+    t = ev.facts.table("uniform_prior_steps")
+    if t is None or t.empty:
+        return ""
+    steps = [c[len("change_"):].split("_") for c in t.columns if c.startswith("change_")]
+    steps = sorted(((int(a), int(b)) for a, b in steps), key=lambda p: p[1])
+    last = [p for p in steps if p[1] == more]
+    if not last:
+        return ""
+    a, b = last[0]
+
+    def moved(p):
+        d = t[f"change_{p[0]}_{p[1]}"].astype(float)
+        top = int(d.abs().to_numpy().argmax())
+        return d, f"median |change| {d.abs().median():.4f}, largest {d.iloc[top]:+.4f} ({t['dataset'].iloc[top]})"
+
+    d, text = moved((a, b))
+    within = int((d.abs() <= 2 * t[f"se_{a}_{b}"].astype(float)).sum())
+    before = [p for p in steps if p[1] == a]
+    d0 = moved(before[0])[0] if before else None
+    verb = "" if d0 is None else " less" if d.abs().median() < d0.abs().median() else " no less"
+    out = (f"cause: the mean RMSE per dataset moves{verb} from {a} to {b} iterations ({text}; within two "
+           f"split-paired standard errors on {within} of {len(t)} datasets)")
+    if before:
+        out += f" than from {before[0][0]} to {a} (" + moved(before[0])[1] + ")"
+    rows = t["rows"].astype(int)
+    main = ev.facts.value("uniform_prior_main_rows") or {}
+    out += f"; these datasets have {rows.min()}-{rows.max()} rows"
+    if main:
+        out += (f", against a median of {main['median']:.0f} (largest {main['max']}) over eskdb_main's "
+                f"{main['datasets']}: whether 50000 iterations help on the larger datasets is not measured")
     return out
 
 
