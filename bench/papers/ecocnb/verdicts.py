@@ -138,7 +138,8 @@ def straightforward_ecoc_cost_is_the_number_of_bits(ev, row) -> Outcome:
     (:mod:`bench.report.verdicts.timing`): the geometric mean's interval over the datasets within a factor
     :data:`~._common.RATIO_FACTOR` of 1. Not every cell: a table is a claim about the cost's scale, and the
     paper's own Table 4 has 28 of its 57 cells outside x1.5 (its median ratio / bits 0.68). The same rule on
-    the paper's ratios (the point value) gives ``extra["paper_own"]``."""
+    the paper's ratios (the point value) gives ``extra["paper_own"]``; a table that fails here states its
+    measured cause (:func:`_per_bit_cause`)."""
     parts, ours, pparts, pub, causes = [], [], [], [], []
     for n in TABLES:
         t = ev.ratio_table(n)
@@ -209,8 +210,8 @@ def _per_bit_cause(sf: pd.DataFrame, paper_gm: float) -> str:
             + ("the paper's own numbers do not fail it; " if inside else "the paper's own numbers fail it too; ")
             + f"ours falls short in the cost of each bit: each added bit costs a median {po:.2f} NB trainings here "
             f"against {pp:.2f} in the paper (the slope of straightforward-ECOC / NB over the code lengths, {n} "
-            f"datasets), the cost the bits share {_signed(so)} against {_signed(sp_)} NB trainings (the intercept), with "
-            f"our NB a median {_nb_speed(sf).median():.0f}x faster than the paper's: a binary NB costs a smaller "
+            f"datasets), the cost the bits share {_signed(so)} against {_signed(sp_)} NB trainings (the intercept), "
+            f"with our NB a median {_nb_speed(sf).median():.0f}x faster than the paper's: a binary NB costs a smaller "
             f"part of a k-class NB in our implementation than in the paper's")
 
 

@@ -16,7 +16,11 @@ a single 2-fold run on the six largest):
 * ``eskdb_gibbs_iterations`` - ``eskdb_hdp`` swept over :data:`ITERATIONS_PARAM` (250, 1000, 5000) on the
   cheapest 50 of the datasets: :func:`gibbs_iterations` (claim ES25);
 * ``eskdb_uniform_prior`` - ``eskdb_hdp`` with the uniform prior at 1000, 10000 and 50000 iterations on the
-  8 datasets where 50000 iterations cost least: :func:`uniform_prior` (claims ES24, ES26).
+  8 datasets where 50000 iterations cost least: :func:`uniform_prior` (claims ES24, ES26; its
+  ``uniform_prior_steps`` fact: how far each dataset's RMSE moves from one count to the next);
+* ``eskdb_stage_profile`` - ESKDB_M and SKDB timed stage by stage: :mod:`.stages` (claim ES16);
+* ``eskdb_skdb_loo`` - SKDB and ESKDB_M recording the leave-one-out RMSE of every k on tic-tac-toe's folds:
+  :mod:`.loo` (claim ES22).
 
 Algorithm names (:data:`ALGOS`): the paper's name -> our conf/algo names, the first one that has
 stored runs is used: NB ``kdb0`` (M-estimation, as the paper's BNCs; Weka-style Laplace NB ``nb_disc`` is
@@ -820,7 +824,7 @@ def uniform_prior(exp, main, out: Path, res: PaperResult) -> list[Path]:
     if not tests:
         res.add_missing("uniform prior", "", "ESKDB_HDP", "no dataset with complete runs of every variant")
         return []
-    _uniform_prior_steps(exp, main, named, res)
+    steps = _uniform_prior_steps(exp, main, named, out, res)
     tab = pd.DataFrame(tests)
     res.facts.add_table("uniform_prior_tests", tab, f"{PAPER}/uniform_prior_tests.csv",
                         about="ESKDB_HDP, uniform prior at several Gibbs iterations and Gamma(2,1) at 1000, per "
@@ -838,15 +842,15 @@ def uniform_prior(exp, main, out: Path, res: PaperResult) -> list[Path]:
                           "W/D/L": [f"{w}/{d}/{l_}" for w, d, l_ in zip(tab["wins"], tab["draws"], tab["losses"])],
                           "sign test p": tab["sign_p"].map(lambda x: f"{x:.4f}"),
                           "Wilcoxon p": tab["wilcoxon_p"].map(lambda x: f"{x:.4f}"), "datasets": tab["n_datasets"]})
-    return files + write_table(shown, out / "uniform_prior_tests", index=False,
+    return files + steps + write_table(shown, out / "uniform_prior_tests", index=False,
                                caption=f"ESKDB_HDP, row against column over {where}: mean difference (row - col; "
                                        f"negative = row better), W/D/L of the row (a win = lower), two-sided "
                                        f"binomial sign test p and two-sided Wilcoxon signed-rank p")
 
 
-def _uniform_prior_steps(exp, main, named: dict, res: PaperResult) -> None:
-    """The fact ``uniform_prior_steps`` (claim ES24's cause): per dataset of experiment ``eskdb_uniform_prior``
-    with every uniform-prior count complete, its rows, the mean RMSE at each count (``rmse_<count>``), the change
+def _uniform_prior_steps(exp, main, named: dict, out: Path, res: PaperResult) -> list[Path]:
+    """The table and fact ``uniform_prior_steps`` (claim ES24's cause): per dataset of experiment
+    ``eskdb_uniform_prior`` with every uniform-prior count complete, its rows, the mean RMSE at each count (``rmse_<count>``), the change
     of the mean from each count to the next (``change_<a>_<b>``: later - earlier) and that change's standard
     error over the splits (``se_<a>_<b>``: the per-split differences' standard deviation / sqrt(splits), the
     same folds); and the fact ``uniform_prior_main_rows``: the rows of eskdb_main's datasets (how large the
@@ -854,10 +858,10 @@ def _uniform_prior_steps(exp, main, named: dict, res: PaperResult) -> None:
     sv = exp.splits("rmse")
     counts = sorted(named, key=lambda c: int(c.split()[-1]))
     if sv.empty or any(named[c] not in sv.columns for c in counts):
-        return
+        return []
     v = sv[[named[c] for c in counts]].set_axis([int(c.split()[-1]) for c in counts], axis=1).dropna()
     rows_of = exp.records.groupby("dataset")["n_instances"].first()
-    out = []
+    rows = []
     for ds, g in v.groupby(level="dataset"):
         r = {"dataset": ds, "rows": int(rows_of.get(ds, 0)), "splits": len(g)}
         r.update({f"rmse_{c}": float(g[c].mean()) for c in g.columns})
@@ -865,18 +869,24 @@ def _uniform_prior_steps(exp, main, named: dict, res: PaperResult) -> None:
             d = g[b] - g[a]
             r[f"change_{a}_{b}"] = float(d.mean())
             r[f"se_{a}_{b}"] = float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else float("nan")
-        out.append(r)
-    if not out:
-        return
-    res.facts.add_table("uniform_prior_steps", pd.DataFrame(out), f"{PAPER}/uniform_prior_tests.csv",
+        rows.append(r)
+    if not rows:
+        return []
+    steps = pd.DataFrame(rows)
+    res.facts.add_table("uniform_prior_steps", steps, f"{PAPER}/uniform_prior_steps.csv",
                         about="ESKDB_HDP with the uniform prior, per dataset: rows, mean RMSE at each number of Gibbs "
                               "iterations, the change from each count to the next (later - earlier) and its standard "
                               "error over the splits")
     mr = main.records.groupby("dataset")["n_instances"].first() if not main.records.empty else pd.Series(dtype=float)
     if len(mr):
         res.facts.add_value("uniform_prior_main_rows", {"datasets": int(len(mr)), "median": float(mr.median()),
-                                                        "max": int(mr.max())}, f"{PAPER}/uniform_prior_tests.csv",
+                                                        "max": int(mr.max())},
+                            f"evidence/{EXPERIMENTS['main']}.records.parquet",
                             about="rows of eskdb_main's datasets: count, median, largest")
+    return write_table(steps.round(6), out / "uniform_prior_steps", index=False,
+                       caption=f"ESKDB_HDP with the uniform prior, per dataset of experiment {exp.name}: its rows, the "
+                               f"mean RMSE at each number of Gibbs iterations, the change of the mean from each count "
+                               f"to the next (later - earlier) and its standard error over the splits (the same folds)")
 
 
 def _fig8(exp, vals, amap, out, res) -> list[Path]:
