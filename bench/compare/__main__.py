@@ -66,6 +66,20 @@ def parse_ropes(text: str | None) -> list[float] | None:
     return list(dict.fromkeys(out))
 
 
+def bayes_lines(rows) -> list[str]:
+    """The console rows of the Bayesian signed-rank results ``rows`` (columns algorithm, rope, p_algorithm,
+    p_rope, p_baseline, decision), one per (algorithm, ROPE), in columns that line up whatever the
+    lengths of the ROPEs and the algorithms' names: "  ROPE 0.01    a2de     0.001 / 0.999 / 0.000  -> equivalent"."""
+    rows = list(rows.itertuples()) if hasattr(rows, "itertuples") else list(rows)
+    if not rows:
+        return []
+    ropes = [f"ROPE {r.rope:g}" for r in rows]
+    wr, wa = max(map(len, ropes)), max(len(str(r.algorithm)) for r in rows)
+    return [f"  {label:<{wr}}  {str(r.algorithm):<{wa}}  {r.p_algorithm:.3f} / {r.p_rope:.3f} / {r.p_baseline:.3f}"
+            + (f"  -> {r.decision}" if r.decision else "")
+            for label, r in zip(ropes, rows)]
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
@@ -129,9 +143,8 @@ def main(argv=None) -> int:
         be = b[b["measure"] == "error"]
         print(f"Bayesian signed-rank on error over {int(be['n'].max()) if len(be) else 0} datasets "
               f"(P(algorithm better) / P(equivalent) / P({plan.baseline} better)):")
-        for r in be.itertuples():
-            print(f"  ROPE {r.rope:g}: {r.algorithm:>14}  {r.p_algorithm:.3f} / {r.p_rope:.3f} / {r.p_baseline:.3f}"
-                  + (f"  -> {r.decision}" if r.decision else ""))
+        for line in bayes_lines(be):
+            print(line)
     print(f"report: {out}/README.md (and index.html)")
     if outcome.failed:
         for line in outcome.failed[:20]:
