@@ -36,10 +36,13 @@ def parser() -> argparse.ArgumentParser:
                          "--algos, on the experiment's datasets (or those of --datasets), protocol and seeds")
     ap.add_argument("--baselines", default=None, help="with --against: which of the experiment's algorithms to "
                     "compare with (default: all of them)")
+    from ..stats.bayes import DEFAULT_ROPES
+
     ap.add_argument("--rope", default=None, metavar="R[,R...]",
-                    help="region(s) of practical equivalence of the Bayesian tests, in the measure's units "
-                         "(0.01 = one point of error; default 0.01); several separated by commas, the first is the "
-                         "summary's")
+                    help="region(s) of practical equivalence of the Bayesian tests, in the measures' units, for "
+                         "every measure (0.01 = one point of error); several separated by commas, the first is the "
+                         "summary's (default: each measure's own, "
+                         + ", ".join(f"{m} {r:g}" for m, r in DEFAULT_ROPES.items()) + ")")
     ap.add_argument("--name", default=None, help="the report's name (reports/compare/<name>/)")
     ap.add_argument("--out", default=None, help="write the report into this folder instead")
     ap.add_argument("--results-dir", default=None, help="where records are stored (default BENCH_RESULTS_DIR or results)")

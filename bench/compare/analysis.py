@@ -83,7 +83,8 @@ class Comparison:
     times: dict = field(default_factory=dict)   #: TIMES key -> datasets x algos of mean CPU seconds
     time_ratios: dict = field(default_factory=dict)
     rounds: int = 1
-    ropes: list = field(default_factory=list)           #: the ROPEs of the Bayesian tests, the first the summary's
+    ropes: list = field(default_factory=list)           #: the ROPEs of the Bayesian tests on error, the first the summary's
+    measure_ropes: dict = field(default_factory=dict)   #: measure -> its ROPEs (``--rope``'s, else its default)
     bayes: pd.DataFrame | None = None                   #: Bayesian signed-rank: algorithm, measure, rope, probabilities
     bayes_samples: dict = field(default_factory=dict)   #: (algorithm, rope) -> posterior draws on error
     bayes_datasets: pd.DataFrame | None = None          #: Bayesian correlated t per dataset, on error
@@ -106,10 +107,13 @@ def analyse(records: pd.DataFrame, algos: list[str], baseline: str, seeds, biasv
     """The comparison of ``algos`` (``baseline`` among them) on ``records`` (rows of
     :func:`bench.store.load`, every algorithm's); ``biasvar`` gives bias and variance of algorithms
     whose predictions are not stored here (shipped evidence); ``ropes`` the regions of practical
-    equivalence of the Bayesian tests (default :data:`bench.stats.bayes.DEFAULT_ROPE`)."""
-    from ..stats.bayes import DEFAULT_ROPE
+    equivalence of the Bayesian tests, for every measure (default: each measure's own,
+    :func:`bench.stats.bayes.default_rope`)."""
+    from ..stats.bayes import default_rope
 
-    ropes = [float(r) for r in (ropes if ropes else [DEFAULT_ROPE])]
+    given = [float(r) for r in ropes] if ropes else None
+    measure_ropes = {m: given or [default_rope(m)] for m in MEASURES}
+    ropes = measure_ropes["error"]
     from ..stats.pairwise import wdl
     from ..stats.spread import standard_error
 
@@ -184,6 +188,7 @@ def analyse(records: pd.DataFrame, algos: list[str], baseline: str, seeds, biasv
         ratios[t] = r.replace([np.inf, -np.inf], np.nan)
     c = Comparison(algos, baseline, complete, incomplete, {m: means[m] for m in MEASURES},
                    {m: ses[m] for m in MEASURES}, n_ok, vs_baseline, pairs, fr, wil, bv, times, ratios, rounds, ropes)
+    c.measure_ropes = measure_ropes
     beyond(c, records, seeds, alpha)
     return c
 
@@ -200,7 +205,7 @@ def beyond(c: Comparison, records: pd.DataFrame, seeds, alpha: float = ALPHA) ->
         v = c.means[m].loc[c.datasets] if c.datasets else c.means[m].iloc[:0]
         for a in others:
             if len(v) >= 2:
-                for rope in c.ropes:
+                for rope in c.measure_ropes.get(m) or c.ropes:
                     r = signed_rank(v[a].to_numpy(), v[c.baseline].to_numpy(), rope, keep_samples=(m == "error"))
                     brows.append({"algorithm": a, "measure": m, "rope": rope, "n": r.n, "p_algorithm": r.p_a,
                                   "p_rope": r.p_rope, "p_baseline": r.p_b,

@@ -205,10 +205,16 @@ def _probs(v) -> str:
     return "" if v is None or not np.isfinite(v) else f"{v:.3f}"
 
 
+def rope_text(c: Comparison) -> str:
+    """The ROPEs of ``c``'s Bayesian tests per measure: "error 0.01, RMSE 0.01, log-loss 0.01"."""
+    return ", ".join(f"{'error' if m == 'error' else MEASURES.get(m, m)} {'/'.join(f'{r:g}' for r in rs)}"
+                     for m, rs in (c.measure_ropes or {"error": c.ropes}).items())
+
+
 def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int) -> list:
     """The Bayesian tests, effect sizes, per-dataset significance and post-hoc tests."""
     from ..report.figures import Caption
-    from ..stats.bayes import DECISION, NSAMPLES, PRIOR
+    from ..stats.bayes import DECISION, NSAMPLES, PRIOR, default_rope
     from .figures import simplex
 
     md: list = []
@@ -219,8 +225,11 @@ def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int
                   f"more than a region of practical equivalence (ROPE), that the two are practically equivalent "
                   f"(the difference of their per-dataset means lies within the ROPE), and that {base} is better "
                   f"(Benavoli et al. 2017; Dirichlet process prior {PRIOR} at zero difference, {NSAMPLES} draws, seed 0). "
-                  f"The ROPE is in each measure's units ({', '.join(f'{r:g}' for r in c.ropes)} here; 0.01 of error "
-                  f"is one point of error; set it with --rope). A probability above {DECISION} is a decision; below, "
+                  f"The ROPE is in each measure's units ({rope_text(c)} here). Without --rope each measure takes its "
+                  f"default, fixed in advance: {default_rope('error'):g} of error (one point of error, as Benavoli et "
+                  f"al. use on accuracy), {default_rope('rmse'):g} of RMSE (one point of probability), "
+                  f"{default_rope('log_loss'):g} nats of log-loss (a 1% change of the probability given to the true "
+                  f"class); --rope sets it for every measure. A probability above {DECISION} is a decision; below, "
                   f"the datasets do not decide at this ROPE.")]
     if c.bayes is not None and not c.bayes.empty:
         b = c.bayes
