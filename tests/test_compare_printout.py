@@ -47,12 +47,23 @@ def test_the_printout_lines_up_with_ropes_of_different_lengths(tmp_path, monkeyp
     text = capsys.readouterr().out
     assert rc == 0, text
     lines = text.splitlines()
-    head = next(i for i, x in enumerate(lines) if x.startswith("Bayesian signed-rank on error"))
-    rows = [x for x in lines[head + 1:] if x.startswith("  ROPE")]
-    assert len(rows) == 2 * 3                       # a1de and a2de_sw against nb, at three ROPEs
-    assert len(_columns(rows)) == 1, "\n".join(rows)
-    # the printed numbers are the report's table's, row for row (the CSV keeps 5 significant digits)
-    e = pd.read_csv(out / "tables" / "bayes_signed_rank.csv").query("measure == 'error'")
+    for title, csv in (("Bayesian signed-rank on error", "bayes_signed_rank.csv"),
+                       ("Bayesian hierarchical model on error", "bayes_hierarchical.csv")):
+        head = next(i for i, x in enumerate(lines) if x.startswith(title))
+        rows = []
+        for x in lines[head + 1:]:
+            if not x.startswith("  ROPE"):
+                break
+            rows.append(x)
+        assert len(rows) == 2 * 3                       # a1de and a2de_sw against nb, at three ROPEs
+        assert len(_columns(rows)) == 1, "\n".join(rows)
+        _same_as_table(rows, out / "tables" / csv)
+
+
+def _same_as_table(rows: list[str], csv: Path):
+    """The printed numbers are the report's table's, row for row (the CSV keeps 5 significant digits)."""
+    e = pd.read_csv(csv)
+    e = e[e["measure"] == "error"] if "measure" in e else e
     got = [m.groups() for m in map(ROW.match, rows)]
     assert [(g[1], g[0]) for g in got] == [(r.algorithm, f"ROPE {r.rope:g}") for r in e.itertuples()]
     printed = [[float(v) for v in g[2:5]] for g in got]

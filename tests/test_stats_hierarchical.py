@@ -105,3 +105,22 @@ def test_bad_input_is_refused_with_the_problem_named(args, match):
         posterior(*args)
     with pytest.raises(ValueError, match="ROPE"):
         hierarchical([[0.1, 0.2], [0.1, 0.3]], [[0.2, 0.1], [0.2, 0.15]], 0.1, rope=-1)
+
+
+def test_bench_compare_rows_are_the_model_on_the_paired_splits():
+    """``bench compare``'s hierarchical rows: the model on each dataset's paired splits, rho = n_test / n_total
+    from the records, one posterior read at every ROPE."""
+    from bench.compare.analysis import analyse
+    from tests.test_compare_beyond import _records
+
+    a, b, _ = _simulate(9, q=10, n=10, rho=0.4, delta0=0.01, sigma0=0.01)
+    c = analyse(_records({"base": b, "other": a}, 40, 60), ["base", "other"], "base", [0], ropes=[0.005, 0.02])
+    h = c.hierarchical.set_index("rope")
+    assert list(h.index) == [0.005, 0.02] and set(h["algorithm"]) == {"other"} and set(h["n"]) == {10}
+    p = posterior(list(a), list(b), 0.4)
+    for rope in (0.005, 0.02):
+        r = p.result(rope)
+        assert (h.loc[rope, "p_algorithm"], h.loc[rope, "p_rope"], h.loc[rope, "p_baseline"]) == (r.p_a, r.p_rope, r.p_b)
+        assert h.loc[rope, "predictive_algorithm"] == r.predictive[0]
+    assert h.loc[0.005, "delta0 (algorithm - baseline)"] == pytest.approx(-p.delta0.mean())
+    assert h.loc[0.005, "delta0 (algorithm - baseline)"] < 0          # a's error is lower: simulated delta0 > 0

@@ -148,6 +148,12 @@ def main(argv=None) -> int:
               f"(P(algorithm better) / P(equivalent) / P({plan.baseline} better)):")
         for line in bayes_lines(be):
             print(line)
+    h = comparison.hierarchical
+    if h is not None and not h.empty:
+        print(f"Bayesian hierarchical model on error over {int(h['n'].max())} datasets, the next dataset "
+              f"(P(algorithm better) / P(equivalent) / P({plan.baseline} better)):")
+        for line in bayes_lines(h):
+            print(line)
     print(f"report: {out}/README.md (and index.html)")
     if outcome.failed:
         for line in outcome.failed[:20]:
