@@ -99,6 +99,7 @@ def test_a_dataset_without_spread_keeps_the_posterior_proper():
     (([[0.1, 0.2], [0.1, np.nan]], [[0.2, 0.1], [0.2, 0.1]], 0.1), "every split"),
     (([[0.1, 0.2], [0.1, 0.3]], [[0.2, 0.1], [0.2, 0.1]], 1.0), r"rho = n_test / n_total must lie in \[0, 1\)"),
     (([[0.1, 0.1], [0.2, 0.2]], [[0.2, 0.2], [0.1, 0.1]], 0.1), "vary on no dataset"),
+    (([[0.1, 0.2], [0.1, 0.3]], [[0.2, 0.1], [0.2, 0.1]], [0.1, 0.1, 0.1]), "one value for every dataset"),
 ])
 def test_bad_input_is_refused_with_the_problem_named(args, match):
     with pytest.raises(ValueError, match=match):

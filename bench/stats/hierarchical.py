@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import special
 
-from .bayes import DEFAULT_ROPE, _rope
+from .bayes import DECISION, DEFAULT_ROPE, _rope
 
 #: the paper's (and baycomp's) hyperprior bounds
 ALPHA_RANGE = (1.0, 2.0)
@@ -72,7 +72,8 @@ class HierarchicalResult:
     sigma0: np.ndarray = field(repr=False, compare=False)   #: in the measure's units
     samples: np.ndarray = field(repr=False, compare=False)  #: draws x (P(a better), P(equivalent), P(b better))
 
-    def decision(self, threshold: float = 0.95) -> str:
+    def decision(self, threshold: float = DECISION) -> str:
+        """``"a"``, ``"rope"``, ``"b"`` when that share of draws exceeds ``threshold``, else ``""``."""
         for name, p in (("a", self.p_a), ("rope", self.p_rope), ("b", self.p_b)):
             if p > threshold:
                 return name
@@ -112,7 +113,11 @@ def _t_logpdf_sum(d, nu, loc, scale):
 def _prepared(diffs, rho):
     if len(diffs) < 2:
         raise ValueError(f"the hierarchical model needs at least 2 datasets, got {len(diffs)}")
-    rho = np.broadcast_to(np.asarray(rho, dtype=np.float64), (len(diffs),)).copy()
+    rho = np.asarray(rho, dtype=np.float64)
+    if rho.ndim > 1 or (rho.ndim == 1 and rho.size != len(diffs)):
+        raise ValueError(f"rho: give one value for every dataset or one for all ({len(diffs)} datasets, "
+                         f"got {rho.size} values)")
+    rho = np.broadcast_to(rho, (len(diffs),)).copy()
     if not ((rho >= 0) & (rho < 1)).all():
         raise ValueError(f"rho = n_test / n_total must lie in [0, 1) for every dataset, got {rho.tolist()}")
     n = np.array([d.size for d in diffs], dtype=np.float64)
