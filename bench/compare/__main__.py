@@ -36,10 +36,13 @@ def parser() -> argparse.ArgumentParser:
                          "--algos, on the experiment's datasets (or those of --datasets), protocol and seeds")
     ap.add_argument("--baselines", default=None, help="with --against: which of the experiment's algorithms to "
                     "compare with (default: all of them)")
+    from ..stats.bayes import DEFAULT_ROPES
+
     ap.add_argument("--rope", default=None, metavar="R[,R...]",
-                    help="region(s) of practical equivalence of the Bayesian tests, in the measure's units "
-                         "(0.01 = one point of error; default 0.01); several separated by commas, the first is the "
-                         "summary's")
+                    help="region(s) of practical equivalence of the Bayesian tests, in the measures' units, for "
+                         "every measure (0.01 = one point of error); several separated by commas, the first is the "
+                         "summary's (default: each measure's own, "
+                         + ", ".join(f"{m} {r:g}" for m, r in DEFAULT_ROPES.items()) + ")")
     ap.add_argument("--name", default=None, help="the report's name (reports/compare/<name>/)")
     ap.add_argument("--out", default=None, help="write the report into this folder instead")
     ap.add_argument("--results-dir", default=None, help="where records are stored (default BENCH_RESULTS_DIR or results)")
@@ -64,6 +67,20 @@ def parse_ropes(text: str | None) -> list[float] | None:
     if not out:
         raise ValueError(f"--rope {text!r}: give at least one number >= 0, e.g. --rope 0.01")
     return list(dict.fromkeys(out))
+
+
+def bayes_lines(rows) -> list[str]:
+    """The console rows of the Bayesian signed-rank results ``rows`` (columns algorithm, rope, p_algorithm,
+    p_rope, p_baseline, decision), one per (algorithm, ROPE), in columns that line up whatever the
+    lengths of the ROPEs and the algorithms' names: "  ROPE 0.01    a2de     0.001 / 0.999 / 0.000  -> equivalent"."""
+    rows = list(rows.itertuples()) if hasattr(rows, "itertuples") else list(rows)
+    if not rows:
+        return []
+    ropes = [f"ROPE {r.rope:g}" for r in rows]
+    wr, wa = max(map(len, ropes)), max(len(str(r.algorithm)) for r in rows)
+    return [f"  {label:<{wr}}  {str(r.algorithm):<{wa}}  {r.p_algorithm:.3f} / {r.p_rope:.3f} / {r.p_baseline:.3f}"
+            + (f"  -> {r.decision}" if r.decision else "")
+            for label, r in zip(ropes, rows)]
 
 
 def main(argv=None) -> int:
@@ -129,9 +146,14 @@ def main(argv=None) -> int:
         be = b[b["measure"] == "error"]
         print(f"Bayesian signed-rank on error over {int(be['n'].max()) if len(be) else 0} datasets "
               f"(P(algorithm better) / P(equivalent) / P({plan.baseline} better)):")
-        for r in be.itertuples():
-            print(f"  ROPE {r.rope:g}: {r.algorithm:>14}  {r.p_algorithm:.3f} / {r.p_rope:.3f} / {r.p_baseline:.3f}"
-                  + (f"  -> {r.decision}" if r.decision else ""))
+        for line in bayes_lines(be):
+            print(line)
+    h = comparison.hierarchical
+    if h is not None and not h.empty:
+        print(f"Bayesian hierarchical model on error over {int(h['n'].max())} datasets, the next dataset "
+              f"(P(algorithm better) / P(equivalent) / P({plan.baseline} better)):")
+        for line in bayes_lines(h):
+            print(line)
     print(f"report: {out}/README.md (and index.html)")
     if outcome.failed:
         for line in outcome.failed[:20]:

@@ -16,7 +16,9 @@ computed here, and every test is one of :mod:`bench.stats` (the papers' instrume
   over the k - 1 sign tests against the baseline too;
 * the Bayesian signed-rank test of every algorithm against the baseline over the datasets, at each
   region of practical equivalence (ROPE) asked for, and the Bayesian correlated t-test on each
-  dataset's splits (:mod:`bench.stats.bayes`, Benavoli et al. 2017);
+  dataset's splits (:mod:`bench.stats.bayes`, Benavoli et al. 2017), and on error the Bayesian
+  hierarchical model over every split of every dataset (:mod:`bench.stats.hierarchical`, Corani et al.
+  2017);
 * Cliff's delta with its magnitude and bootstrap interval (:mod:`bench.stats.effect`);
 * Conover's Friedman post-hoc and the Wilcoxon test of every pair, Holm-adjusted, and every
   algorithm against the baseline by the Friedman z statistics with Bonferroni-Dunn, Holm and
@@ -83,10 +85,12 @@ class Comparison:
     times: dict = field(default_factory=dict)   #: TIMES key -> datasets x algos of mean CPU seconds
     time_ratios: dict = field(default_factory=dict)
     rounds: int = 1
-    ropes: list = field(default_factory=list)           #: the ROPEs of the Bayesian tests, the first the summary's
+    ropes: list = field(default_factory=list)           #: the ROPEs of the Bayesian tests on error, the first the summary's
+    measure_ropes: dict = field(default_factory=dict)   #: measure -> its ROPEs (``--rope``'s, else its default)
     bayes: pd.DataFrame | None = None                   #: Bayesian signed-rank: algorithm, measure, rope, probabilities
     bayes_samples: dict = field(default_factory=dict)   #: (algorithm, rope) -> posterior draws on error
     bayes_datasets: pd.DataFrame | None = None          #: Bayesian correlated t per dataset, on error
+    hierarchical: pd.DataFrame | None = None            #: Bayesian hierarchical model over the datasets, on error
     effects: pd.DataFrame | None = None                 #: Cliff's delta per algorithm and measure
     weka: dict = field(default_factory=dict)            #: measure -> per-dataset corrected t against the baseline
     weka_pairs: dict = field(default_factory=dict)      #: measure -> significant W/D/L of every ordered pair
@@ -106,10 +110,13 @@ def analyse(records: pd.DataFrame, algos: list[str], baseline: str, seeds, biasv
     """The comparison of ``algos`` (``baseline`` among them) on ``records`` (rows of
     :func:`bench.store.load`, every algorithm's); ``biasvar`` gives bias and variance of algorithms
     whose predictions are not stored here (shipped evidence); ``ropes`` the regions of practical
-    equivalence of the Bayesian tests (default :data:`bench.stats.bayes.DEFAULT_ROPE`)."""
-    from ..stats.bayes import DEFAULT_ROPE
+    equivalence of the Bayesian tests, for every measure (default: each measure's own,
+    :func:`bench.stats.bayes.default_rope`)."""
+    from ..stats.bayes import default_rope
 
-    ropes = [float(r) for r in (ropes if ropes else [DEFAULT_ROPE])]
+    given = [float(r) for r in ropes] if ropes else None
+    measure_ropes = {m: given or [default_rope(m)] for m in MEASURES}
+    ropes = measure_ropes["error"]
     from ..stats.pairwise import wdl
     from ..stats.spread import standard_error
 
@@ -184,6 +191,7 @@ def analyse(records: pd.DataFrame, algos: list[str], baseline: str, seeds, biasv
         ratios[t] = r.replace([np.inf, -np.inf], np.nan)
     c = Comparison(algos, baseline, complete, incomplete, {m: means[m] for m in MEASURES},
                    {m: ses[m] for m in MEASURES}, n_ok, vs_baseline, pairs, fr, wil, bv, times, ratios, rounds, ropes)
+    c.measure_ropes = measure_ropes
     beyond(c, records, seeds, alpha)
     return c
 
@@ -200,7 +208,7 @@ def beyond(c: Comparison, records: pd.DataFrame, seeds, alpha: float = ALPHA) ->
         v = c.means[m].loc[c.datasets] if c.datasets else c.means[m].iloc[:0]
         for a in others:
             if len(v) >= 2:
-                for rope in c.ropes:
+                for rope in c.measure_ropes.get(m) or c.ropes:
                     r = signed_rank(v[a].to_numpy(), v[c.baseline].to_numpy(), rope, keep_samples=(m == "error"))
                     brows.append({"algorithm": a, "measure": m, "rope": rope, "n": r.n, "p_algorithm": r.p_a,
                                   "p_rope": r.p_rope, "p_baseline": r.p_b,
@@ -289,8 +297,41 @@ def per_dataset(c: Comparison, records: pd.DataFrame, seeds, alpha: float = ALPH
                         dr += 1
                 prs.append({"algorithm": a, "against": b, "measure": m, "wins": w, "draws": dr, "losses": lo})
         c.weka_pairs[m] = pd.DataFrame(prs)
+        if m == "error":
+            c.hierarchical = hierarchical_rows(c, per)
     c.bayes_datasets = pd.DataFrame(brows, columns=["dataset", "algorithm", "rope", "rho", "splits", "p_algorithm",
                                                     "p_rope", "p_baseline", "decision"])
+
+
+HIERARCHICAL_COLUMNS = ["algorithm", "rope", "n", "p_algorithm", "p_rope", "p_baseline", "predictive_algorithm",
+                        "predictive_rope", "predictive_baseline", "delta0 (algorithm - baseline)", "decision", "method"]
+
+
+def hierarchical_rows(c: Comparison, per: dict) -> pd.DataFrame:
+    """The Bayesian hierarchical model (:mod:`bench.stats.hierarchical`, Corani et al. 2017) of every
+    algorithm against the baseline on error, from the paired splits ``per`` (dataset -> (splits x
+    algorithms, rho)), at each ROPE of error: one posterior per algorithm, read at every ROPE. An
+    algorithm the model cannot take (fewer than two datasets, no spread within any) gets no row."""
+    from ..stats.hierarchical import posterior
+
+    rows = []
+    for a in c.algos:
+        if a == c.baseline or len(per) < 2:
+            continue
+        blocks = list(per.values())
+        try:
+            post = posterior([blk[a].to_numpy() for blk, _ in blocks], [blk[c.baseline].to_numpy() for blk, _ in blocks],
+                             [rho for _, rho in blocks])
+        except ValueError:
+            continue
+        for rope in c.ropes:
+            r = post.result(rope)
+            rows.append({"algorithm": a, "rope": rope, "n": r.n_datasets, "p_algorithm": r.p_a, "p_rope": r.p_rope,
+                         "p_baseline": r.p_b, "predictive_algorithm": r.predictive[0], "predictive_rope": r.predictive[1],
+                         "predictive_baseline": r.predictive[2], "delta0 (algorithm - baseline)": float(-r.delta0.mean()),
+                         "decision": {"a": a, "rope": "equivalent", "b": c.baseline}.get(r.decision(), ""),
+                         "method": r.method})
+    return pd.DataFrame(rows, columns=HIERARCHICAL_COLUMNS)
 
 
 def friedman_analysis(values: pd.DataFrame, alpha: float = ALPHA) -> dict | None:

@@ -51,6 +51,10 @@ CITATIONS = [
     ("Bayesian correlated t-test on one dataset's splits", "Corani, G. and Benavoli, A. (2015). A Bayesian "
      "approach for comparing cross-validated algorithms on multiple data sets. Machine Learning 100:285-304; "
      "checked against baycomp (Benavoli et al. 2017)"),
+    ("Bayesian hierarchical model over datasets from every split", "Corani, G., Benavoli, A., Demsar, J., Mangili, "
+     "F. and Zaffalon, M. (2017). Statistical comparison of classifiers through Bayesian hierarchical modelling. "
+     "Machine Learning 106:1817-1837; the model as baycomp's HierarchicalTest states it, sampled by bench's own "
+     "Gibbs sampler (baycomp's needs Stan)"),
     ("the corrected resampled t-test per dataset (Weka Experimenter's v / * marks)",
      "Nadeau, C. and Bengio, Y. (2003). Inference for the generalization error. Machine Learning 52:239-281; "
      "Bouckaert, R. R. and Frank, E. (2004). Evaluating the replicability of significance tests for comparing "
@@ -205,10 +209,16 @@ def _probs(v) -> str:
     return "" if v is None or not np.isfinite(v) else f"{v:.3f}"
 
 
+def rope_text(c: Comparison) -> str:
+    """The ROPEs of ``c``'s Bayesian tests per measure: "error 0.01, RMSE 0.01, log-loss 0.01"."""
+    return ", ".join(f"{'error' if m == 'error' else MEASURES.get(m, m)} {'/'.join(f'{r:g}' for r in rs)}"
+                     for m, rs in (c.measure_ropes or {"error": c.ropes}).items())
+
+
 def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int) -> list:
     """The Bayesian tests, effect sizes, per-dataset significance and post-hoc tests."""
     from ..report.figures import Caption
-    from ..stats.bayes import DECISION, NSAMPLES, PRIOR
+    from ..stats.bayes import DECISION, NSAMPLES, PRIOR, default_rope
     from .figures import simplex
 
     md: list = []
@@ -219,8 +229,11 @@ def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int
                   f"more than a region of practical equivalence (ROPE), that the two are practically equivalent "
                   f"(the difference of their per-dataset means lies within the ROPE), and that {base} is better "
                   f"(Benavoli et al. 2017; Dirichlet process prior {PRIOR} at zero difference, {NSAMPLES} draws, seed 0). "
-                  f"The ROPE is in each measure's units ({', '.join(f'{r:g}' for r in c.ropes)} here; 0.01 of error "
-                  f"is one point of error; set it with --rope). A probability above {DECISION} is a decision; below, "
+                  f"The ROPE is in each measure's units ({rope_text(c)} here). Without --rope each measure takes its "
+                  f"default, fixed in advance: {default_rope('error'):g} of error (one point of error, as Benavoli et "
+                  f"al. use on accuracy), {default_rope('rmse'):g} of RMSE (one point of probability), "
+                  f"{default_rope('log_loss'):g} nats of log-loss (a 1% change of the probability given to the true "
+                  f"class); --rope sets it for every measure. A probability above {DECISION} is a decision; below, "
                   f"the datasets do not decide at this ROPE.")]
     if c.bayes is not None and not c.bayes.empty:
         b = c.bayes
@@ -257,6 +270,36 @@ def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int
     else:
         md.append(P.Para("Not computed: the Bayesian signed-rank test needs at least two datasets with a run of every "
                          "algorithm."))
+    # ------------------------------------------------------------ Bayesian hierarchical model
+    md += [P.Heading(2, "Bayesian hierarchical model against the baseline"),
+           P.Para((f"The model of Corani, Benavoli, Demšar, Mangili and Zaffalon (2017) on every split's error, not only "
+                  f"the datasets' means: each dataset's splits are correlated (rho = n_test / n_total), each dataset "
+                  f"has its own mean difference, and those come from a Student t whose location delta0, scale and "
+                  f"degrees of freedom are estimated. Its answer is about the next dataset: the probabilities that "
+                  f"on it the algorithm is better than {base} by more than the ROPE, practically equivalent, or "
+                  f"worse, as the shares of posterior draws in which each is the most probable (as for the "
+                  f"signed-rank test), and as the posterior predictive probabilities. A probability above "
+                  f"{DECISION} is a decision. Every number is in ", P.Code("tables/bayes_hierarchical.csv"),
+                  "; delta0 is the algorithm's error minus the baseline's."))]
+    hb = c.hierarchical
+    if hb is not None and not hb.empty:
+        _table(hb, tables / "bayes_hierarchical", f"Bayesian hierarchical model against {base}, error", index=False)
+        shown = pd.DataFrame({"algorithm": list(dict.fromkeys(hb["algorithm"]))})
+        first = hb.drop_duplicates("algorithm").set_index("algorithm")
+        shown["delta0 (mean)"] = [f"{first.loc[a, 'delta0 (algorithm - baseline)']:+.4f}" for a in shown["algorithm"]]
+        for rope in c.ropes:
+            r = hb[hb["rope"] == rope].set_index("algorithm")
+            shown[f"ROPE {rope:g}: P(better) / P(equivalent) / P({base} better)"] = [
+                f"{r.loc[a, 'p_algorithm']:.3f} / {r.loc[a, 'p_rope']:.3f} / {r.loc[a, 'p_baseline']:.3f}"
+                if a in r.index else "" for a in shown["algorithm"]]
+            shown[f"ROPE {rope:g}: predictive"] = [
+                f"{r.loc[a, 'predictive_algorithm']:.3f} / {r.loc[a, 'predictive_rope']:.3f} / "
+                f"{r.loc[a, 'predictive_baseline']:.3f}" if a in r.index else "" for a in shown["algorithm"]]
+        md.append(P.Para(("On error, over ", str(int(hb["n"].max())), " datasets (", hb["method"].iloc[0], "):")))
+        md.append(_md(shown))
+    else:
+        md.append(P.Para("Not computed: the model needs at least two datasets with paired splits of every algorithm, "
+                         "their training and test sizes recorded, and some spread of the differences within them."))
     # ------------------------------------------------------------ Bayesian correlated t per dataset
     md += [P.Heading(2, "Bayesian correlated t-test on each dataset"),
            P.Para((f"On each dataset, the error of each algorithm against {base}'s over the paired splits, by the "

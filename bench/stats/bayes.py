@@ -20,6 +20,26 @@ more than ``rope``, ``p_rope`` that the difference lies within the ROPE, ``p_b``
 ``lower_is_better`` (error, RMSE, log-loss) sets which direction is better. The ROPE is in the
 measure's own units (0.01 of error = one point of error).
 
+The default ROPE of each measure (:data:`DEFAULT_ROPES`, :func:`default_rope`; ``bench compare
+--rope`` overrides it for every measure) is fixed in advance in the measure's own units, as
+Benavoli et al. (2017) ask (they use 0.01 on accuracy, as do baycomp's examples), never scaled to
+the magnitudes of the data at hand (a ROPE chosen after seeing the data is no ROPE). It is 0.01
+for every measure bench compares, each for its own reason:
+
+* error (0-1 loss) and accuracy: one point, Benavoli et al.'s value;
+* bias and variance (Kohavi-Wolpert, :mod:`bench.stats.biasvar`): they are parts of the 0-1 loss
+  in its units, and bench's estimates add up to it exactly (bias + variance = loss), so their ROPE
+  is the loss's. A smaller one would call "practically different" a bias difference whose whole
+  effect on the loss is below what the loss's own ROPE calls practically nothing. "Practically
+  equivalent" on bias or variance therefore reads: the difference moves the 0-1 loss by less than
+  one point (:data:`ROPE_READING`). Where learners do differ in bias or variance by more (random
+  forest against AnDE on the A2DE paper's data), the test decides at this ROPE;
+* RMSE (:func:`bench.metrics.rmse`): in units of probability, one point of probability: for two
+  classes it is the root mean square of 1 - p(true class). Its 1/C normalisation makes the same
+  0.01 a stricter ROPE on many-class data (by about sqrt(C / 2));
+* log-loss: 0.01 nats per instance, a 1% relative change of the (geometric) mean probability of
+  the true class, which is one point of probability for confident predictions (d(-log p) = -dp / p).
+
 Reading them (Benavoli et al. 2017, Sec. 3): a probability above 0.95 is a decision
 (:data:`DECISION`); otherwise the data do not decide at this ROPE.
 """
@@ -35,6 +55,41 @@ DECISION = 0.95
 #: default ROPE for error (a difference of one point of error is practically nothing, as Benavoli et
 #: al. 2017 use for accuracy); ``bench compare --rope`` sets others
 DEFAULT_ROPE = 0.01
+#: the default ROPE of each measure, in its own units (the module's docstring gives the reasons)
+DEFAULT_ROPES = {"error": DEFAULT_ROPE, "accuracy": DEFAULT_ROPE, "bias": DEFAULT_ROPE, "variance": DEFAULT_ROPE,
+                 "rmse": 0.01, "log_loss": 0.01}
+#: what "practically equivalent" means at a measure's default ROPE, where it needs saying
+ROPE_READING = dict.fromkeys(("bias", "variance"),
+                             "bias and variance are parts of the 0-1 loss (bias + variance = loss), so their ROPE is "
+                             "the loss's: equivalent means the difference moves the 0-1 loss by less than the ROPE")
+#: the other names the papers' tables and bench's labels give the same measures
+_ROPE_NAMES = {"0-1 loss": "error", "error rate": "error", "zero-one loss": "error"}
+
+
+def rope_measure(measure: str) -> str | None:
+    """The key of :data:`DEFAULT_ROPES` that ``measure`` names (its name, its label in
+    :mod:`bench.measures`, or a paper's name for it such as "0-1 loss"), None for another measure."""
+    from ..measures import MEASURES
+
+    if measure in DEFAULT_ROPES:
+        return measure
+    if measure in _ROPE_NAMES:
+        return _ROPE_NAMES[measure]
+    for m in MEASURES.values():
+        if measure in (m.label, m.console) and m.name in DEFAULT_ROPES:
+            return m.name
+    low = measure.lower()
+    return low if low in DEFAULT_ROPES else None
+
+
+def default_rope(measure: str) -> float:
+    """The default ROPE of ``measure`` (:data:`DEFAULT_ROPES`); a ValueError naming the measures that
+    have one for any other (a time has no default: choose it)."""
+    key = rope_measure(measure)
+    if key is None:
+        raise ValueError(f"no default ROPE for the measure {measure!r}; the measures with one are "
+                         f"{', '.join(DEFAULT_ROPES)} (give a ROPE in the measure's units)")
+    return DEFAULT_ROPES[key]
 #: Monte Carlo draws of the signed-rank posterior (baycomp's default)
 NSAMPLES = 50000
 #: prior strength of the pseudo-observation at zero difference (baycomp's default, Benavoli et al.)

@@ -3,10 +3,12 @@
 For each comparison of a :class:`~bench.report.verdicts.kinds.WDL` claim whose evidence gives our
 per-dataset paired values (``WdlCell.values``: the row learner's and the column learner's measure on
 the same datasets, those the counts are over), the Bayesian signed-rank test
-(:func:`bench.stats.bayes.signed_rank`, Benavoli et al. 2014, 2017) with the default ROPE
-:data:`bench.stats.bayes.DEFAULT_ROPE` in the measure's units (0.01: one point of error; the same
-0.01 for bias, variance and RMSE, as ``bench compare`` uses for every measure), its fixed seed and
-number of draws, so a rebuild gives the same probabilities. The claim's verdict still comes from the
+(:func:`bench.stats.bayes.signed_rank`, Benavoli et al. 2014, 2017) with the measure's default ROPE
+(:func:`bench.stats.bayes.default_rope`, in the measure's units: 0.01, one point of error, of
+probability for RMSE; bias and variance take the 0-1 loss's, and the note says what "equivalent"
+then means: :data:`bench.stats.bayes.ROPE_READING`), as ``bench compare`` uses, its fixed seed and
+number of draws, so a rebuild gives the same probabilities. A measure with no default ROPE gets no
+note. The claim's verdict still comes from the
 paper's own test; the note goes to the verdict's ``extra["bayes"]`` and the verdict tables show it
 after the test (:func:`shown`).
 """
@@ -21,11 +23,15 @@ import numpy as np
 KEY = "bayes"
 
 
-def rope() -> float:
-    """The ROPE of the note: the documented default of :mod:`bench.stats.bayes`."""
-    from ...stats.bayes import DEFAULT_ROPE
+def rope(measure: str = "error") -> float | None:
+    """The ROPE of the note on ``measure``: its documented default (:func:`bench.stats.bayes.default_rope`),
+    None for a measure without one."""
+    from ...stats.bayes import default_rope
 
-    return DEFAULT_ROPE
+    try:
+        return default_rope(measure)
+    except ValueError:
+        return None
 
 
 def lower_is_better(measure: str) -> bool:
@@ -51,20 +57,32 @@ def probabilities(values, measure: str, rope_: float | None = None) -> tuple[flo
     a, b = (np.asarray(v, dtype=np.float64) for v in values)
     if a.shape != b.shape or a.ndim != 1 or a.size < 2 or np.isnan(a).any() or np.isnan(b).any():
         return None
-    return _probs(tuple(a.tolist()), tuple(b.tolist()), float(rope() if rope_ is None else rope_),
-                  lower_is_better(measure))
+    r = rope(measure) if rope_ is None else rope_
+    if r is None:
+        return None
+    return _probs(tuple(a.tolist()), tuple(b.tolist()), float(r), lower_is_better(measure))
 
 
 def note(paired: list[tuple[str, str, str, object, str]]) -> str:
     """The note of one claim: ``paired`` is [(label, row, column, values, measure), ...], one per comparison
     with paired values; "" when none has two datasets. One comparison: "Bayesian signed-rank (ROPE 0.01):
     P(A better) 0.12, P(equivalent) 0.85, P(B better) 0.03"; several: the three per comparison after its
-    label, in the order P(row better)/P(equivalent)/P(column better)."""
-    rows = [(label, r, c, p) for label, r, c, values, m in paired
+    label, in the order P(row better)/P(equivalent)/P(column better). On bias or variance the head says
+    what "equivalent" means there (:data:`bench.stats.bayes.ROPE_READING`); when the comparisons' measures
+    have different default ROPEs, each comparison's label names its own."""
+    from ...stats.bayes import ROPE_READING, rope_measure
+
+    rows = [(label, r, c, p, m) for label, r, c, values, m in paired
             if (p := probabilities(values, m)) is not None]
     if not rows:
         return ""
-    head = f"Bayesian signed-rank (ROPE {rope():g}, information only"
+    ropes = list(dict.fromkeys(rope(m) for *_, m in rows))
+    if len(ropes) > 1:      # the measures' defaults differ: each comparison says its own
+        rows = [(f"{label} (ROPE {rope(m):g})", r, c, p, m) for label, r, c, p, m in rows]
+    said = dict.fromkeys(ROPE_READING[k] for *_, m in rows if (k := rope_measure(m)) in ROPE_READING)
+    head = (f"Bayesian signed-rank (ROPE {ropes[0]:g}" if len(ropes) == 1 else "Bayesian signed-rank (ROPE per "
+            "comparison") + ", information only" + "".join(f"; {t}" for t in said)
+    rows = [row[:4] for row in rows]
     if len(rows) == 1:
         label, r, c, (pa, pe, pb) = rows[0]
         return f"{head}): {label}: P({r} better) {pa:.2f}, P(equivalent) {pe:.2f}, P({c} better) {pb:.2f}"
