@@ -621,6 +621,10 @@ if __name__ == "__main__":
     _friendly_setup_errors()
     _tolerate_full_disk()
     fast = _is_program() and not any(a in ("-m", "--multirun") or a.startswith("hydra.mode") for a in sys.argv[1:])
+    if fast and not any(a.startswith("-") for a in sys.argv[1:]):  # one job (no --help, --cfg, ...)
+        from .provenance import prefetch_git_commit
+
+        prefetch_git_commit()  # the records' git commit, found while Hydra composes the config
     _sigints: list[int] = []
     if not fast:
         import signal

@@ -255,16 +255,67 @@ def algorithm_sources(algo_cfg: dict) -> dict[str, str]:
 @functools.lru_cache(maxsize=1)
 def harness_sources() -> dict[str, str]:
     """The harness code that computes a record's numbers: :data:`HARNESS_FILES` and the source of
-    :data:`HARNESS_FUNCTIONS` of ``bench.runner`` (read from the files, once per process)."""
+    :data:`HARNESS_FUNCTIONS` of ``bench.runner`` (read from the files, once per process). The
+    digest of the functions' source is kept in the import cache (:func:`_import_cache`) by the
+    file's content digest and the list of functions, so a kept digest is always this file's:
+    parsing ``runner.py`` is the slow part of a job's start."""
     out = {rel: _digest((_ROOT / rel).read_bytes()) for rel in HARNESS_FILES}
-    text = (_ROOT / "bench" / "runner.py").read_text()
-    defs = {n.name: ast.get_source_segment(text, n) for n in ast.parse(text).body
-            if isinstance(n, ast.FunctionDef) and n.name in HARNESS_FUNCTIONS}
+    data = (_ROOT / "bench" / "runner.py").read_bytes()
+    key = f"metric-path|{_digest(data)}|{','.join(HARNESS_FUNCTIONS)}"
+    cache = _import_cache()
+    hit = cache["entries"].get(key)
+    if isinstance(hit, list) and len(hit) == 1 and isinstance(hit[0], str) and len(hit[0]) == 16:
+        digest = hit[0]
+    else:
+        digest = _metric_path_digest(_source_text(data))
+        cache["entries"][key] = [digest]
+        cache["dirty"] = True
+    cache["used"].add(key)
+    out["bench/runner.py (metric path)"] = digest
+    return out
+
+
+def _source_text(data: bytes) -> str:
+    """``data`` decoded as :meth:`pathlib.Path.read_text` decodes a file (the locale's encoding,
+    universal newlines)."""
+    import io
+
+    return io.TextIOWrapper(io.BytesIO(data)).read()
+
+
+def _metric_path_digest(text: str) -> str:
+    """The digest of the source of :data:`HARNESS_FUNCTIONS` in ``text`` (``bench/runner.py``):
+    each top-level function's source as :func:`ast.get_source_segment` gives it, in the list's
+    order, joined by newlines. The file's lines are split once (``get_source_segment`` splits the
+    whole text at each call)."""
+    lines = _source_lines(text)
+    defs = {}
+    for n in ast.parse(text).body:
+        if isinstance(n, ast.FunctionDef) and n.name in HARNESS_FUNCTIONS:
+            defs[n.name] = _segment(lines, n)
     missing = [f for f in HARNESS_FUNCTIONS if f not in defs]
     if missing:
         raise RuntimeError(f"bench.codeid.HARNESS_FUNCTIONS names functions bench/runner.py lacks: {missing}")
-    out["bench/runner.py (metric path)"] = _digest("\n".join(defs[f] for f in HARNESS_FUNCTIONS).encode())
-    return out
+    return _digest("\n".join(defs[f] for f in HARNESS_FUNCTIONS).encode())
+
+
+def _source_lines(text: str) -> list[str]:
+    """The lines of ``text`` with their ends, split where :mod:`ast` counts lines (``\\n``, ``\\r\\n``,
+    ``\\r``; not at a form feed or the other breaks :meth:`str.splitlines` knows)."""
+    import re
+
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
+
+
+def _segment(lines: list[str], node) -> str:
+    """The source of ``node`` from the split ``lines``, as :func:`ast.get_source_segment` (not
+    padded) gives it: columns are UTF-8 byte offsets."""
+    first, last = node.lineno - 1, node.end_lineno - 1
+    if first == last:
+        return lines[first].encode()[node.col_offset:node.end_col_offset].decode()
+    head = lines[first].encode()[node.col_offset:].decode()
+    tail = lines[last].encode()[:node.end_col_offset].decode()
+    return "".join([head, *lines[first + 1:last], tail])
 
 
 def code_identity(algo_cfg: dict) -> tuple[str, dict[str, str]]:

@@ -17,6 +17,8 @@ def provenance() -> dict:
     heavy: a job pays only for the libraries its algorithm uses."""
     from . import __version__
 
+    if _GIT_PREFETCH is not None:
+        _GIT_PREFETCH.join()  # started by prefetch_git_commit: its answer is then git_commit's cached one
     return {
         "bench_version": __version__,
         "git_commit": git_commit(),
@@ -45,6 +47,22 @@ def _dist_version(dist: str, module: str | None = None) -> str:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+#: the thread :func:`prefetch_git_commit` started, if any
+_GIT_PREFETCH = None
+
+
+def prefetch_git_commit() -> None:
+    """Start :func:`git_commit` in a thread of this process, so that its two ``git`` processes run
+    while a job starts up (its imports and its config's composition) rather than while it waits
+    for them; :func:`provenance` waits for the thread before it reads the (cached) answer."""
+    global _GIT_PREFETCH
+    if _GIT_PREFETCH is None and git_commit.cache_info().currsize == 0:
+        import threading
+
+        _GIT_PREFETCH = threading.Thread(target=git_commit, name="bench-git-commit", daemon=True)
+        _GIT_PREFETCH.start()
 
 
 @functools.lru_cache(maxsize=1)

@@ -128,3 +128,52 @@ def test_records_from_before_fingerprints_are_reused_with_one_notice(tmp_path, c
     notices = [r for r in caplog.records if "predate code fingerprints" in r.getMessage()]
     assert len(notices) == 1 and "2 of the 2 records" in notices[0].getMessage()
     assert len(load(tmp_path)) == 2
+
+
+def _reference_metric_path(text: str) -> str:
+    """The metric path's digest as ast.get_source_segment gives each function's source."""
+    import ast
+
+    defs = {n.name: ast.get_source_segment(text, n) for n in ast.parse(text).body
+            if isinstance(n, ast.FunctionDef) and n.name in codeid.HARNESS_FUNCTIONS}
+    return codeid._digest("\n".join(defs[f] for f in codeid.HARNESS_FUNCTIONS).encode())
+
+
+def test_the_metric_path_digest_is_that_of_the_functions_source():
+    text = (Path(codeid.__file__).parent / "runner.py").read_text()
+    assert codeid._metric_path_digest(text) == _reference_metric_path(text)
+    # line ends of every kind, a form feed, non-ASCII text and one-line functions: the segments are ast's
+    odd = "\r\n".join(f"def {f}(x):\r    return 'é\f{f}'  # ü\n" for f in codeid.HARNESS_FUNCTIONS) \
+        + "\n\nasync def other():\n    pass\ndef run_split(): return 'last'"
+    odd = odd.replace("def run_split(x):\r    return 'é\frun_split'  # ü\n", "x = 1\n")
+    assert codeid._metric_path_digest(odd) == _reference_metric_path(odd)
+    with pytest.raises(RuntimeError, match="lacks"):
+        codeid._metric_path_digest("def run_split():\n    pass\n")
+
+
+def test_the_metric_path_digest_is_kept_by_the_file_content(monkeypatch):
+    """Kept in the user cache by runner.py's content digest: a second process reads it without
+    parsing; an entry kept for other content is never read for this one."""
+    real_digest = codeid._metric_path_digest
+    parsed = []
+    monkeypatch.setattr(codeid, "_metric_path_digest", lambda t: parsed.append(1) or real_digest(t))
+
+    def fresh():  # as a new process: nothing kept in memory, the user cache's file read again
+        codeid.harness_sources.cache_clear()
+        monkeypatch.setattr(codeid, "_IMPORT_CACHE", None)
+
+    fresh()
+    first = codeid.harness_sources()
+    text = (Path(codeid.__file__).parent / "runner.py").read_text()
+    assert first["bench/runner.py (metric path)"] == _reference_metric_path(text) and parsed == [1]
+    codeid._save_import_cache()
+    fresh()
+    assert codeid.harness_sources() == first and parsed == [1]  # read from the cache, not parsed
+    # a digest kept under another content's key is not this file's: runner.py's own is computed
+    doc = json.loads(codeid._import_cache_path().read_text())
+    key = next(k for k in doc["entries"] if k.startswith("metric-path|"))
+    doc["entries"] = {key.replace("|", "|0", 1): ["f" * 16]}
+    codeid._import_cache_path().write_text(json.dumps(doc))
+    fresh()
+    assert codeid.harness_sources() == first and parsed == [1, 1]
+    codeid.harness_sources.cache_clear()
