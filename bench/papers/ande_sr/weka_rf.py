@@ -20,10 +20,10 @@ from pathlib import Path
 import pandas as pd
 
 from bench import published
-from bench.report.compare import long_display
+from bench.report.compare import long_display, wdl_facts
 from bench.report.context import PaperResult
 from bench.report.tables import write_table
-from bench.papers.ande_sr.data import algo_reasons, wdl_facts
+from bench.papers.ande_sr.data import algo_reasons
 from bench.papers.ande_sr.spec import ALGOS, ALPHA, PAPER, SUBSETS, TEST
 
 EXPERIMENT = "ande_sr_weka_rf"

@@ -50,15 +50,16 @@ from bench.stats.collect import variant_params
 from bench.stats.pairwise import wdl
 from bench.stats.spread import standard_error
 from bench.stats.ttests import wilcoxon_signed_rank
-from bench.report.compare import beside_published, display_beside, long_display, wdl_vs_published
+from bench.report.compare import beside_published, display_beside, long_display, value_facts, wdl_facts, wdl_vs_published
 from bench.report.context import PaperResult, ReportContext, dataset_algo_cells
 from bench.report.figures import Caption, lines, plt, save, scatter_vs
 from bench.papers.eskdb import stages
 from bench.papers.eskdb.generators import ablation_generators
 from bench.report.facts import Facts
 from bench.report.html import KEY_FIGURE
+from bench.report.keyfig import gather, printed
 from bench.report.labels import variant_labels
-from bench.papers.eskdb import ABLATION, ACCURACY, ALGOS, DECLARATION, MEASURES, AUTHORS_RNG_ABLATION, FIX_VARIANTS, KDB_VARIANTS
+from bench.papers.eskdb import ABLATION, ACCURACY, ALGOS, DECLARATION, MEASURES, FIX_VARIANTS, KDB_VARIANTS
 from bench.report.tables import write_table
 from bench.report.verdicts.timing import split_times
 
@@ -159,14 +160,14 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
         long = wdl_vs_published(pub, vals, amap, ACCURACY, {ALL: None}, TEST, ALPHA,
                                 algo_reasons=reasons)
         disp = long_display(long)
-        res.facts.add_table(f"table{number}_wdl", _wdl_facts(long), f"{PAPER}/table{number}_wdl.csv",
+        res.facts.add_table(f"table{number}_wdl", wdl_facts(long), f"{PAPER}/table{number}_wdl.csv",
                             about=f"Table {number}: W/D/L of row vs col (a win = lower), ours beside published, with "
                                   f"the {TEST} sign test (p <= {ALPHA}); ours_* None where we have no record")
         res.files += write_table(disp, out / f"table{number}_wdl", index=False, key_columns=4,
                                  caption=f"Table {number}: win-draw-loss, row vs column (a win = lower value), ours "
                                          f"beside published; significance: one-tailed binomial sign test p <= {ALPHA} "
                                          f"(published significance recomputed from the published counts)")
-    res.facts.add_table("wdl_values", _value_facts(vals, amap), f"{EXPERIMENTS['main']}/summary_long.csv",
+    res.facts.add_table("wdl_values", value_facts(vals, amap, ACCURACY.items()), f"{EXPERIMENTS['main']}/summary_long.csv",
                         about="per dataset, the mean RMSE and error rate of each of the paper's learners (its names): "
                               "the values Tables 3, 4, 7 count on, paired by dataset for the Bayesian signed-rank "
                               "beside each W/D/L claim")
@@ -195,10 +196,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     return res
 
 
-#: the facts' column order (:func:`_wdl_facts`, :func:`_average_table`)
-WDL_FACT_COLUMNS = ["row", "col", "subset", "measure", "published_wins", "published_draws", "published_losses",
-                    "published_p", "published_significant", "published_win_share", "ours_wins", "ours_draws",
-                    "ours_losses", "ours_n", "ours_p", "ours_significant", "ours_win_share", "note"]
+#: the average facts' column order (:func:`_average_table`)
 AVERAGE_FACT_COLUMNS = ["algorithm", "measure", "published", "published_text", "published_pm_text", "ours",
                         "ours_se", "n_datasets", "reason", "time_ref", "published_time_ratio", "ours_time_ratio"]
 #: the experiments whose per-dataset means the claim checks read (as their summary_long.csv shows them),
@@ -212,40 +210,9 @@ SPLIT_TIME_ALGOS = ("ESKDB_M", "ESKDB_HDP", "SKDB", "XGBoost_default", "XGBoost_
 AVERAGE_DIGITS, SHARE_DIGITS = 4, 3
 
 
-def _value_facts(vals: dict, amap: dict) -> pd.DataFrame:
-    """The per-dataset means Tables 3, 4, 7 count on, as a long table: dataset, algo (the paper's name),
-    measure (the paper's: RMSE, error rate), value; cells without a value left out."""
-    rows = []
-    for name, m in ACCURACY.items():
-        v = vals.get(m, pd.DataFrame())
-        if v is None or v.empty:
-            continue
-        algos = [(pa, oa) for pa, oa in amap.items() if oa in v.columns]
-        for ds in v.index:
-            rows += [{"dataset": ds, "algo": pa, "measure": name, "value": float(v.loc[ds, oa])} for pa, oa in algos
-                     if pd.notna(v.loc[ds, oa])]
-    return _frame(rows, ["dataset", "algo", "measure", "value"])
-
-
 def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
     """Rows as an object frame, so ints stay ints and None stays None in the facts."""
     return pd.DataFrame(rows, columns=columns, dtype=object)
-
-
-def _wdl_facts(long: pd.DataFrame) -> pd.DataFrame:
-    """The W/D/L comparison of :func:`.compare.wdl_vs_published` as plain values."""
-    rows = []
-    for r in long.to_dict("records"):
-        o, p = r["_ours"], r["_published"]
-        rows.append({"row": r["row"], "col": r["col"], "subset": r["subset"], "measure": r["measure"],
-                     "published_wins": p.wins, "published_draws": p.draws, "published_losses": p.losses,
-                     "published_p": p.p, "published_significant": bool(p.significant),
-                     "published_win_share": p.win_share,
-                     "ours_wins": o.wins if o else None, "ours_draws": o.draws if o else None,
-                     "ours_losses": o.losses if o else None, "ours_n": o.n if o else 0,
-                     "ours_p": o.p if o else None, "ours_significant": bool(o.significant) if o else None,
-                     "ours_win_share": o.win_share if o else None, "note": r["note"]})
-    return _frame(rows, WDL_FACT_COLUMNS)
 
 
 def summary_means(exp) -> pd.DataFrame:
@@ -291,21 +258,15 @@ def key_cells(facts: Facts) -> pd.DataFrame:
         t = facts.table(f"table{n}_averages")
         if t is not None:
             parts.append(pd.DataFrame({"kind": t["measure"], "table": f"Table {n}",
-                                       "published": _printed(t["published"], AVERAGE_DIGITS),
-                                       "ours": _printed(t["ours"], AVERAGE_DIGITS)}))
+                                       "published": printed(t["published"], AVERAGE_DIGITS),
+                                       "ours": printed(t["ours"], AVERAGE_DIGITS)}))
     for n in (3, 4, 7):
         t = facts.table(f"table{n}_wdl")
         if t is not None:
             parts.append(pd.DataFrame({"kind": "win share", "table": f"Table {n}",
-                                       "published": _printed(t["published_win_share"], SHARE_DIGITS),
-                                       "ours": _printed(t["ours_win_share"], SHARE_DIGITS)}))
-    out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["kind", "table", "published", "ours"])
-    return out[out["published"].notna()].reset_index(drop=True)
-
-
-def _printed(values, digits: int) -> list:
-    """Each value rounded as the table prints it (None where it prints nothing)."""
-    return [None if v is None or pd.isna(v) else round(float(v), digits) for v in values]
+                                       "published": printed(t["published_win_share"], SHARE_DIGITS),
+                                       "ours": printed(t["ours_win_share"], SHARE_DIGITS)}))
+    return gather(parts)
 
 
 def _average_table(number: int, vals: dict, amap: dict, reasons: dict, out: Path,

@@ -31,7 +31,7 @@ from bench import published
 from bench.stats.spread import standard_error
 from bench.report.context import PaperResult, ReportContext
 from bench.report.facts import Facts
-from bench.report.figures import Caption, save
+from bench.report.figures import Caption, plt, save
 from bench.report.labels import DISPLAY_NAMES, unique_display, variant_labels
 from bench.papers.mctree import DECLARATION, yardstick
 from bench.report import contents
@@ -154,11 +154,6 @@ def _plot(name: str, ds: str, summ: pd.DataFrame, static: pd.DataFrame, full: pd
     static classifiers and the paper's reference levels lie. ``show`` maps config (variant) labels
     to the names in the legend."""
     show = show or {}
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     fig, axes = plt.subplots(1, 2, figsize=(11.5, 4.6), gridspec_kw={"width_ratios": [1, 1]})
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     s = summ[summ["dataset"] == ds]
