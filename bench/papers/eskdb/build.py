@@ -695,11 +695,8 @@ def gibbs_iterations(exp, out: Path, res: PaperResult) -> list[Path]:
         for a in algos:
             rows.append({"measure": name, "iterations": its[a],
                          "mean ± s.e.": f"{v[a].mean():.4f} ± {standard_error(v[a]):.4f}", "datasets": len(v)})
-        for lo, hi in zip(algos[:-1], algos[1:]):
-            w = wdl(v[lo], v[hi], test="sign2")
-            tests.append({"measure": name, "fewer": its[lo], "more": its[hi], "mean_difference": float(
-                (v[lo] - v[hi]).mean()), "wins": w.wins, "draws": w.draws, "losses": w.losses, "sign_p": w.p,
-                "wilcoxon_p": wilcoxon_signed_rank(v[lo], v[hi]).p, "n_datasets": len(v)})
+        tests += [{"measure": name, "fewer": its[lo], "more": its[hi], **_paired_tests(v, lo, hi)}
+                  for lo, hi in zip(algos[:-1], algos[1:])]
         key = f"{name} ({len(v)} datasets)"
         series[key] = pd.Series([v[a].mean() for a in algos], index=[its[a] for a in algos])
         errs[key] = pd.Series([standard_error(v[a]) for a in algos], index=series[key].index)
@@ -722,12 +719,7 @@ def gibbs_iterations(exp, out: Path, res: PaperResult) -> list[Path]:
     files = write_table(pd.DataFrame(rows), out / "gibbs_iterations", index=False,
                         caption=f"ESKDB_HDP by number of Gibbs iterations (burn-in 100): mean RMSE and error rate "
                                 f"± standard error over {where}")
-    shown = pd.DataFrame({"measure": tab["measure"],
-                          "iterations": [f"{a} vs {b}" for a, b in zip(tab["fewer"], tab["more"])],
-                          "mean difference": tab["mean_difference"].map(lambda x: f"{x:+.6f}"),
-                          "W/D/L": [f"{w}/{d}/{l_}" for w, d, l_ in zip(tab["wins"], tab["draws"], tab["losses"])],
-                          "sign test p": tab["sign_p"].map(lambda x: f"{x:.4f}"),
-                          "Wilcoxon p": tab["wilcoxon_p"].map(lambda x: f"{x:.4f}"), "datasets": tab["n_datasets"]})
+    shown = _tests_shown(tab, "iterations", [f"{a} vs {b}" for a, b in zip(tab["fewer"], tab["more"])])
     files += write_table(shown, out / "gibbs_iterations_tests", index=False,
                          caption=f"ESKDB_HDP, fewer against more Gibbs iterations, over {where}: mean difference "
                                  f"(fewer - more; negative = fewer iterations better), W/D/L of the fewer "
@@ -737,6 +729,23 @@ def gibbs_iterations(exp, out: Path, res: PaperResult) -> list[Path]:
                         f"iterations, with bars of one standard error over the datasets")
     return files + lines(series, "Gibbs iterations", "average over datasets (± s.e.)", out / "gibbs_iterations",
                          title="ESKDB_HDP by number of Gibbs iterations", yerr=errs, caption=cap)
+
+
+def _paired_tests(v: pd.DataFrame, a: str, b: str) -> dict:
+    """Column ``a`` against ``b`` of per-dataset values ``v``: mean difference (a - b), W/D/L of ``a`` (a win =
+    lower), the two-sided sign test p and the two-sided Wilcoxon signed-rank p, the number of datasets."""
+    w = wdl(v[a], v[b], test="sign2")
+    return {"mean_difference": float((v[a] - v[b]).mean()), "wins": w.wins, "draws": w.draws, "losses": w.losses,
+            "sign_p": w.p, "wilcoxon_p": wilcoxon_signed_rank(v[a], v[b]).p, "n_datasets": len(v)}
+
+
+def _tests_shown(tab: pd.DataFrame, pair: str, pairs) -> pd.DataFrame:
+    """A table of :func:`_paired_tests` rows as it is shown, its pairs in column ``pair``."""
+    return pd.DataFrame({"measure": tab["measure"], pair: pairs,
+                         "mean difference": tab["mean_difference"].map(lambda x: f"{x:+.6f}"),
+                         "W/D/L": [f"{w}/{d}/{l_}" for w, d, l_ in zip(tab["wins"], tab["draws"], tab["losses"])],
+                         "sign test p": tab["sign_p"].map(lambda x: f"{x:.4f}"),
+                         "Wilcoxon p": tab["wilcoxon_p"].map(lambda x: f"{x:.4f}"), "datasets": tab["n_datasets"]})
 
 
 #: experiment eskdb_uniform_prior's comparisons (claims ES24, ES26): (row, column), a win = the row lower
@@ -771,12 +780,8 @@ def uniform_prior(exp, main, out: Path, res: PaperResult) -> list[Path]:
             continue
         rows += [{"measure": name, "prior and iterations": c, "mean ± s.e.": f"{v[c].mean():.4f} ± "
                   f"{standard_error(v[c]):.4f}", "datasets": len(v)} for c in v.columns]
-        for a, b in (p for p in UNIFORM_PAIRS if set(p) <= set(v.columns)):
-            w = wdl(v[a], v[b], test="sign2")
-            tests.append({"measure": name, "row": a, "col": b, "mean_difference": float((v[a] - v[b]).mean()),
-                          "wins": w.wins, "draws": w.draws, "losses": w.losses, "sign_p": w.p,
-                          "wilcoxon_p": wilcoxon_signed_rank(v[a], v[b]).p, "n_datasets": len(v),
-                          "datasets": " ".join(v.index)})
+        tests += [{"measure": name, "row": a, "col": b, **_paired_tests(v, a, b), "datasets": " ".join(v.index)}
+                  for a, b in UNIFORM_PAIRS if {a, b} <= set(v.columns)]
     if not tests:
         res.add_missing("uniform prior", "", "ESKDB_HDP", "no dataset with complete runs of every variant")
         return []
@@ -792,11 +797,7 @@ def uniform_prior(exp, main, out: Path, res: PaperResult) -> list[Path]:
                         caption=f"ESKDB_HDP with the uniform concentration prior (Petitjean et al. 2018) by number of "
                                 f"Gibbs iterations, and with Gamma(2,1) at 1000: mean RMSE and error rate ± standard "
                                 f"error over {where}")
-    shown = pd.DataFrame({"measure": tab["measure"], "row vs col": tab["row"] + " vs " + tab["col"],
-                          "mean difference": tab["mean_difference"].map(lambda x: f"{x:+.6f}"),
-                          "W/D/L": [f"{w}/{d}/{l_}" for w, d, l_ in zip(tab["wins"], tab["draws"], tab["losses"])],
-                          "sign test p": tab["sign_p"].map(lambda x: f"{x:.4f}"),
-                          "Wilcoxon p": tab["wilcoxon_p"].map(lambda x: f"{x:.4f}"), "datasets": tab["n_datasets"]})
+    shown = _tests_shown(tab, "row vs col", tab["row"] + " vs " + tab["col"])
     return files + write_table(shown, out / "uniform_prior_tests", index=False,
                                caption=f"ESKDB_HDP, row against column over {where}: mean difference (row - col; "
                                        f"negative = row better), W/D/L of the row (a win = lower), two-sided "
