@@ -41,7 +41,6 @@ from pathlib import Path
 import pandas as pd
 
 from bench.papers.ande_sr import sr_check
-from bench.papers.ande_sr.spec import VALUES_FACT
 from bench.report.facts import Facts
 from bench.report.verdicts import Verdict, kinds, ordering, timing
 from bench.report.verdicts._common import ABSENT, NOT_AT_SCALE, Check
@@ -323,7 +322,6 @@ class Evidence(kinds.Evidence):
             self._add(name)
         self.figs = {k: facts.table(name) for k, name in FIG_FACTS.items()}
         self.times = facts.table(TIME_FACT)      # per (dataset, config) classification seconds: AN12's median
-        self.values = facts.table(VALUES_FACT)   # per-dataset means Tables 2-5 count on: the Bayesian note's
         self.rf_config = str(facts.value("rf10_config") or "")
         self.has_sklearn = any(RF_SK in (k[0], k[1]) for k in self.cells) or any(
             f is not None and RF_SK in set(f["algo"]) for f in self.figs.values())
@@ -367,22 +365,8 @@ class Evidence(kinds.Evidence):
             return WdlCell(None, cell["published"], n=n, fact=cell["fact"], category=ABSENT,
                            note=large_absent(n, sum(cell["published"])), aside=ours)
         return WdlCell(ours, cell["published"], n=n, fact=cell["fact"], note=cell["note"] or "no complete runs",
-                       values=self.paired(row, col, c.measure, subset, n) if self.side == "ours" else None)
-
-    def paired(self, row: str, col: str, measure: str, subset: str, n: int) -> tuple | None:
-        """(row's, col's) per-dataset values on the datasets of ``subset`` where both have one, as the counts
-        are taken; None unless they are the ``n`` datasets the counts are over."""
-        t = self.values
-        if t is None or t.empty:
-            return None
-        t = t[(t["measure"] == measure) & t["algo"].isin([row, col])]
-        if subset != "all":
-            t = t[t["size"] == subset]
-        v = t.pivot_table(index="dataset", columns="algo", values="value", aggfunc="first")
-        if row not in v.columns or col not in v.columns:
-            return None
-        v = v[[row, col]].dropna()
-        return (v[row].to_numpy(float), v[col].to_numpy(float)) if len(v) == n and n >= 2 else None
+                       values=self.paired_values(row, col, c.measure, n, None if subset == "all" else subset)
+                       if self.side == "ours" else None)
 
     def label(self, c: Cmp) -> str:
         return f"{self.algo(c.row)} vs {self.algo(c.col)} {c.measure} {c.where[0]}"

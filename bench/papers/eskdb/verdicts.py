@@ -544,7 +544,6 @@ class Evidence(kinds.Evidence):
                 self.avg.setdefault((r["algorithm"], r["measure"]), {**r, "fact": f"table{n}_averages"})
         self.long = {e: self.facts.table(f"{e}_means")
                      for e in ("eskdb_ablation", "eskdb_ensemble_size", "eskdb_hdp_tying", "eskdb_main")}
-        self.values = self.facts.table("wdl_values")   # the per-dataset means of Tables 3, 4, 7: the Bayesian note
 
     def variant(self, name: str) -> "Evidence":
         """The same facts read with the reference code's draws (``authors_rng``: the ablation's
@@ -607,20 +606,7 @@ class Evidence(kinds.Evidence):
             return WdlCell(_wdl_outcome(v, a, b), n=n, fact="eskdb_ablation_means",
                            values=(v[a].to_numpy(float), v[b].to_numpy(float)))
         cell = self.wdl_cells.get((c.row, self._col(c.col), c.measure))
-        return cell if cell is None else replace(cell, values=self._paired(c.row, self._col(c.col), c.measure, cell.n))
-
-    def _paired(self, row: str, col: str, measure: str, n: int | None) -> tuple | None:
-        """(row's, col's) means of Tables 3, 4, 7 on the datasets where both have one; None unless they are
-        the ``n`` datasets the counts are over."""
-        t = self.values
-        if t is None or t.empty:
-            return None
-        t = t[(t["measure"] == measure) & t["algo"].isin([row, col])]
-        v = t.pivot_table(index="dataset", columns="algo", values="value", aggfunc="first")
-        if row not in v.columns or col not in v.columns:
-            return None
-        v = v[[row, col]].dropna()
-        return (v[row].to_numpy(float), v[col].to_numpy(float)) if n is not None and len(v) == n >= 2 else None
+        return cell if cell is None else replace(cell, values=self.paired_values(c.row, self._col(c.col), c.measure, cell.n))
 
     def average(self, algo: str, measure: str) -> AvgCell | None:
         """An average of Tables 5, 6, 9 as printed, or an ablation config's mean over the datasets where all
