@@ -96,11 +96,6 @@ LIST_OPEN = 3
 MIN_IMAGE_PX = 600
 
 
-def split_top(text: str, sep: str) -> list[str]:
-    """``text`` split at ``sep`` outside parentheses and brackets."""
-    return [p for p in (p.strip() for p in _split_keep(text, sep)) if p]
-
-
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
@@ -123,7 +118,7 @@ def _split_keep(text: str, sep: str) -> list[str]:
 
 
 def split_inlines(content: tuple, sep: str) -> list[tuple]:
-    """Inlines split at ``sep`` in their text (outside parentheses, :func:`split_top`): the parts,
+    """Inlines split at ``sep`` in their text (outside parentheses, :func:`_split_keep`): the parts,
     stripped, the empty ones left out (a cell of links joined by ", " gives one link a part)."""
     parts: list[list] = [[]]
     for x in content:

@@ -60,10 +60,13 @@ def rf10_sklearn_cells(pub: pd.DataFrame, vals: dict, measure: str, pub_measure:
     """The published cells with RF10, recomputed with RF10-sklearn in RF10's place (for the verdicts)."""
     if "RF10-sklearn" not in ALGOS:
         return pd.DataFrame()
+    return wdl_cells(rf10_cells(pub, "RF10-sklearn"), vals, measure, pub_measure, coll, exp)
+
+
+def rf10_cells(pub: pd.DataFrame, forest: str) -> pd.DataFrame:
+    """The published W/D/L cells with RF10, ``forest`` named in RF10's place."""
     rf = pub[(pub["row_algorithm"] == "RF10") | (pub["col_algorithm"] == "RF10")].copy()
-    for c in ("row_algorithm", "col_algorithm"):
-        rf[c] = rf[c].replace("RF10", "RF10-sklearn")
-    return wdl_cells(rf, vals, measure, pub_measure, coll, exp)
+    return rf.assign(**{c: rf[c].replace("RF10", forest) for c in ("row_algorithm", "col_algorithm")})
 
 
 def time_facts(vals: dict) -> pd.DataFrame:

@@ -38,8 +38,6 @@ from bench.report import contents
 from bench.report.tables import write_table
 
 PAPER = "mctree"
-#: the published numbers, stored once for every paper (bench/published/claims.csv: the mctree rows)
-PUBLISHED = published.DIR
 EXPERIMENTS = DECLARATION.experiments
 #: the static decision tree: the placeholder until J48 lands, then j48
 STATIC_TREES = ("j48", "tree_placeholder")
@@ -62,15 +60,10 @@ STANDINS = {"covtype_head20k_numeric": "the first 20,000 rows of Covertype (10 n
 
 
 
-def published_claims() -> pd.DataFrame:
-    claims = pd.read_csv(PUBLISHED / "claims.csv", dtype=str)
-    return claims[claims["paper"] == PAPER].reset_index(drop=True)
-
-
 def published_static_levels() -> dict:
     """{(dataset, "SVM"|"C4.5"): accuracy %} from the claims (MC03, MC04, MC06, MC07, MC11, MC12)."""
     out = {}
-    for r in published_claims().itertuples():
+    for r in published.claims(PAPER).itertuples():
         if r.quantity != "accuracy" or not isinstance(r.value, str) or not r.value:
             continue
         ds = r.conditions.split(",")[0].strip().lower()
