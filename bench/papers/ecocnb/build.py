@@ -4,8 +4,7 @@ Tables 2-4 (training times) as ratios to NB, with the published ratios beside ou
 The machines differ (the paper: a 2.4 GHz Opteron 250), so training times are compared as the
 ratio of each ECOC variant's training time to NB's on the same dataset and density estimator.
 
-What the module expects (the ECOC-NB issue writes these; any part may be absent, and its cells
-are then listed as missing):
+What the module expects (any part may be absent, and its cells are then listed as missing):
 
 * experiments :data:`EXPERIMENTS`: ``ecocnb_normal`` (Table 2, normal density estimators),
   ``ecocnb_kernel`` (Table 3, kernel density estimators), ``ecocnb_discretized`` (Table 4,

@@ -1,8 +1,7 @@
 """ESKDB (Zhang, Petitjean and Buntine 2020): Tables 3-9 and Figs 1, 3-8, with the
 published numbers beside ours.
 
-What the module expects (the ESKDB issue writes the experiments and algorithm configs; whatever
-is absent is listed as missing, and the tables fill in as runs land):
+What the module expects (whatever is absent is listed as missing, and the tables fill in as runs land):
 
 Experiments (:data:`EXPERIMENTS`), all on the paper's datasets with 5x2 CV (``cv5x2_eskdb``:
 a single 2-fold run on the six largest):
@@ -27,8 +26,8 @@ Ablations: ES-KDB ``eskdb_m``, ES-KDB_randomO ``eskdb_random_o``, ES-KDB_randomC
 
 Table 9's order of NB, KDB, SKDB, ESKDB_M and ESKDB_HDP is checked over all the datasets with complete
 runs and by size group of the paper's Table 1 rows (``table9_bnc_order``, ``table9_bnc_order_by_size``;
-the captions state the orders); ``table9_kdb_fixes`` shows bench's KDB family before and after the fixes of issue
-16 (missing-value slot, tie order, SKDB's leave-one-out rule) from experiment ``eskdb_kdb_fix``.
+the captions state the orders); ``table9_kdb_fixes`` shows bench's KDB family before and after its fixes
+(missing-value slot, tie order, SKDB's leave-one-out rule) from experiment ``eskdb_kdb_fix``.
 
 Measures: RMSE over all classes and error rate (mean over splits per dataset); training time =
 mean ``times.train_cpu_s`` per split (the paper's Table 9 "training time"). Averages over datasets
@@ -75,7 +74,7 @@ PRIORS = ("uniform", "gamma")
 TEST, ALPHA = DECLARATION.test, DECLARATION.alpha
 ALL = "all 72 datasets"
 FIG1_ALGOS = ["NB", "TAN", "KDB", "SKDB", "KDF", "AODE", "ESKDB_M"]
-# the order check of the ESKDB issue: Table 9's averages of these five, worst first in the paper
+# the order check: Table 9's averages of these five, worst first in the paper
 ORDER_ALGOS = ["NB", "KDB", "SKDB", "ESKDB_M", "ESKDB_HDP"]
 # dataset size groups of the order check (the paper's Table 1 rows): (label, lower bound exclusive, upper inclusive)
 SIZE_GROUPS = (("<= 1000 rows", 0, 1000), ("1001-10000 rows", 1000, 10000), ("> 10000 rows", 10000, np.inf))
