@@ -317,9 +317,7 @@ class Evidence(kinds.Evidence):
 
     def __init__(self, facts: Facts, rf: str = RF, side: str = "ours"):
         self.facts, self.rf, self.side, self.rf_reads = facts, rf, side, 0
-        self.cells: dict[tuple, dict] = {}
-        for name in (*TABLE_FACTS.values(), SKLEARN_FACT, WEKA_FACT):
-            self._add(name)
+        self.cells = kinds.wdl_fact_cells(facts, *TABLE_FACTS.values(), SKLEARN_FACT, WEKA_FACT)
         self.figs = {k: facts.table(name) for k, name in FIG_FACTS.items()}
         self.times = facts.table(TIME_FACT)      # per (dataset, config) classification seconds: AN12's median
         self.rf_config = str(facts.value("rf10_config") or "")
@@ -329,16 +327,6 @@ class Evidence(kinds.Evidence):
         n = facts.value("datasets_compared")
         self.scale = "" if n is None else \
             f"scale {facts.value('scale', '?')}, protocol {facts.value('protocol', '?')}, {n} datasets"
-
-    def _add(self, name: str):
-        df = self.facts.table(name)
-        if df is None:
-            return
-        for r in df.to_dict("records"):
-            key = (r["row"], r["col"], r["measure"], r["subset"])
-            self.cells[key] = {"ours": kinds.wdl_counts(r, "ours_"), "published": kinds.wdl_counts(r, "published_"),
-                               "n": 0 if pd.isna(r["ours_n"]) else int(r["ours_n"]), "note": r["note"] or "",
-                               "fact": name}
 
     def reading(self, rf: str | None = None, side: str | None = None) -> "Evidence":
         """The same facts with another forest in RF10's place or the paper's counts as ours."""
@@ -359,12 +347,12 @@ class Evidence(kinds.Evidence):
         cell = self.cells.get((row, col, c.measure, subset))
         if cell is None:
             return WdlCell(None, note="no table")
-        ours = cell["published"] if self.side == "published" else cell["ours"]
-        n = sum(ours or ()) if self.side == "published" else cell["n"]
-        if subset == LARGE and ours is not None and cell["published"] and n < sum(cell["published"]):
-            return WdlCell(None, cell["published"], n=n, fact=cell["fact"], category=ABSENT,
-                           note=large_absent(n, sum(cell["published"])), aside=ours)
-        return WdlCell(ours, cell["published"], n=n, fact=cell["fact"], note=cell["note"] or "no complete runs",
+        ours = cell.published if self.side == "published" else cell.ours
+        n = sum(ours or ()) if self.side == "published" else cell.n
+        if subset == LARGE and ours is not None and cell.published and n < sum(cell.published):
+            return WdlCell(None, cell.published, n=n, fact=cell.fact, category=ABSENT,
+                           note=large_absent(n, sum(cell.published)), aside=ours)
+        return WdlCell(ours, cell.published, n=n, fact=cell.fact, note=cell.note or "no complete runs",
                        values=self.paired_values(row, col, c.measure, n, None if subset == "all" else subset)
                        if self.side == "ours" else None)
 
@@ -457,9 +445,9 @@ class Evidence(kinds.Evidence):
         nb = []
         for rf, who in ((RF_WK, "Weka's own"), (RF, "bench's RF10")):
             c = self.cells.get((rf, "NB", "0-1 loss", "all"))
-            if c and c["ours"]:
-                nb.append(f"{who} {'/'.join(map(str, c['ours']))}")
-                pub = c["published"]
+            if c and c.ours:
+                nb.append(f"{who} {'/'.join(map(str, c.ours))}")
+                pub = c.published
         if nb and pub:
             nb.append(f"the paper's {'/'.join(map(str, pub))}")
             parts.append("RF10 vs NB 0-1 loss, all data: " + ", ".join(nb))
@@ -467,14 +455,14 @@ class Evidence(kinds.Evidence):
             return "/".join(map(str, c))
 
         cells = [(a, self.cells.get((RF_WK, a, "0-1 loss", "all"))) for a in ("A1DE-SW", "A2DE-SW")]
-        if all(c and c["ours"] for _, c in cells):
-            parts.append("Weka's own RF10 vs " + ", ".join(f"{a} {wdl(c['ours'])} (paper {wdl(c['published'])})"
+        if all(c and c.ours for _, c in cells):
+            parts.append("Weka's own RF10 vs " + ", ".join(f"{a} {wdl(c.ours)} (paper {wdl(c.published)})"
                                                           for a, c in cells))
         # the SW learners against the same NB: with RF10 vs NB, the anchor of the head-to-head cells
         sw = [(a, self.cells.get((a, "NB", "0-1 loss", "all"))) for a in ("A1DE-SW", "A2DE-SW")]
-        if all(c and c["ours"] and c["published"] for _, c in sw):
+        if all(c and c.ours and c.published for _, c in sw):
             parts.append("the SW learners against the same NB: " + ", ".join(
-                f"{a} vs NB {wdl(c['ours'])} (paper {wdl(c['published'])})" for a, c in sw))
+                f"{a} vs NB {wdl(c.ours)} (paper {wdl(c.published)})" for a, c in sw))
         z = self.facts.table(WEKA_SIZES)
         resized = self.facts.value("resized_datasets") or {}
         if z is not None and not z.empty and resized:

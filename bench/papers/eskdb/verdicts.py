@@ -530,13 +530,8 @@ class Evidence(kinds.Evidence):
                  rf: str = "RF"):
         self.facts = Facts.of_paper(Path(reports), PAPER) if facts is None else facts
         self.ablation, self.rf = ablation, rf
-        self.wdl_cells = {}
-        for n in (3, 4, 7):
-            t = self.facts.table(f"table{n}_wdl")
-            for r in ([] if t is None else t.to_dict("records")):
-                self.wdl_cells[(r["row"], r["col"], r["measure"])] = WdlCell(
-                    ours=kinds.wdl_counts(r, "ours_"), published=kinds.wdl_counts(r, "published_"),
-                    n=int(r["ours_n"] or 0), fact=f"table{n}_wdl", note=r["note"] or "")
+        self.wdl_cells = {k[:3]: c for k, c in
+                          kinds.wdl_fact_cells(self.facts, *(f"table{n}_wdl" for n in (3, 4, 7))).items()}
         self.avg = {}          # the first of Tables 5, 6, 9 that prints an algorithm's number
         for n in (5, 6, 9):
             t = self.facts.table(f"table{n}_averages")

@@ -586,6 +586,18 @@ def wdl_counts(r: dict, prefix: str = "") -> tuple[int, int, int] | None:
     return None if missing else tuple(int(x) for x in v)
 
 
+def wdl_fact_cells(facts, *names: str) -> dict[tuple, WdlCell]:
+    """The cells of W/D/L fact tables (:func:`bench.report.compare.wdl_facts`), keyed (row, col, measure, subset)."""
+    out = {}
+    for name in names:
+        t = facts.table(name)
+        for r in [] if t is None else t.to_dict("records"):
+            out[(r["row"], r["col"], r["measure"], r["subset"])] = WdlCell(
+                wdl_counts(r, "ours_"), wdl_counts(r, "published_"), fact=name, note=r["note"] or "",
+                n=0 if r["ours_n"] is None or r["ours_n"] != r["ours_n"] else int(r["ours_n"]))
+    return out
+
+
 class Evidence:
     """A paper's facts as the kinds ask for them: the one contract between a paper and the claim checker.
 
@@ -768,4 +780,4 @@ def _describe(c) -> str:
 
 __all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Parts", "Cmp", "WdlCell", "AvgCell",
            "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "judge", "describe", "slope", "NOT_CHECKABLE",
-           "Shown", "AlsoOn", "evaluate_standard", "wdl_counts"]
+           "Shown", "AlsoOn", "evaluate_standard", "wdl_counts", "wdl_fact_cells"]
