@@ -96,10 +96,6 @@ LIST_OPEN = 3
 MIN_IMAGE_PX = 600
 
 
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
 def _split_keep(text: str, sep: str) -> list[str]:
     """``text`` split at ``sep`` outside parentheses and brackets, every piece kept as it is."""
     parts, depth, start, i = [], 0, 0, 0
@@ -274,7 +270,8 @@ class _Renderer:
 
     def block(self, b, images: set[Path]) -> str:
         if isinstance(b, P.Heading):
-            return f'<h{b.level} id="{slug(P.md_inlines(b.content))}">{self.inline(b.content)}</h{b.level}>'
+            anchor = re.sub(r"[^a-z0-9]+", "-", P.md_inlines(b.content).lower()).strip("-")
+            return f'<h{b.level} id="{anchor}">{self.inline(b.content)}</h{b.level}>'
         if isinstance(b, P.Para):
             return f"<p>{self.inline(b.content)}</p>"
         if isinstance(b, P.Bullets):
