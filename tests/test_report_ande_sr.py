@@ -220,7 +220,7 @@ def test_wdl_claims_carry_the_bayesian_note_and_keep_their_verdicts(full_run, mo
     assert {"AN03", "AN05", "AN07", "AN10"} <= set(noted)
     assert not any(by[c].extra.get("bayes") for c in V.CHECKS if c not in wdl_claims)
     # the verdicts without the values: the same, field by field
-    monkeypatch.setattr(V.Evidence, "paired", lambda self, *a: None)
+    monkeypatch.setattr(V.Evidence, "paired_values", lambda self, *a: None)
     plain = V.evaluate_facts(facts, claims)
     assert [v.row() for v in plain] == [v.row() for v in vs]
     assert not any(v.extra.get("bayes") for v in plain)

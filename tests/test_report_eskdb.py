@@ -331,7 +331,7 @@ def test_wdl_claims_carry_the_bayesian_note_on_the_values_tables_3_4_7_count(rep
     p = signed_rank(v["ESKDB_HDP"].to_numpy(float), v["ESKDB_M"].to_numpy(float), DEFAULT_ROPE)
     assert f"ESKDB_HDP vs ESKDB_M RMSE {p.p_a:.2f}/{p.p_rope:.2f}/{p.p_b:.2f}" in note
     assert vs["ES33"].extra["bayes"] and vs["ES35"].extra["bayes"]
-    monkeypatch.setattr(V.Evidence, "_paired", lambda self, *a: None)
+    monkeypatch.setattr(V.Evidence, "paired_values", lambda self, *a: None)
     plain = {v.claim_id: v for v in V.evaluate(tmp_path / "reports", claims)}
     assert [v.row() for v in plain.values()] == [v.row() for v in vs.values()]
     assert not plain["ES34"].extra.get("bayes")

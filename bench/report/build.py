@@ -51,7 +51,7 @@ from .context import PaperResult, ReportContext, status_counts
 from .evidence import EVIDENCE, Evidence, export_experiment, export_perf, write_manifest
 from .ranking import friedman_report
 from .labels import names_for
-from .labels import variant_labels as _variant_labels
+from .labels import variant_labels
 from ..measures import ACCURACY, MEASURES, TIMES
 from ..store import SCALES, results_root  # noqa: F401  (defined once, in the store)
 from ..papers import builds
@@ -167,13 +167,6 @@ def _failed_section(title: str, exc: BaseException, old_block: list | None, gene
     else:
         items.append(P.Item("no earlier build to keep"))
     return section(title, items)
-
-
-def variant_labels(df: pd.DataFrame, names: dict[str, str] | None = None) -> pd.Series:
-    """A label per record (see :func:`bench.report.labels.variant_labels`, the one labeller):
-    the algorithm name, plus the parameters that differ when one name was run with several
-    configurations, e.g. ``massbayes[psi=500]``; with ``names`` the paper's name for it."""
-    return _variant_labels(df, names)
 
 
 def summarise(df: pd.DataFrame, names: dict[str, str] | None = None) -> pd.DataFrame:
@@ -420,10 +413,8 @@ def _build_reports(results_dir: str | None = None, out_dir: str = "reports", exp
             export_perf(root, fresh_ev)
         # keep_earlier=False (--fresh): what is stored here only, and the committed evidence is replaced
         evidence = Evidence(fresh_ev, *([committed_ev] if keep_earlier else []), trusted=(fresh_ev,))
-    done = None
-    if fresh_ev is not None:
-        def done(failures: list[str]) -> list[Path]:
-            return _commit_evidence(fresh_ev, committed_ev, failures, replace=not keep_earlier)
+    done = None if fresh_ev is None else \
+        (lambda failures: _commit_evidence(fresh_ev, committed_ev, failures, replace=not keep_earlier))
     try:
         ctx = ReportContext(root, scale, evidence=evidence)
         if fresh_ev is not None:

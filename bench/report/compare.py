@@ -208,3 +208,42 @@ def long_display(long: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
         df[c] = ["" if (n or v is None) else ("yes" if bool(v) else "no") for v, n in zip(df[c], none)]
     df["published_significant"] = ["yes" if r["_published"].significant else "no" for r in long.to_dict("records")]
     return df
+
+
+#: the columns of a W/D/L fact table (:func:`wdl_facts`)
+WDL_FACT_COLUMNS = ["row", "col", "subset", "measure", "published_wins", "published_draws", "published_losses",
+                    "published_p", "published_significant", "published_win_share", "ours_wins", "ours_draws",
+                    "ours_losses", "ours_n", "ours_p", "ours_significant", "ours_win_share", "note"]
+
+
+def wdl_facts(long: pd.DataFrame) -> pd.DataFrame:
+    """The cells of a long W/D/L table (:func:`wdl_vs_published`) as plain values for the facts: counts as
+    ints, p-values and win shares as floats, significance as booleans; ours None where we have no record
+    (``note`` says why). The rows are the long table's, in its order (:func:`long_display` shows the same cells)."""
+    rows = []
+    for r in long.to_dict("records") if not long.empty else []:
+        o, p = r["_ours"], r["_published"]
+        rows.append([r["row"], r["col"], r["subset"], r["measure"], p.wins, p.draws, p.losses, p.p,
+                     bool(p.significant), p.win_share,
+                     o.wins if o else None, o.draws if o else None, o.losses if o else None, int(r["ours_n"]),
+                     o.p if o else None, bool(o.significant) if o else None, o.win_share if o else None,
+                     r["note"]])
+    return pd.DataFrame(rows, columns=WDL_FACT_COLUMNS, dtype=object)
+
+
+def value_facts(vals: dict, algos: dict[str, str], measures, size: dict | None = None) -> pd.DataFrame:
+    """The per-dataset means a paper's W/D/L tables count on, as a long fact table: dataset, (with ``size``,
+    dataset -> its collection: size), algo (the paper's name, ``algos``: paper's name -> our config), measure
+    (the paper's name; ``measures``: pairs (its name, the key of ``vals``)), value; cells without a value left
+    out. The paired values of a W/D/L claim's Bayesian signed-rank note."""
+    rows = []
+    for name, key in measures:
+        v = vals.get(key)
+        if v is None or v.empty:
+            continue
+        pairs = [(pa, oa) for pa, oa in algos.items() if oa in v.columns]
+        for ds in v.index:
+            rows += [[ds, *([size.get(ds, "")] if size is not None else []), pa, name, float(v.loc[ds, oa])]
+                     for pa, oa in pairs if pd.notna(v.loc[ds, oa])]
+    columns = ["dataset", *(["size"] if size is not None else []), "algo", "measure", "value"]
+    return pd.DataFrame(rows, columns=columns, dtype=object)

@@ -96,15 +96,6 @@ LIST_OPEN = 3
 MIN_IMAGE_PX = 600
 
 
-def split_top(text: str, sep: str) -> list[str]:
-    """``text`` split at ``sep`` outside parentheses and brackets."""
-    return [p for p in (p.strip() for p in _split_keep(text, sep)) if p]
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
 def _split_keep(text: str, sep: str) -> list[str]:
     """``text`` split at ``sep`` outside parentheses and brackets, every piece kept as it is."""
     parts, depth, start, i = [], 0, 0, 0
@@ -123,7 +114,7 @@ def _split_keep(text: str, sep: str) -> list[str]:
 
 
 def split_inlines(content: tuple, sep: str) -> list[tuple]:
-    """Inlines split at ``sep`` in their text (outside parentheses, :func:`split_top`): the parts,
+    """Inlines split at ``sep`` in their text (outside parentheses, :func:`_split_keep`): the parts,
     stripped, the empty ones left out (a cell of links joined by ", " gives one link a part)."""
     parts: list[list] = [[]]
     for x in content:
@@ -279,7 +270,8 @@ class _Renderer:
 
     def block(self, b, images: set[Path]) -> str:
         if isinstance(b, P.Heading):
-            return f'<h{b.level} id="{slug(P.md_inlines(b.content))}">{self.inline(b.content)}</h{b.level}>'
+            anchor = re.sub(r"[^a-z0-9]+", "-", P.md_inlines(b.content).lower()).strip("-")
+            return f'<h{b.level} id="{anchor}">{self.inline(b.content)}</h{b.level}>'
         if isinstance(b, P.Para):
             return f"<p>{self.inline(b.content)}</p>"
         if isinstance(b, P.Bullets):

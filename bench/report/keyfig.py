@@ -43,6 +43,18 @@ LOG_SPAN = 100.0
 WIN_SHARE = "win share"
 
 
+def printed(values, digits: int) -> list:
+    """Each value rounded as a table prints it (None where it prints nothing): a key cell's number."""
+    return [None if v is None or pd.isna(v) else round(float(v), digits) for v in values]
+
+
+def gather(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """A build's ``key_cells`` fact from its parts (columns ``kind, table, published, ours``): the parts
+    in order, the rows without a published number left out."""
+    out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["kind", "table", "published", "ours"])
+    return out[out["published"].notna()].reset_index(drop=True)
+
+
 def cells(root: Path, paper: str) -> pd.DataFrame:
     """Every numeric cell of the paper's comparison tables: the fact table ``key_cells`` of its build
     (``reports/<paper>/facts.json``; columns ``kind, table, published, ours``, ours NaN where we have
@@ -100,10 +112,7 @@ def _bar_label(n: int, verdict: str, seg_in: float) -> str:
 
 def draw(paper: str, counts: dict[str, int], data: pd.DataFrame, path: Path) -> Path:
     """Draw the key figure into ``path`` (PNG): the verdict bar over the scatter panels (:func:`panels`)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .figures import plt
 
     parts = panels(data)
     palette = plt.get_cmap("tab10").colors
@@ -170,10 +179,7 @@ def draw(paper: str, counts: dict[str, int], data: pd.DataFrame, path: Path) -> 
 
 def draw_overview(rows: list[tuple[str, dict[str, int]]], path: Path) -> Path:
     """The index's figure: one verdict bar per paper (``rows``: label, counts by verdict)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from .figures import plt
 
     fig, ax = plt.subplots(figsize=(WIDTH_IN, 0.9 + 0.5 * len(rows)))
     top = max([sum(c.values()) for _, c in rows] + [1])

@@ -130,11 +130,6 @@ def figure_caption(item: "contents.Item") -> tuple:
     return P.inlines(item.stem.replace("_", " "))
 
 
-def _counts_line(vs: list) -> str:
-    c = V.counts(vs)
-    return ", ".join(f"{n} {k}" for k, n in c.items())
-
-
 #: files of a folder that are pages or drawn by the verdict stage, not recorded contents
 _PAGES = {"README.md", "verdicts.md", "index.md", keyfig.FILE}
 
@@ -161,7 +156,7 @@ def paper_blocks(root: Path, paper: str, verdicts: list) -> P.Page:
                    P.Para(P.join([P.link("All papers", "../index.md"), P.link("every verdict", "../verdicts.md"),
                                   P.link("rules", "../verdicts.md#rules")], " · ")),
                    *keyfig.page_blocks(root, paper), P.Heading(2, "Verdicts"),
-                   P.Para(f"{len(vs)} claims: {_counts_line(vs)}."),
+                   P.Para(f"{len(vs)} claims: " + ", ".join(f"{n} {k}" for k, n in V.counts(vs).items()) + "."),
                    V.verdict_table(vs, link_prefix="../", root=root)])
     for f in folders(root, paper):
         rel = "" if f.name == paper else f"../{f.name}/"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from bench.report.compare import wdl_vs_published
-from bench.papers.ande_sr.spec import ALGOS, ALPHA, SUBSETS, TABLES, TEST
+from bench.papers.ande_sr.spec import ALGOS, ALPHA, SUBSETS, TEST
 
 
 def collections(pds: pd.DataFrame) -> dict[str, list[str] | None]:
@@ -60,10 +60,13 @@ def rf10_sklearn_cells(pub: pd.DataFrame, vals: dict, measure: str, pub_measure:
     """The published cells with RF10, recomputed with RF10-sklearn in RF10's place (for the verdicts)."""
     if "RF10-sklearn" not in ALGOS:
         return pd.DataFrame()
+    return wdl_cells(rf10_cells(pub, "RF10-sklearn"), vals, measure, pub_measure, coll, exp)
+
+
+def rf10_cells(pub: pd.DataFrame, forest: str) -> pd.DataFrame:
+    """The published W/D/L cells with RF10, ``forest`` named in RF10's place."""
     rf = pub[(pub["row_algorithm"] == "RF10") | (pub["col_algorithm"] == "RF10")].copy()
-    for c in ("row_algorithm", "col_algorithm"):
-        rf[c] = rf[c].replace("RF10", "RF10-sklearn")
-    return wdl_cells(rf, vals, measure, pub_measure, coll, exp)
+    return rf.assign(**{c: rf[c].replace("RF10", forest) for c in ("row_algorithm", "col_algorithm")})
 
 
 def time_facts(vals: dict) -> pd.DataFrame:
@@ -96,45 +99,6 @@ def ratio_facts(vals: dict, coll: dict, label: dict) -> pd.DataFrame:
                 rows += [[ds, group.capitalize(), label.get(a, a), name, float(v.loc[ds, a] / nb)]
                          for a in ALGOS.values() if a != base and a in v.columns and pd.notna(v.loc[ds, a])]
     return pd.DataFrame(rows, columns=["dataset", "group", "algo", "measure", "ratio"], dtype=object)
-
-
-def wdl_value_facts(vals: dict, coll: dict) -> pd.DataFrame:
-    """The per-dataset means Tables 2-5 count their wins, draws and losses on, as a long table: dataset,
-    size (small, medium, large: the paper's collection it belongs to), algo (the paper's name), measure (the
-    paper's: bias, variance, 0-1 loss, RMSE), value; cells without a value left out. The paired values of a
-    W/D/L claim's Bayesian signed-rank note (:mod:`bench.report.verdicts.bayes_note`)."""
-    size = {d: s for s in ("small", "medium", "large") for d in (coll.get(s) or [])}
-    rows = []
-    for _, (measure, name, _) in TABLES.items():
-        v = vals.get(measure, pd.DataFrame())
-        if v is None or v.empty:
-            continue
-        algos = [(pa, oa) for pa, oa in ALGOS.items() if oa in v.columns]
-        for ds in v.index:
-            rows += [[ds, size.get(ds, ""), pa, name, float(v.loc[ds, oa])] for pa, oa in algos
-                     if pd.notna(v.loc[ds, oa])]
-    return pd.DataFrame(rows, columns=["dataset", "size", "algo", "measure", "value"], dtype=object)
-
-
-#: the columns of a W/D/L fact table (:func:`wdl_facts`)
-WDL_FACT_COLUMNS = ["row", "col", "subset", "measure", "published_wins", "published_draws", "published_losses",
-                    "published_p", "published_significant", "published_win_share", "ours_wins", "ours_draws",
-                    "ours_losses", "ours_n", "ours_p", "ours_significant", "ours_win_share", "note"]
-
-
-def wdl_facts(long: pd.DataFrame) -> pd.DataFrame:
-    """The cells of a long W/D/L table (:func:`wdl_cells`) as plain values: counts as ints, p-values and
-    win shares as floats, significance as booleans; ours None where we have no record (``note`` says why).
-    The rows are the long table's, in its order (``long_display`` shows the same cells)."""
-    rows = []
-    for r in long.to_dict("records") if not long.empty else []:
-        o, p = r["_ours"], r["_published"]
-        rows.append([r["row"], r["col"], r["subset"], r["measure"], p.wins, p.draws, p.losses, p.p,
-                     bool(p.significant), p.win_share,
-                     o.wins if o else None, o.draws if o else None, o.losses if o else None, int(r["ours_n"]),
-                     o.p if o else None, bool(o.significant) if o else None, o.win_share if o else None,
-                     r["note"]])
-    return pd.DataFrame(rows, columns=WDL_FACT_COLUMNS, dtype=object)
 
 
 def rounds(exp) -> str:

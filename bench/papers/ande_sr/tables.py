@@ -11,11 +11,11 @@ from bench import published
 from bench.stats.pairwise import SIZE_LABELS
 from bench.stats.spread import standard_error
 from bench.stats.ttests import corrected_resampled_ttest, paired_5x2cv_ttest
-from bench.report.compare import fmt, fmt_p, long_display, wdl_matrix_display
+from bench.report.compare import fmt, fmt_p, long_display, value_facts, wdl_facts, wdl_matrix_display
 from bench.report.context import PaperResult
 from bench.report.tables import write_table
-from bench.report.keyfig import WIN_SHARE
-from bench.papers.ande_sr.data import n_compared, rf10_sklearn_cells, rounds, wdl_cells, wdl_facts, wdl_value_facts
+from bench.report.keyfig import WIN_SHARE, gather
+from bench.papers.ande_sr.data import n_compared, rf10_sklearn_cells, rounds, wdl_cells
 from bench.papers.ande_sr.spec import (ALGOS, ALPHA, BASELINE, PAIRED, PAPER, SKLEARN_FILE, SUBSETS, TABLES,
                                        VALUES_FACT)
 
@@ -72,12 +72,14 @@ def wdl_tables(exp, vals: dict, coll: dict, out: Path, res: PaperResult) -> list
         res.facts.add_table(Path(SKLEARN_FILE).stem, wdl_facts(sk), f"{PAPER}/{SKLEARN_FILE}",
                             about="Tables 2-5, every cell with RF10, recomputed with RF10-sklearn in RF10's place")
     bv = vals.get("_bv")
-    res.facts.add_table(VALUES_FACT, wdl_value_facts(vals, coll), f"{PAPER}/summary_long.csv" + (
+    size = {d: s for s in ("small", "medium", "large") for d in (coll.get(s) or [])}
+    values = value_facts(vals, ALGOS, [(name, measure) for measure, name, _ in TABLES.values()], size)
+    res.facts.add_table(VALUES_FACT, values, f"{PAPER}/summary_long.csv" + (
                             f";{PAPER}/bias_variance_per_dataset.csv" if bv is not None and not bv.empty else ""),
                         about="per dataset, each learner's mean bias, variance, 0-1 loss and RMSE (the paper's names) "
                               "with the paper's size collection of the dataset: the values Tables 2-5 count on, "
                               "paired by dataset for the Bayesian signed-rank beside each W/D/L claim")
-    res.facts.add_table("key_cells", pd.concat(key_cells, ignore_index=True), ";".join(key_sources),
+    res.facts.add_table("key_cells", gather(key_cells), ";".join(key_sources),
                         about="the key figure's cells: published and our win share W / (W + L) of every published "
                               "cell of Tables 2-5, as the long tables show them (3 decimals); ours None where we "
                               "have no record")
@@ -86,15 +88,14 @@ def wdl_tables(exp, vals: dict, coll: dict, out: Path, res: PaperResult) -> list
 
 def _key_cells(long: pd.DataFrame, label: str) -> pd.DataFrame:
     """The key figure's cells of one long W/D/L table: the win shares as its CSV shows them (``fmt`` to 3
-    decimals, read back as floats), cells without a published win share left out."""
+    decimals, read back as floats)."""
     def shown(v) -> float | None:
         s = fmt(v, 3)
         return float(s) if s else None
 
     rows = [[WIN_SHARE, label, shown(r["published_win_share"]), shown(r["ours_win_share"])]
             for r in (long.to_dict("records") if not long.empty else [])]
-    df = pd.DataFrame(rows, columns=["kind", "table", "published", "ours"], dtype=object)
-    return df[df["published"].notna()]
+    return pd.DataFrame(rows, columns=["kind", "table", "published", "ours"], dtype=object)
 
 
 def datasets_table(exp, pds: pd.DataFrame, out: Path) -> list[Path]:

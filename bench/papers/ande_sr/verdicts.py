@@ -41,7 +41,6 @@ from pathlib import Path
 import pandas as pd
 
 from bench.papers.ande_sr import sr_check
-from bench.papers.ande_sr.spec import VALUES_FACT
 from bench.report.facts import Facts
 from bench.report.verdicts import Verdict, kinds, ordering, timing
 from bench.report.verdicts._common import ABSENT, NOT_AT_SCALE, Check
@@ -318,12 +317,9 @@ class Evidence(kinds.Evidence):
 
     def __init__(self, facts: Facts, rf: str = RF, side: str = "ours"):
         self.facts, self.rf, self.side, self.rf_reads = facts, rf, side, 0
-        self.cells: dict[tuple, dict] = {}
-        for name in (*TABLE_FACTS.values(), SKLEARN_FACT, WEKA_FACT):
-            self._add(name)
+        self.cells = kinds.wdl_fact_cells(facts, *TABLE_FACTS.values(), SKLEARN_FACT, WEKA_FACT)
         self.figs = {k: facts.table(name) for k, name in FIG_FACTS.items()}
         self.times = facts.table(TIME_FACT)      # per (dataset, config) classification seconds: AN12's median
-        self.values = facts.table(VALUES_FACT)   # per-dataset means Tables 2-5 count on: the Bayesian note's
         self.rf_config = str(facts.value("rf10_config") or "")
         self.has_sklearn = any(RF_SK in (k[0], k[1]) for k in self.cells) or any(
             f is not None and RF_SK in set(f["algo"]) for f in self.figs.values())
@@ -331,16 +327,6 @@ class Evidence(kinds.Evidence):
         n = facts.value("datasets_compared")
         self.scale = "" if n is None else \
             f"scale {facts.value('scale', '?')}, protocol {facts.value('protocol', '?')}, {n} datasets"
-
-    def _add(self, name: str):
-        df = self.facts.table(name)
-        if df is None:
-            return
-        for r in df.to_dict("records"):
-            key = (r["row"], r["col"], r["measure"], r["subset"])
-            self.cells[key] = {"ours": kinds.wdl_counts(r, "ours_"), "published": kinds.wdl_counts(r, "published_"),
-                               "n": 0 if pd.isna(r["ours_n"]) else int(r["ours_n"]), "note": r["note"] or "",
-                               "fact": name}
 
     def reading(self, rf: str | None = None, side: str | None = None) -> "Evidence":
         """The same facts with another forest in RF10's place or the paper's counts as ours."""
@@ -361,28 +347,14 @@ class Evidence(kinds.Evidence):
         cell = self.cells.get((row, col, c.measure, subset))
         if cell is None:
             return WdlCell(None, note="no table")
-        ours = cell["published"] if self.side == "published" else cell["ours"]
-        n = sum(ours or ()) if self.side == "published" else cell["n"]
-        if subset == LARGE and ours is not None and cell["published"] and n < sum(cell["published"]):
-            return WdlCell(None, cell["published"], n=n, fact=cell["fact"], category=ABSENT,
-                           note=large_absent(n, sum(cell["published"])), aside=ours)
-        return WdlCell(ours, cell["published"], n=n, fact=cell["fact"], note=cell["note"] or "no complete runs",
-                       values=self.paired(row, col, c.measure, subset, n) if self.side == "ours" else None)
-
-    def paired(self, row: str, col: str, measure: str, subset: str, n: int) -> tuple | None:
-        """(row's, col's) per-dataset values on the datasets of ``subset`` where both have one, as the counts
-        are taken; None unless they are the ``n`` datasets the counts are over."""
-        t = self.values
-        if t is None or t.empty:
-            return None
-        t = t[(t["measure"] == measure) & t["algo"].isin([row, col])]
-        if subset != "all":
-            t = t[t["size"] == subset]
-        v = t.pivot_table(index="dataset", columns="algo", values="value", aggfunc="first")
-        if row not in v.columns or col not in v.columns:
-            return None
-        v = v[[row, col]].dropna()
-        return (v[row].to_numpy(float), v[col].to_numpy(float)) if len(v) == n and n >= 2 else None
+        ours = cell.published if self.side == "published" else cell.ours
+        n = sum(ours or ()) if self.side == "published" else cell.n
+        if subset == LARGE and ours is not None and cell.published and n < sum(cell.published):
+            return WdlCell(None, cell.published, n=n, fact=cell.fact, category=ABSENT,
+                           note=large_absent(n, sum(cell.published)), aside=ours)
+        return WdlCell(ours, cell.published, n=n, fact=cell.fact, note=cell.note or "no complete runs",
+                       values=self.paired_values(row, col, c.measure, n, None if subset == "all" else subset)
+                       if self.side == "ours" else None)
 
     def label(self, c: Cmp) -> str:
         return f"{self.algo(c.row)} vs {self.algo(c.col)} {c.measure} {c.where[0]}"
@@ -473,9 +445,9 @@ class Evidence(kinds.Evidence):
         nb = []
         for rf, who in ((RF_WK, "Weka's own"), (RF, "bench's RF10")):
             c = self.cells.get((rf, "NB", "0-1 loss", "all"))
-            if c and c["ours"]:
-                nb.append(f"{who} {'/'.join(map(str, c['ours']))}")
-                pub = c["published"]
+            if c and c.ours:
+                nb.append(f"{who} {'/'.join(map(str, c.ours))}")
+                pub = c.published
         if nb and pub:
             nb.append(f"the paper's {'/'.join(map(str, pub))}")
             parts.append("RF10 vs NB 0-1 loss, all data: " + ", ".join(nb))
@@ -483,14 +455,14 @@ class Evidence(kinds.Evidence):
             return "/".join(map(str, c))
 
         cells = [(a, self.cells.get((RF_WK, a, "0-1 loss", "all"))) for a in ("A1DE-SW", "A2DE-SW")]
-        if all(c and c["ours"] for _, c in cells):
-            parts.append("Weka's own RF10 vs " + ", ".join(f"{a} {wdl(c['ours'])} (paper {wdl(c['published'])})"
+        if all(c and c.ours for _, c in cells):
+            parts.append("Weka's own RF10 vs " + ", ".join(f"{a} {wdl(c.ours)} (paper {wdl(c.published)})"
                                                           for a, c in cells))
         # the SW learners against the same NB: with RF10 vs NB, the anchor of the head-to-head cells
         sw = [(a, self.cells.get((a, "NB", "0-1 loss", "all"))) for a in ("A1DE-SW", "A2DE-SW")]
-        if all(c and c["ours"] and c["published"] for _, c in sw):
+        if all(c and c.ours and c.published for _, c in sw):
             parts.append("the SW learners against the same NB: " + ", ".join(
-                f"{a} vs NB {wdl(c['ours'])} (paper {wdl(c['published'])})" for a, c in sw))
+                f"{a} vs NB {wdl(c.ours)} (paper {wdl(c.published)})" for a, c in sw))
         z = self.facts.table(WEKA_SIZES)
         resized = self.facts.value("resized_datasets") or {}
         if z is not None and not z.empty and resized:

@@ -20,10 +20,10 @@ from pathlib import Path
 import pandas as pd
 
 from bench import published
-from bench.report.compare import long_display
+from bench.report.compare import long_display, wdl_facts
 from bench.report.context import PaperResult
 from bench.report.tables import write_table
-from bench.papers.ande_sr.data import algo_reasons, wdl_facts
+from bench.papers.ande_sr.data import algo_reasons, rf10_cells
 from bench.papers.ande_sr.spec import ALGOS, ALPHA, PAPER, SUBSETS, TEST
 
 EXPERIMENT = "ande_sr_weka_rf"
@@ -65,10 +65,7 @@ def report(ctx, main, vals: dict, coll: dict, pds: pd.DataFrame, out: Path, res:
         if measure not in both:
             continue
         pub = published.wdl(PAPER, number)
-        rf = pub[(pub["row_algorithm"] == "RF10") | (pub["col_algorithm"] == "RF10")].copy()
-        for c in ("row_algorithm", "col_algorithm"):
-            rf[c] = rf[c].replace("RF10", NAME)
-        parts.append(wdl_vs_published(rf, {measure: both[measure]}, mapping, {pub_measure: measure},
+        parts.append(wdl_vs_published(rf10_cells(pub, NAME), {measure: both[measure]}, mapping, {pub_measure: measure},
                                       {s: coll[s] for s in SUBSETS}, TEST, ALPHA, algo_reasons=reasons))
     long = pd.concat(parts, ignore_index=True)
     files += write_table(long_display(long), out / LONG, index=False,

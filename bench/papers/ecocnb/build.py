@@ -4,8 +4,7 @@ Tables 2-4 (training times) as ratios to NB, with the published ratios beside ou
 The machines differ (the paper: a 2.4 GHz Opteron 250), so training times are compared as the
 ratio of each ECOC variant's training time to NB's on the same dataset and density estimator.
 
-What the module expects (the ECOC-NB issue writes these; any part may be absent, and its cells
-are then listed as missing):
+What the module expects (any part may be absent, and its cells are then listed as missing):
 
 * experiments :data:`EXPERIMENTS`: ``ecocnb_normal`` (Table 2, normal density estimators),
   ``ecocnb_kernel`` (Table 3, kernel density estimators), ``ecocnb_discretized`` (Table 4,
@@ -45,6 +44,7 @@ from bench.report.compare import fmt
 from bench.report.context import PaperResult, ReportContext
 from bench.report.facts import Facts
 from bench.report.html import KEY_FIGURE
+from bench.report.keyfig import gather, printed
 from bench.papers.ecocnb import CODE_LENGTHS, ROLES
 from bench.report.tables import write_table
 from bench.report.verdicts import BOOT_LEVEL as VERDICT_BOOT_LEVEL
@@ -425,11 +425,6 @@ def _protocols(exp) -> list[str]:
 DIVERSITY_DIGITS, RATIO_DIGITS, PAPER_S_DIGITS, OURS_S_DIGITS = 4, 3, 2, 4
 
 
-def _printed(values, digits: int) -> list:
-    """Each value rounded as the table prints it (None where it prints nothing)."""
-    return [None if v is None or pd.isna(v) else round(float(v), digits) for v in values]
-
-
 def key_cells(facts: Facts) -> pd.DataFrame:
     """The key figure's cells (:data:`bench.report.keyfig.CELLS`): Table 1's diversity, Tables 2-4's ratios to
     NB and NB's seconds (once per dataset), published beside ours as the tables print them; rows without a
@@ -438,8 +433,8 @@ def key_cells(facts: Facts) -> pd.DataFrame:
     t = facts.table("table1_diversity")
     if t is not None:
         parts.append(pd.DataFrame({"kind": "code diversity", "table": "Table 1",
-                                   "published": _printed(t["diversity_paper"], DIVERSITY_DIGITS),
-                                   "ours": _printed(t["diversity_ours"], DIVERSITY_DIGITS)}))
+                                   "published": printed(t["diversity_paper"], DIVERSITY_DIGITS),
+                                   "ours": printed(t["diversity_ours"], DIVERSITY_DIGITS)}))
     for what in ("ratio", "nb_s"):
         for n in EXPERIMENTS:
             t = facts.table(f"table{n}_traintime_ratio")
@@ -447,16 +442,15 @@ def key_cells(facts: Facts) -> pd.DataFrame:
                 continue
             if what == "ratio":
                 part = pd.DataFrame({"kind": "training time / NB's", "table": f"Table {n}",
-                                     "published": _printed(t["ratio_paper"], RATIO_DIGITS),
-                                     "ours": _printed(t["ratio_ours"], RATIO_DIGITS)})
+                                     "published": printed(t["ratio_paper"], RATIO_DIGITS),
+                                     "ours": printed(t["ratio_ours"], RATIO_DIGITS)})
             else:
                 part = pd.DataFrame({"dataset": t["dataset"], "kind": "NB training time (s)", "table": f"Table {n}",
-                                     "published": _printed(t["nb_s_paper"], PAPER_S_DIGITS),
-                                     "ours": _printed(t["nb_s_ours"], OURS_S_DIGITS)})
+                                     "published": printed(t["nb_s_paper"], PAPER_S_DIGITS),
+                                     "ours": printed(t["nb_s_ours"], OURS_S_DIGITS)})
                 part = part.drop_duplicates(["dataset", "published", "ours"]).drop(columns="dataset")
             parts.append(part)
-    out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["kind", "table", "published", "ours"])
-    return out[out["published"].notna()].reset_index(drop=True)
+    return gather(parts)
 
 
 #: EC01/EC07: NB and 31-bit ECOC-NB trained on fbis at growing N (a scale-up run, one fit per N)

@@ -1,8 +1,7 @@
 """ESKDB (Zhang, Petitjean and Buntine 2020): Tables 3-9 and Figs 1, 3-8, with the
 published numbers beside ours.
 
-What the module expects (the ESKDB issue writes the experiments and algorithm configs; whatever
-is absent is listed as missing, and the tables fill in as runs land):
+What the module expects (whatever is absent is listed as missing, and the tables fill in as runs land):
 
 Experiments (:data:`EXPERIMENTS`), all on the paper's datasets with 5x2 CV (``cv5x2_eskdb``:
 a single 2-fold run on the six largest):
@@ -31,8 +30,8 @@ Ablations: ES-KDB ``eskdb_m``, ES-KDB_randomO ``eskdb_random_o``, ES-KDB_randomC
 
 Table 9's order of NB, KDB, SKDB, ESKDB_M and ESKDB_HDP is checked over all the datasets with complete
 runs and by size group of the paper's Table 1 rows (``table9_bnc_order``, ``table9_bnc_order_by_size``;
-the captions state the orders); ``table9_kdb_fixes`` shows bench's KDB family before and after the fixes of issue
-16 (missing-value slot, tie order, SKDB's leave-one-out rule) from experiment ``eskdb_kdb_fix``.
+the captions state the orders); ``table9_kdb_fixes`` shows bench's KDB family before and after its fixes
+(missing-value slot, tie order, SKDB's leave-one-out rule) from experiment ``eskdb_kdb_fix``.
 
 Measures: RMSE over all classes and error rate (mean over splits per dataset); training time =
 mean ``times.train_cpu_s`` per split (the paper's Table 9 "training time"). Averages over datasets
@@ -54,15 +53,16 @@ from bench.stats.collect import variant_params
 from bench.stats.pairwise import wdl
 from bench.stats.spread import standard_error
 from bench.stats.ttests import wilcoxon_signed_rank
-from bench.report.compare import beside_published, display_beside, long_display, wdl_vs_published
+from bench.report.compare import beside_published, display_beside, long_display, value_facts, wdl_facts, wdl_vs_published
 from bench.report.context import PaperResult, ReportContext, dataset_algo_cells
 from bench.report.figures import Caption, lines, plt, save, scatter_vs
 from bench.papers.eskdb import loo, stages
 from bench.papers.eskdb.generators import ablation_generators
 from bench.report.facts import Facts
 from bench.report.html import KEY_FIGURE
+from bench.report.keyfig import gather, printed
 from bench.report.labels import variant_labels
-from bench.papers.eskdb import ABLATION, ACCURACY, ALGOS, DECLARATION, MEASURES, AUTHORS_RNG_ABLATION, FIX_VARIANTS, KDB_VARIANTS
+from bench.papers.eskdb import ABLATION, ACCURACY, ALGOS, DECLARATION, MEASURES, FIX_VARIANTS, KDB_VARIANTS
 from bench.report.tables import write_table
 from bench.report.verdicts.timing import split_times
 
@@ -78,7 +78,7 @@ PRIORS = ("uniform", "gamma")
 TEST, ALPHA = DECLARATION.test, DECLARATION.alpha
 ALL = "all 72 datasets"
 FIG1_ALGOS = ["NB", "TAN", "KDB", "SKDB", "KDF", "AODE", "ESKDB_M"]
-# the order check of the ESKDB issue: Table 9's averages of these five, worst first in the paper
+# the order check: Table 9's averages of these five, worst first in the paper
 ORDER_ALGOS = ["NB", "KDB", "SKDB", "ESKDB_M", "ESKDB_HDP"]
 # dataset size groups of the order check (the paper's Table 1 rows): (label, lower bound exclusive, upper inclusive)
 SIZE_GROUPS = (("<= 1000 rows", 0, 1000), ("1001-10000 rows", 1000, 10000), ("> 10000 rows", 10000, np.inf))
@@ -163,14 +163,14 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
         long = wdl_vs_published(pub, vals, amap, ACCURACY, {ALL: None}, TEST, ALPHA,
                                 algo_reasons=reasons)
         disp = long_display(long)
-        res.facts.add_table(f"table{number}_wdl", _wdl_facts(long), f"{PAPER}/table{number}_wdl.csv",
+        res.facts.add_table(f"table{number}_wdl", wdl_facts(long), f"{PAPER}/table{number}_wdl.csv",
                             about=f"Table {number}: W/D/L of row vs col (a win = lower), ours beside published, with "
                                   f"the {TEST} sign test (p <= {ALPHA}); ours_* None where we have no record")
         res.files += write_table(disp, out / f"table{number}_wdl", index=False, key_columns=4,
                                  caption=f"Table {number}: win-draw-loss, row vs column (a win = lower value), ours "
                                          f"beside published; significance: one-tailed binomial sign test p <= {ALPHA} "
                                          f"(published significance recomputed from the published counts)")
-    res.facts.add_table("wdl_values", _value_facts(vals, amap), f"{EXPERIMENTS['main']}/summary_long.csv",
+    res.facts.add_table("wdl_values", value_facts(vals, amap, ACCURACY.items()), f"{EXPERIMENTS['main']}/summary_long.csv",
                         about="per dataset, the mean RMSE and error rate of each of the paper's learners (its names): "
                               "the values Tables 3, 4, 7 count on, paired by dataset for the Bayesian signed-rank "
                               "beside each W/D/L claim")
@@ -200,10 +200,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     return res
 
 
-#: the facts' column order (:func:`_wdl_facts`, :func:`_average_table`)
-WDL_FACT_COLUMNS = ["row", "col", "subset", "measure", "published_wins", "published_draws", "published_losses",
-                    "published_p", "published_significant", "published_win_share", "ours_wins", "ours_draws",
-                    "ours_losses", "ours_n", "ours_p", "ours_significant", "ours_win_share", "note"]
+#: the average facts' column order (:func:`_average_table`)
 AVERAGE_FACT_COLUMNS = ["algorithm", "measure", "published", "published_text", "published_pm_text", "ours",
                         "ours_se", "n_datasets", "reason", "time_ref", "published_time_ratio", "ours_time_ratio"]
 #: the experiments whose per-dataset means the claim checks read (as their summary_long.csv shows them),
@@ -217,40 +214,9 @@ SPLIT_TIME_ALGOS = ("ESKDB_M", "ESKDB_HDP", "SKDB", "XGBoost_default", "XGBoost_
 AVERAGE_DIGITS, SHARE_DIGITS = 4, 3
 
 
-def _value_facts(vals: dict, amap: dict) -> pd.DataFrame:
-    """The per-dataset means Tables 3, 4, 7 count on, as a long table: dataset, algo (the paper's name),
-    measure (the paper's: RMSE, error rate), value; cells without a value left out."""
-    rows = []
-    for name, m in ACCURACY.items():
-        v = vals.get(m, pd.DataFrame())
-        if v is None or v.empty:
-            continue
-        algos = [(pa, oa) for pa, oa in amap.items() if oa in v.columns]
-        for ds in v.index:
-            rows += [{"dataset": ds, "algo": pa, "measure": name, "value": float(v.loc[ds, oa])} for pa, oa in algos
-                     if pd.notna(v.loc[ds, oa])]
-    return _frame(rows, ["dataset", "algo", "measure", "value"])
-
-
 def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
     """Rows as an object frame, so ints stay ints and None stays None in the facts."""
     return pd.DataFrame(rows, columns=columns, dtype=object)
-
-
-def _wdl_facts(long: pd.DataFrame) -> pd.DataFrame:
-    """The W/D/L comparison of :func:`.compare.wdl_vs_published` as plain values."""
-    rows = []
-    for r in long.to_dict("records"):
-        o, p = r["_ours"], r["_published"]
-        rows.append({"row": r["row"], "col": r["col"], "subset": r["subset"], "measure": r["measure"],
-                     "published_wins": p.wins, "published_draws": p.draws, "published_losses": p.losses,
-                     "published_p": p.p, "published_significant": bool(p.significant),
-                     "published_win_share": p.win_share,
-                     "ours_wins": o.wins if o else None, "ours_draws": o.draws if o else None,
-                     "ours_losses": o.losses if o else None, "ours_n": o.n if o else 0,
-                     "ours_p": o.p if o else None, "ours_significant": bool(o.significant) if o else None,
-                     "ours_win_share": o.win_share if o else None, "note": r["note"]})
-    return _frame(rows, WDL_FACT_COLUMNS)
 
 
 def summary_means(exp) -> pd.DataFrame:
@@ -296,21 +262,15 @@ def key_cells(facts: Facts) -> pd.DataFrame:
         t = facts.table(f"table{n}_averages")
         if t is not None:
             parts.append(pd.DataFrame({"kind": t["measure"], "table": f"Table {n}",
-                                       "published": _printed(t["published"], AVERAGE_DIGITS),
-                                       "ours": _printed(t["ours"], AVERAGE_DIGITS)}))
+                                       "published": printed(t["published"], AVERAGE_DIGITS),
+                                       "ours": printed(t["ours"], AVERAGE_DIGITS)}))
     for n in (3, 4, 7):
         t = facts.table(f"table{n}_wdl")
         if t is not None:
             parts.append(pd.DataFrame({"kind": "win share", "table": f"Table {n}",
-                                       "published": _printed(t["published_win_share"], SHARE_DIGITS),
-                                       "ours": _printed(t["ours_win_share"], SHARE_DIGITS)}))
-    out = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["kind", "table", "published", "ours"])
-    return out[out["published"].notna()].reset_index(drop=True)
-
-
-def _printed(values, digits: int) -> list:
-    """Each value rounded as the table prints it (None where it prints nothing)."""
-    return [None if v is None or pd.isna(v) else round(float(v), digits) for v in values]
+                                       "published": printed(t["published_win_share"], SHARE_DIGITS),
+                                       "ours": printed(t["ours_win_share"], SHARE_DIGITS)}))
+    return gather(parts)
 
 
 def _average_table(number: int, vals: dict, amap: dict, reasons: dict, out: Path,
@@ -739,11 +699,8 @@ def gibbs_iterations(exp, out: Path, res: PaperResult) -> list[Path]:
         for a in algos:
             rows.append({"measure": name, "iterations": its[a],
                          "mean ± s.e.": f"{v[a].mean():.4f} ± {standard_error(v[a]):.4f}", "datasets": len(v)})
-        for lo, hi in zip(algos[:-1], algos[1:]):
-            w = wdl(v[lo], v[hi], test="sign2")
-            tests.append({"measure": name, "fewer": its[lo], "more": its[hi], "mean_difference": float(
-                (v[lo] - v[hi]).mean()), "wins": w.wins, "draws": w.draws, "losses": w.losses, "sign_p": w.p,
-                "wilcoxon_p": wilcoxon_signed_rank(v[lo], v[hi]).p, "n_datasets": len(v)})
+        tests += [{"measure": name, "fewer": its[lo], "more": its[hi], **_paired_tests(v, lo, hi)}
+                  for lo, hi in zip(algos[:-1], algos[1:])]
         key = f"{name} ({len(v)} datasets)"
         series[key] = pd.Series([v[a].mean() for a in algos], index=[its[a] for a in algos])
         errs[key] = pd.Series([standard_error(v[a]) for a in algos], index=series[key].index)
@@ -766,12 +723,7 @@ def gibbs_iterations(exp, out: Path, res: PaperResult) -> list[Path]:
     files = write_table(pd.DataFrame(rows), out / "gibbs_iterations", index=False,
                         caption=f"ESKDB_HDP by number of Gibbs iterations (burn-in 100): mean RMSE and error rate "
                                 f"± standard error over {where}")
-    shown = pd.DataFrame({"measure": tab["measure"],
-                          "iterations": [f"{a} vs {b}" for a, b in zip(tab["fewer"], tab["more"])],
-                          "mean difference": tab["mean_difference"].map(lambda x: f"{x:+.6f}"),
-                          "W/D/L": [f"{w}/{d}/{l_}" for w, d, l_ in zip(tab["wins"], tab["draws"], tab["losses"])],
-                          "sign test p": tab["sign_p"].map(lambda x: f"{x:.4f}"),
-                          "Wilcoxon p": tab["wilcoxon_p"].map(lambda x: f"{x:.4f}"), "datasets": tab["n_datasets"]})
+    shown = _tests_shown(tab, "iterations", [f"{a} vs {b}" for a, b in zip(tab["fewer"], tab["more"])])
     files += write_table(shown, out / "gibbs_iterations_tests", index=False,
                          caption=f"ESKDB_HDP, fewer against more Gibbs iterations, over {where}: mean difference "
                                  f"(fewer - more; negative = fewer iterations better), W/D/L of the fewer "
@@ -781,6 +733,23 @@ def gibbs_iterations(exp, out: Path, res: PaperResult) -> list[Path]:
                         f"iterations, with bars of one standard error over the datasets")
     return files + lines(series, "Gibbs iterations", "average over datasets (± s.e.)", out / "gibbs_iterations",
                          title="ESKDB_HDP by number of Gibbs iterations", yerr=errs, caption=cap)
+
+
+def _paired_tests(v: pd.DataFrame, a: str, b: str) -> dict:
+    """Column ``a`` against ``b`` of per-dataset values ``v``: mean difference (a - b), W/D/L of ``a`` (a win =
+    lower), the two-sided sign test p and the two-sided Wilcoxon signed-rank p, the number of datasets."""
+    w = wdl(v[a], v[b], test="sign2")
+    return {"mean_difference": float((v[a] - v[b]).mean()), "wins": w.wins, "draws": w.draws, "losses": w.losses,
+            "sign_p": w.p, "wilcoxon_p": wilcoxon_signed_rank(v[a], v[b]).p, "n_datasets": len(v)}
+
+
+def _tests_shown(tab: pd.DataFrame, pair: str, pairs) -> pd.DataFrame:
+    """A table of :func:`_paired_tests` rows as it is shown, its pairs in column ``pair``."""
+    return pd.DataFrame({"measure": tab["measure"], pair: pairs,
+                         "mean difference": tab["mean_difference"].map(lambda x: f"{x:+.6f}"),
+                         "W/D/L": [f"{w}/{d}/{l_}" for w, d, l_ in zip(tab["wins"], tab["draws"], tab["losses"])],
+                         "sign test p": tab["sign_p"].map(lambda x: f"{x:.4f}"),
+                         "Wilcoxon p": tab["wilcoxon_p"].map(lambda x: f"{x:.4f}"), "datasets": tab["n_datasets"]})
 
 
 #: experiment eskdb_uniform_prior's comparisons (claims ES24, ES26): (row, column), a win = the row lower
@@ -815,12 +784,8 @@ def uniform_prior(exp, main, out: Path, res: PaperResult) -> list[Path]:
             continue
         rows += [{"measure": name, "prior and iterations": c, "mean ± s.e.": f"{v[c].mean():.4f} ± "
                   f"{standard_error(v[c]):.4f}", "datasets": len(v)} for c in v.columns]
-        for a, b in (p for p in UNIFORM_PAIRS if set(p) <= set(v.columns)):
-            w = wdl(v[a], v[b], test="sign2")
-            tests.append({"measure": name, "row": a, "col": b, "mean_difference": float((v[a] - v[b]).mean()),
-                          "wins": w.wins, "draws": w.draws, "losses": w.losses, "sign_p": w.p,
-                          "wilcoxon_p": wilcoxon_signed_rank(v[a], v[b]).p, "n_datasets": len(v),
-                          "datasets": " ".join(v.index)})
+        tests += [{"measure": name, "row": a, "col": b, **_paired_tests(v, a, b), "datasets": " ".join(v.index)}
+                  for a, b in UNIFORM_PAIRS if {a, b} <= set(v.columns)]
     if not tests:
         res.add_missing("uniform prior", "", "ESKDB_HDP", "no dataset with complete runs of every variant")
         return []
@@ -837,11 +802,7 @@ def uniform_prior(exp, main, out: Path, res: PaperResult) -> list[Path]:
                         caption=f"ESKDB_HDP with the uniform concentration prior (Petitjean et al. 2018) by number of "
                                 f"Gibbs iterations, and with Gamma(2,1) at 1000: mean RMSE and error rate ± standard "
                                 f"error over {where}")
-    shown = pd.DataFrame({"measure": tab["measure"], "row vs col": tab["row"] + " vs " + tab["col"],
-                          "mean difference": tab["mean_difference"].map(lambda x: f"{x:+.6f}"),
-                          "W/D/L": [f"{w}/{d}/{l_}" for w, d, l_ in zip(tab["wins"], tab["draws"], tab["losses"])],
-                          "sign test p": tab["sign_p"].map(lambda x: f"{x:.4f}"),
-                          "Wilcoxon p": tab["wilcoxon_p"].map(lambda x: f"{x:.4f}"), "datasets": tab["n_datasets"]})
+    shown = _tests_shown(tab, "row vs col", tab["row"] + " vs " + tab["col"])
     return files + steps + write_table(shown, out / "uniform_prior_tests", index=False,
                                caption=f"ESKDB_HDP, row against column over {where}: mean difference (row - col; "
                                        f"negative = row better), W/D/L of the row (a win = lower), two-sided "

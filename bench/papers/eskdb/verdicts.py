@@ -579,13 +579,8 @@ class Evidence(kinds.Evidence):
                  rf: str = "RF"):
         self.facts = Facts.of_paper(Path(reports), PAPER) if facts is None else facts
         self.ablation, self.rf = ablation, rf
-        self.wdl_cells = {}
-        for n in (3, 4, 7):
-            t = self.facts.table(f"table{n}_wdl")
-            for r in ([] if t is None else t.to_dict("records")):
-                self.wdl_cells[(r["row"], r["col"], r["measure"])] = WdlCell(
-                    ours=kinds.wdl_counts(r, "ours_"), published=kinds.wdl_counts(r, "published_"),
-                    n=int(r["ours_n"] or 0), fact=f"table{n}_wdl", note=r["note"] or "")
+        self.wdl_cells = {k[:3]: c for k, c in
+                          kinds.wdl_fact_cells(self.facts, *(f"table{n}_wdl" for n in (3, 4, 7))).items()}
         self.avg = {}          # the first of Tables 5, 6, 9 that prints an algorithm's number
         for n in (5, 6, 9):
             t = self.facts.table(f"table{n}_averages")
@@ -593,7 +588,6 @@ class Evidence(kinds.Evidence):
                 self.avg.setdefault((r["algorithm"], r["measure"]), {**r, "fact": f"table{n}_averages"})
         self.long = {e: self.facts.table(f"{e}_means")
                      for e in ("eskdb_ablation", "eskdb_ensemble_size", "eskdb_hdp_tying", "eskdb_main")}
-        self.values = self.facts.table("wdl_values")   # the per-dataset means of Tables 3, 4, 7: the Bayesian note
 
     def variant(self, name: str) -> "Evidence":
         """The same facts read with the reference code's draws (``authors_rng``: the ablation's
@@ -656,20 +650,7 @@ class Evidence(kinds.Evidence):
             return WdlCell(_wdl_outcome(v, a, b), n=n, fact="eskdb_ablation_means",
                            values=(v[a].to_numpy(float), v[b].to_numpy(float)))
         cell = self.wdl_cells.get((c.row, self._col(c.col), c.measure))
-        return cell if cell is None else replace(cell, values=self._paired(c.row, self._col(c.col), c.measure, cell.n))
-
-    def _paired(self, row: str, col: str, measure: str, n: int | None) -> tuple | None:
-        """(row's, col's) means of Tables 3, 4, 7 on the datasets where both have one; None unless they are
-        the ``n`` datasets the counts are over."""
-        t = self.values
-        if t is None or t.empty:
-            return None
-        t = t[(t["measure"] == measure) & t["algo"].isin([row, col])]
-        v = t.pivot_table(index="dataset", columns="algo", values="value", aggfunc="first")
-        if row not in v.columns or col not in v.columns:
-            return None
-        v = v[[row, col]].dropna()
-        return (v[row].to_numpy(float), v[col].to_numpy(float)) if n is not None and len(v) == n >= 2 else None
+        return cell if cell is None else replace(cell, values=self.paired_values(c.row, self._col(c.col), c.measure, cell.n))
 
     def average(self, algo: str, measure: str) -> AvgCell | None:
         """An average of Tables 5, 6, 9 as printed, or an ablation config's mean over the datasets where all

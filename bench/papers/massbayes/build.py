@@ -30,7 +30,8 @@ from bench.stats.pairwise import two_se_outcome
 from bench.stats.spread import standard_error
 from bench.report.context import PaperResult, ReportContext
 from bench.report.facts import Facts
-from bench.report.figures import Caption, save
+from bench.report.figures import Caption, plt, save
+from bench.report.keyfig import gather
 from bench.report.labels import DISPLAY_NAMES, display_name
 from bench.papers.massbayes import ALGOS, bayesnet_weka
 from bench.report.tables import write_table
@@ -256,11 +257,6 @@ def report_table3(df: pd.DataFrame, plan: dict, out: Path, facts: Facts | None =
 
 # ---------------------------------------------------------------- Fig. 3
 def report_fig3(df: pd.DataFrame, plan: dict, out: Path, facts: Facts | None = None) -> list[Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     ok = _ok(df)
     if ok.empty:
         return []
@@ -322,11 +318,6 @@ def report_fig3(df: pd.DataFrame, plan: dict, out: Path, facts: Facts | None = N
 
 def report_fig3_disc(df: pd.DataFrame, plan: dict, out: Path, facts: Facts | None = None) -> list[Path]:
     """The discretisation of all N rows (``preprocess_rows: all``): its CPU and wall seconds against N."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     ok = _ok(df)
     if ok.empty:
         return []
@@ -380,11 +371,6 @@ def report_fig4(param: str, base: int, claims: bool = True):
     """Fig. 4's table and figure of ``param``; ``claims``: psi's figure shows the paper's CoverType accuracies
     and the psi claims' table is written (not for data other than CoverType)."""
     def report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts | None = None) -> list[Path]:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
         ok = _ok(df)
         if ok.empty:
             return []
@@ -600,10 +586,7 @@ def key_cells(facts: Facts) -> tuple[pd.DataFrame, str] | None:
             "published": [share(a, b) for a, b in zip(w["published_wins"], w["published_losses"])],
             "ours": [share(a, b) for a, b in zip(w["wins"], w["losses"])]}, columns=["kind", "table", "published", "ours"]))
         sources.append(facts.source("table4_wdl"))
-    if not frames:
-        return None
-    cells = pd.concat(frames, ignore_index=True)
-    return cells[cells["published"].notna()].reset_index(drop=True), ";".join(sources)
+    return (gather(frames), ";".join(sources)) if frames else None
 
 
 def published_cells(missing: pd.DataFrame | None = None) -> int:

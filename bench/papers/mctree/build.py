@@ -31,15 +31,13 @@ from bench import published
 from bench.stats.spread import standard_error
 from bench.report.context import PaperResult, ReportContext
 from bench.report.facts import Facts
-from bench.report.figures import Caption, save
+from bench.report.figures import Caption, plt, save
 from bench.report.labels import DISPLAY_NAMES, unique_display, variant_labels
 from bench.papers.mctree import DECLARATION, yardstick
 from bench.report import contents
 from bench.report.tables import write_table
 
 PAPER = "mctree"
-#: the published numbers, stored once for every paper (bench/published/claims.csv: the mctree rows)
-PUBLISHED = published.DIR
 EXPERIMENTS = DECLARATION.experiments
 #: the static decision tree: the placeholder until J48 lands, then j48
 STATIC_TREES = ("j48", "tree_placeholder")
@@ -62,15 +60,10 @@ STANDINS = {"covtype_head20k_numeric": "the first 20,000 rows of Covertype (10 n
 
 
 
-def published_claims() -> pd.DataFrame:
-    claims = pd.read_csv(PUBLISHED / "claims.csv", dtype=str)
-    return claims[claims["paper"] == PAPER].reset_index(drop=True)
-
-
 def published_static_levels() -> dict:
     """{(dataset, "SVM"|"C4.5"): accuracy %} from the claims (MC03, MC04, MC06, MC07, MC11, MC12)."""
     out = {}
-    for r in published_claims().itertuples():
+    for r in published.claims(PAPER).itertuples():
         if r.quantity != "accuracy" or not isinstance(r.value, str) or not r.value:
             continue
         ds = r.conditions.split(",")[0].strip().lower()
@@ -154,11 +147,6 @@ def _plot(name: str, ds: str, summ: pd.DataFrame, static: pd.DataFrame, full: pd
     static classifiers and the paper's reference levels lie. ``show`` maps config (variant) labels
     to the names in the legend."""
     show = show or {}
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     fig, axes = plt.subplots(1, 2, figsize=(11.5, 4.6), gridspec_kw={"width_ratios": [1, 1]})
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     s = summ[summ["dataset"] == ds]

@@ -494,16 +494,13 @@ def verdict_table(verdicts: list[Verdict], link_prefix: str = "", with_paper: bo
     return P.Table(cols, rows, kind="verdicts")
 
 
-def rules_block() -> P.Bullets:
-    return P.Bullets([P.Item(P.inlines(P.strong(k), f": {t}")) for k, t in RULES])
-
-
 def verdicts_page(root: Path, verdicts: list[Verdict]) -> P.Page:
     """``reports/verdicts.md``: every claim, after the rules."""
     c = counts(verdicts)
     return P.Page([P.Heading(1, "Verdicts on the papers' claims"),
                    P.Para(f"{len(verdicts)} claims: " + ", ".join(f"{n} {k}" for k, n in c.items()) + "."),
-                   P.Heading(2, "Rules"), rules_block(), P.Heading(2, "Every claim"),
+                   P.Heading(2, "Rules"), P.Bullets([P.Item(P.inlines(P.strong(k), f": {t}")) for k, t in RULES]),
+                   P.Heading(2, "Every claim"),
                    verdict_table(verdicts, with_paper=True, root=root)])
 
 

@@ -142,13 +142,8 @@ def combine(parts: list[tuple[str, list[Check]]]) -> tuple[str, str]:
 
 def unknown(row, paper: str) -> Verdict:
     """A claim id the evaluator has no rule for (claims.csv grew): not checkable, said so."""
-    return fixed(row, paper, NOT_CHECKABLE, "evaluator: no rule for this claim id yet (bench/report/verdicts)")
-
-
-def fixed(row, paper: str, verdict_: str, reason: str, **kw) -> Verdict:
-    """A verdict that does not come from comparisons (e.g. not checkable with its reason)."""
-    return Verdict(claim_id=row["claim_id"], paper=paper, verdict=verdict_, reason=reason, claim=str(row["quote"]),
-                   **kw)
+    return Verdict(claim_id=row["claim_id"], paper=paper, verdict=NOT_CHECKABLE, claim=str(row["quote"]),
+                   reason="evaluator: no rule for this claim id yet (bench/report/verdicts)")
 
 
 def ratio_check(ours: float | None, published: float | None, label: str) -> Check:

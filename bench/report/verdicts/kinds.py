@@ -42,6 +42,7 @@ only those answers; nothing is looked up by name.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -585,6 +586,18 @@ def wdl_counts(r: dict, prefix: str = "") -> tuple[int, int, int] | None:
     return None if missing else tuple(int(x) for x in v)
 
 
+def wdl_fact_cells(facts, *names: str) -> dict[tuple, WdlCell]:
+    """The cells of W/D/L fact tables (:func:`bench.report.compare.wdl_facts`), keyed (row, col, measure, subset)."""
+    out = {}
+    for name in names:
+        t = facts.table(name)
+        for r in [] if t is None else t.to_dict("records"):
+            out[(r["row"], r["col"], r["measure"], r["subset"])] = WdlCell(
+                wdl_counts(r, "ours_"), wdl_counts(r, "published_"), fact=name, note=r["note"] or "",
+                n=0 if r["ours_n"] is None or r["ours_n"] != r["ours_n"] else int(r["ours_n"]))
+    return out
+
+
 class Evidence:
     """A paper's facts as the kinds ask for them: the one contract between a paper and the claim checker.
 
@@ -653,6 +666,28 @@ class Evidence:
             return None
         r = rows[0]
         return WdlCell(wdl_counts(r), wdl_counts(r, "published_"), n=r.get("n"), fact="wdl")
+
+    @functools.cached_property
+    def values(self):
+        """The fact ``wdl_values``: the per-dataset values the W/D/L counts are taken on
+        (:func:`bench.report.compare.value_facts`), or None."""
+        return self.facts.table("wdl_values")
+
+    def paired_values(self, row: str, col: str, measure: str, n: int | None, size: str | None = None) -> tuple | None:
+        """(row's, col's) values of ``measure`` (:attr:`values`; in the collection ``size`` when given) on the data
+        sets where both have one: a comparison's :attr:`WdlCell.values`; None unless they are the ``n`` data sets
+        the counts are over."""
+        t = self.values
+        if t is None or t.empty:
+            return None
+        t = t[(t["measure"] == measure) & t["algo"].isin([row, col])]
+        if size is not None:
+            t = t[t["size"] == size]
+        v = t.pivot_table(index="dataset", columns="algo", values="value", aggfunc="first")
+        if row not in v.columns or col not in v.columns:
+            return None
+        v = v[[row, col]].dropna()
+        return (v[row].to_numpy(float), v[col].to_numpy(float)) if n is not None and len(v) == n >= 2 else None
 
     def label(self, c: Cmp) -> str:
         """A comparison as its verdict names it: the comparison's own template, else "row vs col measure"."""
@@ -745,4 +780,4 @@ def _describe(c) -> str:
 
 __all__ = ["KINDS", "WDL", "Average", "Ratio", "Printed", "Slope", "NotHere", "Bespoke", "Parts", "Cmp", "WdlCell", "AvgCell",
            "PrintedCell", "SeriesCell", "Outcome", "Evidence", "run", "judge", "describe", "slope", "NOT_CHECKABLE",
-           "Shown", "AlsoOn", "evaluate_standard", "wdl_counts"]
+           "Shown", "AlsoOn", "evaluate_standard", "wdl_counts", "wdl_fact_cells"]
