@@ -82,6 +82,13 @@ def _p(v) -> str:
     return fmt_p(v)
 
 
+def _three(r: pd.DataFrame, algorithms, prefix: str) -> list[str]:
+    """Each algorithm's three posterior probabilities (``<prefix>_algorithm``, ``_rope``, ``_baseline`` of its
+    row in ``r``) as "a / r / b" to three decimals; blank for an algorithm with no row."""
+    return [" / ".join(f"{r.loc[a, f'{prefix}_{k}']:.3f}" for k in ("algorithm", "rope", "baseline"))
+            if a in r.index else "" for a in algorithms]
+
+
 def _md(df: pd.DataFrame, index: bool = False):
     """``df`` as a table block of the page (:func:`bench.report.tables.table_block`)."""
     from ..report.tables import table_block
@@ -242,9 +249,7 @@ def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int
         shown = pd.DataFrame({"algorithm": list(dict.fromkeys(be["algorithm"]))})
         for rope in c.ropes:
             r = be[be["rope"] == rope].set_index("algorithm")
-            shown[f"ROPE {rope:g}: P(better) / P(equivalent) / P({base} better)"] = [
-                f"{r.loc[a, 'p_algorithm']:.3f} / {r.loc[a, 'p_rope']:.3f} / {r.loc[a, 'p_baseline']:.3f}"
-                if a in r.index else "" for a in shown["algorithm"]]
+            shown[f"ROPE {rope:g}: P(better) / P(equivalent) / P({base} better)"] = _three(r, shown["algorithm"], "p")
             shown[f"ROPE {rope:g}: decided"] = [
                 "" if a not in r.index or not r.loc[a, "decision"] else
                 ("equivalent" if r.loc[a, "decision"] == "equivalent" else f"{r.loc[a, 'decision']} better")
@@ -289,12 +294,8 @@ def _beyond_blocks(c: Comparison, plan, tables: Path, figs: Path, n_records: int
         shown["delta0 (mean)"] = [f"{first.loc[a, 'delta0 (algorithm - baseline)']:+.4f}" for a in shown["algorithm"]]
         for rope in c.ropes:
             r = hb[hb["rope"] == rope].set_index("algorithm")
-            shown[f"ROPE {rope:g}: P(better) / P(equivalent) / P({base} better)"] = [
-                f"{r.loc[a, 'p_algorithm']:.3f} / {r.loc[a, 'p_rope']:.3f} / {r.loc[a, 'p_baseline']:.3f}"
-                if a in r.index else "" for a in shown["algorithm"]]
-            shown[f"ROPE {rope:g}: predictive"] = [
-                f"{r.loc[a, 'predictive_algorithm']:.3f} / {r.loc[a, 'predictive_rope']:.3f} / "
-                f"{r.loc[a, 'predictive_baseline']:.3f}" if a in r.index else "" for a in shown["algorithm"]]
+            shown[f"ROPE {rope:g}: P(better) / P(equivalent) / P({base} better)"] = _three(r, shown["algorithm"], "p")
+            shown[f"ROPE {rope:g}: predictive"] = _three(r, shown["algorithm"], "predictive")
         md.append(P.Para(("On error, over ", str(int(hb["n"].max())), " datasets (", hb["method"].iloc[0], "):")))
         md.append(_md(shown))
     else:
