@@ -379,3 +379,39 @@ def test_ablation_claims_say_what_the_reference_codes_draws_give(tmp_path):
     g.write(tmp_path / "eskdb")
     vs = {v.claim_id: v for v in V.evaluate(tmp_path, _claims_of("ES05"))}
     assert vs["ES05"].verdict == "reproduced" and "not checked" in vs["ES05"].reason
+
+
+def _tying_outcome(shift: dict):
+    """ES32's rule on made-up per-dataset means: 30 datasets, every variant at a base value plus noise,
+    plus ``shift[(prior, tying)]``."""
+    import numpy as np
+    from bench.papers.eskdb import verdicts as V
+
+    rng = np.random.default_rng(0)
+    base = rng.uniform(0.1, 0.4, 30)
+    names = {(p, t): f"eskdb_hdp[prior={p},tying={t}]" for p in ("uniform", "gamma")
+             for t in ("none", "parent", "level", "single")}
+    cols = {n: base + rng.normal(0, 0.002, 30) + shift.get(k, 0.0) for k, n in names.items()}
+
+    class Ev:
+        def means(self, exp, algos, measure):
+            return pd.DataFrame(cols)[algos], 30
+
+        def sources(self, *a):
+            return ""
+
+    return dict(V._hdp_tying(Ev(), None).parts)
+
+
+def test_es32_gamma_against_uniform_is_decided_by_the_paired_test():
+    """A mean gap inside the spread is a tie (holds); uniform clearly better under one tying fails the
+    Gamma part; Level clearly worse than another tying fails the Level part."""
+    level_first = {(p, t): 0.01 for p in ("uniform", "gamma") for t in ("none", "parent", "single")}
+    parts = _tying_outcome(level_first)
+    assert all(c.ok for c in parts["Gamma(2,1) better than uniform under every tying"])
+    assert all(c.ok for c in parts["Level best"])
+    parts = _tying_outcome({**level_first, ("gamma", "parent"): 0.02})
+    failed = [c.text for c in parts["Gamma(2,1) better than uniform under every tying"] if not c.ok]
+    assert len(failed) == 2 and all("parent tying" in t for t in failed)   # RMSE and error rate
+    parts = _tying_outcome({("uniform", "none"): 0.01, ("uniform", "parent"): 0.01, ("uniform", "level"): 0.02})
+    assert any(c.ok is False for c in parts["Level best"])
