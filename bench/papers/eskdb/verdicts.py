@@ -445,13 +445,20 @@ def _hdp_tying(ev: "Evidence", row) -> Outcome:
         if v is None:
             continue
         # both parts are orderings of means: decided by the paired test over the datasets (a tie is no loss)
+        fared = []
         for t in tyings:
             cols = {name[(p, t)]: p for p in priors}
-            gamma += ordering.best(v[list(cols)].rename(columns=cols), "gamma", f"{m} {t} tying")
+            checks = ordering.best(v[list(cols)].rename(columns=cols), "gamma", f"{m} {t} tying")
+            gamma += checks
+            fared.append(f"{t} {checks[0].text.rsplit(': ', 1)[-1].rstrip(')')}" if len(checks) == 1 else t)
         for p in priors:
             cols = {name[(p, t)]: t for t in tyings}
-            level += ordering.best(v[list(cols)].rename(columns=cols), "level", f"{m} {p} prior")
-        shown.append(f"{m} ({n} datasets): " + ", ".join(f"{p}/{t} {mu[(p, t)]:.4f}" for p in priors for t in tyings))
+            checks = ordering.best(v[list(cols)].rename(columns=cols), "level", f"{m} {p} prior")
+            level += checks
+            fared.append(f"Level under {p}: {ordering.tally(checks)}")
+        shown.append(f"{m} ({n} datasets): " + ", ".join(f"{p}/{t} {mu[(p, t)]:.4f}" for p in priors for t in tyings)
+                     + "; Gamma against uniform by the paired test: " + ", ".join(fared[:len(tyings)])
+                     + "; " + "; ".join(fared[len(tyings):]))
     return Outcome([("Gamma(2,1) better than uniform under every tying", gamma), ("Level best", level)],
                    ours="; ".join(shown), published="figure only (Fig. 7)", test=TESTS["ES32"],
                    evidence=ev.sources("eskdb_hdp_tying_means"))
