@@ -423,6 +423,33 @@ def _read_exact(fd: int, n: int) -> bytes | None:
     return b"".join(parts)
 
 
+#: glibc's ``mallopt`` parameters (malloc.h) and the largest mmap threshold it takes on a 64-bit system
+#: (DEFAULT_MMAP_THRESHOLD_MAX = 4 MiB x sizeof(long))
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+HELD_MMAP_THRESHOLD = 32 * 2**20
+_HELD_TRIM_THRESHOLD = 2**31 - 1
+
+
+def hold_freed_memory() -> bool:
+    """Make the C heap keep the memory it frees for the rest of the process (glibc ``mallopt``): the top of
+    the heap is never given back to the system (``M_TRIM_THRESHOLD`` at its largest), and blocks up to
+    :data:`HELD_MMAP_THRESHOLD` come from the heap, not from a mapping of their own that ``free`` unmaps
+    (``M_MMAP_THRESHOLD``). A timed step then never pays the page faults of touching memory again that an
+    earlier step gave back: by default glibc returns a freed top or mapping of 128 KiB and more (its
+    threshold moving with what was freed), and which later step faults it in again depends on the heap's
+    history, not on the step's own work; the faults are the kernel's CPU time, inside ``process_time``. For
+    timing steps of a millisecond or less (ECOC-NB's extra step over NB); freed memory is then held by the
+    process until it exits. True when applied, False where there is no glibc ``mallopt``."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        ok = libc.mallopt(_M_TRIM_THRESHOLD, _HELD_TRIM_THRESHOLD) == 1
+        return bool(ok and libc.mallopt(_M_MMAP_THRESHOLD, HELD_MMAP_THRESHOLD) == 1)
+    except (OSError, AttributeError):
+        return False
+
+
 def _malloc_trim() -> None:
     """Give the C heap's free pages back to the system (glibc ``malloc_trim``; no-op elsewhere)."""
     import ctypes

@@ -14,6 +14,9 @@ algorithms, one dataset, a base size and the growth factors per scale::
     replicate: false       # a real dataset: true = past its last row, start again from its first
                            # (timing an algorithm's growth in t beyond the dataset's size; ECOC-NB EC01/EC07)
     preprocess_rows: first_chunk   # or all: preprocessing fitted on all N rows (MassBayes MB11)
+    allocator: system      # or hold_freed: the C heap keeps what it frees (bench.resources.hold_freed_memory),
+                           # so that a sub-millisecond timed step pays no page faults for memory another step
+                           # gave back (ECOC-NB EC07's shared-pass timing)
 
 Training never holds the whole training set when it need not:
 
@@ -54,7 +57,7 @@ from .data.registry import dataset_config
 from .experiment_plan import algo_config, at_scale, experiment_config, plan, results_root, write_plan
 from .store import SCALES
 from .provenance import provenance
-from .resources import Timing, limit_threads, peak_rss_mb, reset_peak_rss, rss_mb, timed, timed_without_jit
+from .resources import Timing, hold_freed_memory, limit_threads, peak_rss_mb, reset_peak_rss, rss_mb, timed, timed_without_jit
 from .runner import algo_identity, build_estimator, estimator_seed, fit_steps
 from .store import RunKey, Store
 
@@ -208,12 +211,23 @@ def experiment_settings(name: str, scale: str) -> dict:
             "max_fit_rows": int(cfg.get("max_fit_rows", 1_000_000)),
             "replicate": bool(cfg.get("replicate", False)),
             "preprocess_rows": _preprocess_rows(name, cfg.get("preprocess_rows", "first_chunk")),
+            "allocator": _allocator(name, cfg.get("allocator", "system")),
             "test_seed_offset": int(cfg.get("test_seed_offset", 1000))}
 
 
 def _preprocess_rows(name: str, value) -> str:
     if value not in ("first_chunk", "all"):
         raise SystemExit(f"{name}: preprocess_rows is {value!r}; use first_chunk (the default) or all")
+    return value
+
+
+#: ``allocator``: the C heap as the system configures it, or keeping the memory it frees
+ALLOCATORS = ("system", "hold_freed")
+
+
+def _allocator(name: str, value) -> str:
+    if value not in ALLOCATORS:
+        raise SystemExit(f"{name}: allocator is {value!r}; use system (the default) or hold_freed")
     return value
 
 
@@ -227,6 +241,9 @@ def run_experiment(name: str, scale: str, results_dir: str | None = None, rerun:
         raise SystemExit(f"{name}: a scale-up experiment takes exactly one available dataset; "
                          f"got {st['datasets']} (missing: {list(st['missing_datasets'])})")
     dataset = st["datasets"][0]
+    if st["allocator"] == "hold_freed" and not hold_freed_memory():
+        raise SystemExit(f"{name}: allocator: hold_freed needs glibc's mallopt, which this system does not have; "
+                         f"run it on a glibc system (Linux) or remove the setting to time with the system's allocator")
     chunks, info = chunk_source(dataset, st["chunk_size"], st["replicate"])
     t_start = time.perf_counter()
     failures = 0
@@ -237,7 +254,8 @@ def run_experiment(name: str, scale: str, results_dir: str | None = None, rerun:
     protocol_cfg = {"name": PROTOCOL, "kind": PROTOCOL, "base_size": st["base_size"],
                     "factors": st["all_factors"], "chunk_size": st["chunk_size"], "test_size": st["test_size"],
                     **({"replicate": True} if st["replicate"] else {}),
-                    **({"preprocess_rows": "all"} if st["preprocess_rows"] == "all" else {})}
+                    **({"preprocess_rows": "all"} if st["preprocess_rows"] == "all" else {}),
+                    **({"allocator": st["allocator"]} if st["allocator"] != "system" else {})}
     for seed in st["seeds"]:
         Xte, yte = _materialise(chunks(st["test_size"], seed + st["test_seed_offset"]))
         first_X, first_y = next(chunks(min(st["chunk_size"], st["base_size"]), seed))

@@ -280,22 +280,28 @@ def test_ecocnb_ec01_ec07_timing_noise_and_the_instances_run(tmp_path):
     assert got["EC07"].verdict == "not checkable" and "no slower than NB" in got["EC07"].reason
 
 
-def _shared_facts(root, ratio_ci, growth_ci, extra_lo=0.4):
-    """Add the shared-pass facts (experiments ecocnb_shared_pass, ecocnb_instances_shared) to root's ecocnb facts."""
+def _shared_facts(root, ratio_ci, growth_ci, extra_lo=0.4, held=None):
+    """Add the shared-pass facts (experiments ecocnb_shared_pass, ecocnb_instances_shared) to root's ecocnb facts;
+    ``held`` = (growth interval, lower end of the extra time's interval) adds the run with the C heap keeping
+    freed memory (ecocnb_instances_shared_held)."""
     from bench.report.facts import Facts
 
     f = Facts.of_paper(root, "ecocnb")
     rows = [{"experiment": "ecocnb_shared_pass", "estimator": "normal", "dataset": "fbis", "N": 2217, "splits": 10,
              "repeats": 7, "interval_over": "folds", "nb_ms": 60.0, "extra_ms": 0.8, "extra_lo_ms": 0.7,
              "extra_hi_ms": 0.9, "ratio": sum(ratio_ci) / 2, "ratio_lo": ratio_ci[0], "ratio_hi": ratio_ci[1]}]
-    rows += [{"experiment": "ecocnb_instances_shared", "estimator": e, "dataset": "fbis", "N": n, "splits": 1,
-              "repeats": 7, "interval_over": "repeats", "nb_ms": 60.0 * n / 2463, "extra_ms": 1.0,
-              "extra_lo_ms": extra_lo, "extra_hi_ms": 1.2, "ratio": 1.01, "ratio_lo": 1.0, "ratio_hi": 1.02}
-             for e in ("normal", "discretised") for n in (2463, 39408)]
+    runs = [("ecocnb_instances_shared", 7, growth_ci, extra_lo)]
+    if held is not None:
+        runs.append(("ecocnb_instances_shared_held", 21, *held))
+    rows += [{"experiment": x, "estimator": e, "dataset": "fbis", "N": n, "splits": 1,
+              "repeats": reps, "interval_over": "repeats", "nb_ms": 60.0 * n / 2463, "extra_ms": 1.0,
+              "extra_lo_ms": lo, "extra_hi_ms": 1.2, "ratio": 1.01, "ratio_lo": 1.0, "ratio_hi": 1.02}
+             for x, reps, _, lo in runs for e in ("normal", "discretised") for n in (2463, 39408)]
     f.add_table("shared_pass_extra", pd.DataFrame(rows), "ecocnb/shared_pass_extra.csv")
     f.add_table("shared_pass_growth", pd.DataFrame(
-        [{"estimator": e, "N_min": 2463, "N_max": 39408, "growth": sum(growth_ci) / 2, "growth_lo": growth_ci[0],
-          "growth_hi": growth_ci[1]} for e in ("normal", "discretised")]), "ecocnb/shared_pass_growth.csv")
+        [{"experiment": x, "estimator": e, "N_min": 2463, "N_max": 39408, "growth": sum(ci) / 2, "growth_lo": ci[0],
+          "growth_hi": ci[1]} for x, _, ci, _ in runs for e in ("normal", "discretised")]),
+        "ecocnb/shared_pass_growth.csv")
     f.write(root / "ecocnb")
 
 
@@ -323,6 +329,37 @@ def test_ecocnb_ec01_ec07_over_the_shared_pass_decided_by_their_intervals(tmp_pa
     _shared_facts(root, (1.01, 1.02), (0.8, 1.6), extra_lo=-0.1)
     got = {v.claim_id: v for v in ecocnb.evaluate(root, claims)}
     assert got["EC07"].verdict == "not checkable" and "interval reaches zero" in got["EC07"].reason
+    assert "ecocnb_instances_shared): per N one fit, 7 interleaved repeats" in got["EC07"].reason
+    assert "the system's allocator" in got["EC07"].reason
+
+
+def test_ecocnb_ec07_reads_the_run_whose_heap_keeps_freed_memory(tmp_path):
+    """With both scale-up runs over the shared pass stored, EC07 (and EC01's second part) is decided by the
+    run with the C heap keeping freed memory, by the unchanged rule; the other run's growths are shown beside
+    it in the reason, not decided on."""
+    claims = _claims("ecocnb", "EC01", "EC07")
+    noisy = (1.08, 4.71)   # the system allocator's run: straddles x2
+    cases = {"a": (noisy, ((0.9, 1.1), 0.7), "reproduced"),        # held run inside x2: decided
+             "b": ((0.9, 1.1), ((2.3, 3.0), 0.7), "not reproduced"),  # held run decides even when the other passes
+             "c": ((0.9, 1.1), ((1.2, 2.4), 0.7), "not checkable"),   # held run straddles x2
+             "d": ((0.9, 1.1), ((0.9, 1.1), -0.1), "not checkable")}  # held run's extra reaches zero
+    for key, (system, held, ec07) in cases.items():
+        root = _ecoc_dir(tmp_path / key, 1.3, 14.0, 0.005)
+        _shared_facts(root, (1.01, 1.02), system, held=held)
+        got = {v.claim_id: v for v in ecocnb.evaluate(root, claims)}
+        assert got["EC07"].verdict == ec07, key
+        assert got["EC07"].evidence == "ecocnb/shared_pass_extra.csv;ecocnb/shared_pass_growth.csv"
+        why = got["EC07"].reason
+        assert "(ecocnb_instances_shared_held): per N one fit, 21 interleaved repeats" in why, key
+        assert "the C heap keeping the memory it frees" in why, key
+        assert (f"with the system's allocator (ecocnb_instances_shared), which gives freed memory back so that a "
+                f"step pays page faults by the heap's history, the growth was normal x{sum(system) / 2:.2f} "
+                f"[{system[0]:.2f}, {system[1]:.2f}]") in why, key
+        assert f"growth x{sum(held[0]) / 2:.2f} [{held[0][0]:.2f}, {held[0][1]:.2f}]" in got["EC07"].ours, key
+    got = {v.claim_id: v for v in ecocnb.evaluate(tmp_path / "a", claims)}
+    assert got["EC01"].verdict == "reproduced" and "not checked" not in got["EC01"].reason
+    got = {v.claim_id: v for v in ecocnb.evaluate(tmp_path / "b", claims)}
+    assert got["EC01"].verdict == "partly reproduced"
 
 
 # ------------------------------------------------------------------ ESKDB (synthetic facts)

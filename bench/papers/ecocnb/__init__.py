@@ -16,5 +16,5 @@ DECLARATION = Paper(
     key="ecocnb", seed="001", title="ECOC with naive Bayes (Park and Fuernkranz, 2014)", short="ECOC-NB",
     authors="Sang-Hyeun Park and Johannes Fürnkranz", year=2014,
     experiments=("ecocnb_normal", "ecocnb_kernel", "ecocnb_discretized", "ecocnb_instances", "ecocnb_shared_pass",
-                 "ecocnb_instances_shared"),
+                 "ecocnb_instances_shared", "ecocnb_instances_shared_held"),
     algorithms=ROLES, display_names=DISPLAY_NAMES, test=None, alpha=None)
