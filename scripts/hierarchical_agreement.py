@@ -249,8 +249,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         import numpyro  # noqa: F401
-    except ImportError:
-        print("skipped: NumPyro is not installed (pip install numpyro)")
+    except ImportError as e:
+        print(f"skipped: NumPyro cannot be imported ({e}; pip install numpyro)")
         return 0
     import pandas as pd
 
