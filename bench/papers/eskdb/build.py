@@ -70,7 +70,6 @@ PAPER = "eskdb"
 EXPERIMENTS = {"main": "eskdb_main", "ablation": "eskdb_ablation", "ensemble": "eskdb_ensemble_size",
                "hdp": "eskdb_hdp_tying", "iterations": "eskdb_gibbs_iterations", "uniform": "eskdb_uniform_prior"}
 ENSEMBLE_SIZE_PARAM = "n_estimators"
-ENSEMBLE_SIZES = (1, 10, 20, 30)
 TYING_PARAM, PRIOR_PARAM = "tying", "prior"
 ITERATIONS_PARAM = "n_iterations"   # eskdb_gibbs_iterations: ESKDB_HDP's Gibbs iterations (claim ES25)
 TYINGS = ("none", "parent", "level", "single")

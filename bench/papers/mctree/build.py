@@ -73,13 +73,6 @@ def published_static_levels() -> dict:
     return out
 
 
-def _variant_labels(ok: pd.DataFrame) -> pd.Series:
-    """A label per record: the algorithm name, plus the estimator settings that differ between
-    its configurations in this experiment (a sweep), e.g. ``mctree (delta=2)`` (the one labeller,
-    :func:`bench.report.labels.variant_labels`; config names: displayed through :data:`DISPLAY_NAMES`)."""
-    return variant_labels(ok, keys="estimator", style="parens")
-
-
 def _curves(ok: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for idx, r in ok.iterrows():
@@ -238,30 +231,19 @@ def _lead_table(curves: pd.DataFrame, ours: str, other: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: budgets (Gaussians) and times (microseconds per query) at which the lead summary reports
+#: budgets (Gaussians) at which the lead summary reports (and the Bayes tree's times at them)
 LEAD_BUDGETS = (50, 100, 200, 500)
-LEAD_TIMES_US = (5, 10, 20, 50, 100, 200)
 
 
-def _step_at(t: np.ndarray, acc: np.ndarray, at: float) -> float:
-    """Accuracy of an anytime curve at time ``at``: the last state reached by then (NaN if none)."""
-    ok = np.flatnonzero(t <= at)
-    return float(acc[ok[-1]]) if ok.size else float("nan")
-
-
-def _time_lead_table(curves: pd.DataFrame, ours: str, other: str, times_us=None) -> pd.DataFrame:
+def _time_lead_table(curves: pd.DataFrame, ours: str, other: str) -> pd.DataFrame:
     """Per dataset and time: MC-Tree minus Bayes tree accuracy (points) at equal mean seconds per
-    query, fold-paired. The times are ``times_us`` (microseconds) or, by default, per dataset the
-    Bayes tree's mean seconds at LEAD_BUDGETS Gaussians (``ref_budget``). A classifier that has
-    not read its root by then (units 0, the prior) makes ``both_answer`` False."""
+    query, fold-paired. The times are, per dataset, the Bayes tree's mean seconds at LEAD_BUDGETS
+    Gaussians (``ref_budget``). A classifier that has not read its root by then (units 0, the prior)
+    makes ``both_answer`` False."""
     rows = []
     sub = curves[curves["variant"].isin([ours, other])]
     for ds, g in sub.groupby("dataset"):
-        if times_us is None:
-            ref = _bayestree_times_us(g, other)
-        else:
-            ref = [(None, t) for t in times_us]
-        for rb, t_us in ref:
+        for rb, t_us in _bayestree_times_us(g, other):
             at = t_us * 1e-6
             leads, both = [], True
             for _, f in g.groupby(["repeat", "fold"]):
@@ -273,7 +255,7 @@ def _time_lead_table(curves: pd.DataFrame, ours: str, other: str, times_us=None)
                         continue
                     t = c["seconds"].to_numpy(float)
                     answered = c["units"].to_numpy(float) > 0
-                    a = _step_at(np.where(answered, t, np.inf), c["accuracy"].to_numpy(float), at)
+                    a = yardstick.step_at(np.where(answered, t, np.inf), c["accuracy"].to_numpy(float), at)
                     if np.isnan(a):
                         both = False
                     vals.append(a)
@@ -411,7 +393,7 @@ def _lead_numbers(lead: pd.DataFrame, tlead: pd.DataFrame) -> list[dict]:
 
 
 def _lead_summary(lead: pd.DataFrame, tlead: pd.DataFrame) -> pd.DataFrame:
-    """One row per dataset: the lead at LEAD_BUDGETS Gaussians and at LEAD_TIMES_US, the largest
+    """One row per dataset: the lead at LEAD_BUDGETS Gaussians and at the Bayes tree's times there, the largest
     lead, all only where both classifiers answer from their trees, and the paper's claim (the numbers:
     :func:`_lead_numbers`). The table states numbers; the claims are judged only by the verdicts
     (:mod:`bench.report.verdicts.mctree`)."""
@@ -441,7 +423,9 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
         return []
     if "metrics_by_budget" not in ok:
         ok["metrics_by_budget"] = None
-    ok["variant"] = _variant_labels(ok)
+    # a label per record: the algorithm name, plus the estimator settings that differ between its
+    # configurations in this experiment (a sweep), e.g. "mctree (delta=2)"
+    ok["variant"] = variant_labels(ok, keys="estimator", style="parens")
     curves = _curves(ok)
     static = _static(ok)
     full = _full_models(ok)
