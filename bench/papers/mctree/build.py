@@ -31,6 +31,7 @@ from bench import published
 from bench.stats.spread import standard_error
 from bench.report.context import PaperResult, ReportContext
 from bench.report.facts import Facts
+from bench.report.keyfig import gather
 from bench.report.figures import Caption, plt, save
 from bench.report.labels import DISPLAY_NAMES, unique_display, variant_labels
 from bench.papers.mctree import DECLARATION, yardstick
@@ -71,22 +72,6 @@ def published_static_levels() -> dict:
         if algo:
             out[(ds, algo)] = float(r.value)
     return out
-
-
-def _curves(ok: pd.DataFrame) -> pd.DataFrame:
-    rows = []
-    for idx, r in ok.iterrows():
-        mbb = r.get("metrics_by_budget")
-        if not isinstance(mbb, list):
-            continue
-        for m in mbb:
-            if m.get("budget") is None:
-                continue
-            rows.append({"dataset": r["dataset"], "variant": r["variant"], "algo": r["algo"], "fold": r["fold"],
-                         "repeat": r["repeat"], "budget": float(m["budget"]), "accuracy": 100 * m["accuracy"],
-                         "rmse": m["rmse"], "units": m.get("mean_units", np.nan),
-                         "seconds": m.get("mean_seconds", np.nan)})
-    return pd.DataFrame(rows)
 
 
 def _mean_se(v: pd.Series) -> tuple[float, float]:
@@ -426,7 +411,7 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
     # a label per record: the algorithm name, plus the estimator settings that differ between its
     # configurations in this experiment (a sweep), e.g. "mctree (delta=2)"
     ok["variant"] = variant_labels(ok, keys="estimator", style="parens")
-    curves = _curves(ok)
+    curves = yardstick.curves(ok, keys=("dataset", "variant", "algo"))
     static = _static(ok)
     full = _full_models(ok)
     paper = published_static_levels()
@@ -717,9 +702,7 @@ def _key_cells(facts: Facts) -> tuple[pd.DataFrame, str]:
         frames.append(pd.DataFrame({"kind": "accuracy (%)", "table": label,
                                     "published": t["paper_accuracy"].astype(float),
                                     "ours": t["ours_accuracy"].astype(float)}))
-    cells = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["kind", "table", "published", "ours"])
-    return cells, ";".join(sources or read)
+    return gather(frames), ";".join(sources or read)
 
 
 def _not_stored(view) -> str:

@@ -51,8 +51,8 @@ def step_at(t: np.ndarray, acc: np.ndarray, at: float) -> float:
     return float(acc[ok[-1]]) if ok.size else float("nan")
 
 
-def curves(records: pd.DataFrame) -> pd.DataFrame:
-    """Per record and budget: dataset, algo, repeat, fold, budget, accuracy (%), units, seconds."""
+def curves(records: pd.DataFrame, keys=("dataset", "algo")) -> pd.DataFrame:
+    """Per record and budget: the record's ``keys`` columns, repeat, fold, budget, accuracy (%), units, seconds."""
     rows = []
     for r in records.itertuples(index=False):
         mbb = r.metrics_by_budget
@@ -63,7 +63,7 @@ def curves(records: pd.DataFrame) -> pd.DataFrame:
         for m in mbb:
             if m.get("budget") is None:
                 continue
-            rows.append({"dataset": r.dataset, "algo": r.algo, "repeat": r.repeat, "fold": r.fold,
+            rows.append({**{k: getattr(r, k) for k in keys}, "repeat": r.repeat, "fold": r.fold,
                          "budget": float(m["budget"]), "accuracy": 100 * m["accuracy"],
                          "units": m.get("mean_units", np.nan), "seconds": m.get("mean_seconds", np.nan)})
     return pd.DataFrame(rows)
