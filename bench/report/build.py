@@ -165,10 +165,6 @@ def _failed_section(title: str, exc: BaseException, old_block: list | None, gene
     return section(title, items)
 
 
-def _pm(m, se, digits=4):
-    return f"{m:.{digits}f} ± {se:.{digits}f}"
-
-
 def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path,
                    ranks: bool = True) -> tuple[list[Path], list[str]]:
     """The generic summary of an experiment; without ``ranks`` no rank analysis (the folder's paper
@@ -186,7 +182,7 @@ def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path,
         se = s.pivot_table(index="dataset", columns="algo", values=f"{metric}_se", aggfunc="first")
         cells = piv.copy().astype(object)
         for c in piv.columns:
-            cells[c] = [_pm(m, e) if pd.notna(m) else "" for m, e in zip(piv[c], se[c])]
+            cells[c] = [f"{m:.4f} ± {e:.4f}" if pd.notna(m) else "" for m, e in zip(piv[c], se[c])]
         written += write_table(cells, out / f"summary_{metric}", labels=shown,
                                caption=f"{name}: {metric} (mean ± standard error over splits)")
         if ranks and piv.shape[1] >= 2 and piv.shape[0] >= 2:
