@@ -504,10 +504,10 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
                                                f"accuracy is that of the last budget state whose mean time per "
                                                f"query is at most the given time)")
 
+    first = _first_answer(curves) if not curves.empty else None
     _record_facts(facts, name, plan, ok, piv if not summ.empty else None,
                   static_rows if not static.empty else None,
-                  lead if pairs and not lead.empty else None, tlead,
-                  _first_answer(curves) if not curves.empty else None)
+                  lead if pairs and not lead.empty else None, tlead, first)
     if name in FOLD_FACTS and not curves.empty:
         facts.add_table(f"{name}_fold_anytime", fold_anytime(curves, ok), f"{PAPER}/{name}_accuracy_at_budgets.csv",
                         about="per fold, each variant's accuracy (%) averaged over the table's budgets (the anytime "
@@ -531,9 +531,8 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
     notes.append("- Wall-clock times are those of our Numba engine on a machine shared by several processes (load "
                  "well above the 2 cores), not of the paper's Java; they order the two trees at equal time only "
                  "roughly.")
-    if not curves.empty:
-        fa = _first_answer(curves)
-        written += write_table(fa.set_index(["dataset", "variant"]), out / f"{name}_first_answer", labels=show,
+    if first is not None:
+        written += write_table(first.set_index(["dataset", "variant"]), out / f"{name}_first_answer", labels=show,
                                caption=f"{name}: the first answer from the tree (the root entries read): its cost "
                                        f"in budget units and its accuracy, beside the prior-only accuracy before it")
     if pairs and not lead.empty:
