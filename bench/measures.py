@@ -8,7 +8,7 @@ bytes and shown in MB).
 
 Every stage iterates over this registry: collecting values from records
 (:mod:`bench.stats.collect`), the console summary of a job (:mod:`bench.summary`), an experiment's
-summary table (:func:`bench.report.build.summarise`), the comparison of algorithms
+summary table (:func:`bench.report.tables.summarise`), the comparison of algorithms
 (:mod:`bench.compare.analysis`) and the direction of a win in the statistical tests
 (:data:`bench.stats.pairwise.LOWER_IS_BETTER`, which adds the names the papers use for the same
 measures, e.g. "0-1 loss").

@@ -16,7 +16,7 @@ import pytest
 from bench.report import keyfig
 from bench.report import page as P
 from bench.report import verdicts as V
-from bench.report.html import LIST_OPEN, display_width, png_size, split_top, tex_to_html, write_site
+from bench.report.html import LIST_OPEN, display_width, png_size, split_inlines, tex_to_html, write_site
 from bench.report.paper_pages import paper_blocks
 
 REPO = Path(__file__).resolve().parents[1]
@@ -108,8 +108,9 @@ def test_verdict_table_puts_the_claim_beside_its_id_and_folds_long_lists(tmp_pat
     assert '<span class="math">ψ = 5000</span>' in body
 
 
-def test_split_top_keeps_parentheses_whole():
-    assert split_top("a (b; c); d [e; f]; g", "; ") == ["a (b; c)", "d [e; f]", "g"]
+def test_split_inlines_keeps_parentheses_whole():
+    assert split_inlines((P.Text("a (b; c); d [e; f]; g"),), "; ") == [
+        (P.Text("a (b; c)"),), (P.Text("d [e; f]"),), (P.Text("g"),)]
 
 
 def test_images_are_shown_at_their_drawn_size_at_least_600_px(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pandas as pd
@@ -11,7 +12,7 @@ import bench.papers
 
 from bench import published
 from bench.experiment_plan import experiment_config, experiment_names
-from bench.papers import PAPERS, build_module, published_cells, verdicts_module
+from bench.papers import PAPERS, build_module, published_cells
 
 ALGO_DIR = __import__("pathlib").Path(__file__).resolve().parents[1] / "conf" / "algo"
 
@@ -84,7 +85,7 @@ def test_algorithm_map_and_display_names_name_existing_configs(key):
 @pytest.mark.parametrize("key", list(PAPERS))
 def test_each_package_has_its_build_and_verdicts(key):
     assert callable(build_module(key).build)
-    assert callable(verdicts_module(key).evaluate)
+    assert callable(importlib.import_module(f"bench.papers.{key}.verdicts").evaluate)
 
 
 def test_declarations_are_light():

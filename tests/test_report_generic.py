@@ -2,7 +2,8 @@
 
 import pandas as pd
 
-from bench.report.build import summarise, variant_labels
+from bench.report.labels import variant_labels
+from bench.report.tables import summarise
 
 
 def _rec(algo, cfg, h, err, fold):

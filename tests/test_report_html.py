@@ -102,10 +102,10 @@ def test_a_figure_caption_becomes_its_figcaption_with_nested_tags():
 
 
 def test_a_paper_page_lists_the_generic_summaries_on_one_line():
-    from bench.report.paper_pages import generic_summaries_line
+    from bench.report.paper_pages import generic_summaries_item
 
-    line = generic_summaries_line({"summary_error", "summary_error_ranks", "summary_rmse", "summary_train_time"},
-                                  "../x/")
+    line = P.md_block(P.Bullets([generic_summaries_item(
+        {"summary_error", "summary_error_ranks", "summary_rmse", "summary_train_time"}, "../x/")]))
     assert line == ("- summaries over the splits, every algorithm and dataset: [error](../x/summary_error.md) "
                     "([ranks](../x/summary_error_ranks.md)) · [RMSE](../x/summary_rmse.md) · "
                     "[training CPU time](../x/summary_train_time.md)")

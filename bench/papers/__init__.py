@@ -72,11 +72,6 @@ def build_module(key: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{key}.build")
 
 
-def verdicts_module(key: str) -> ModuleType:
-    """``bench.papers.<key>.verdicts``: the paper's claim checks."""
-    return importlib.import_module(f"{__name__}.{key}.verdicts")
-
-
 def builds() -> dict[str, Callable]:
     """paper key -> its ``build(ctx, out) -> PaperResult``."""
     return {k: build_module(k).build for k in PAPERS}

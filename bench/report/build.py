@@ -42,17 +42,13 @@ from dataclasses import dataclass, field
 from typing import Callable
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from ..provenance import provenance
-from ..stats.spread import standard_error
 from .context import PaperResult, ReportContext, status_counts
 from .evidence import EVIDENCE, Evidence, export_experiment, export_perf, write_manifest
 from .ranking import friedman_report
 from .labels import names_for
-from .labels import variant_labels
-from ..measures import ACCURACY, MEASURES, TIMES
 from ..store import SCALES, results_root  # noqa: F401  (defined once, in the store)
 from ..papers import builds
 from . import page as P
@@ -63,9 +59,9 @@ from .paper_pages import TITLES, page_item, paper_experiments, shorten
 #: paper key -> build(ctx, out) -> PaperResult (bench.papers: one explicit list)
 BUILDS = builds()
 from .staging import StagedTree, build_lock
-from .tables import write_table
+from .tables import summarise, write_table
 
-__all__ = ["build_reports", "summarise", "generic_report"]
+__all__ = ["build_reports", "generic_report"]
 
 #: failed / not-applicable (algorithm, dataset) pairs listed in the index per experiment
 MAX_LISTED = 12
@@ -169,32 +165,6 @@ def _failed_section(title: str, exc: BaseException, old_block: list | None, gene
     return section(title, items)
 
 
-def summarise(df: pd.DataFrame, names: dict[str, str] | None = None) -> pd.DataFrame:
-    """Mean and standard error over splits per (dataset, algorithm variant, protocol); ``algo`` is
-    the config (variant) label, ``learner`` its display name (the paper's, with ``names``)."""
-    ok = df[df["status"] == "ok"].copy()
-    if ok.empty:
-        return pd.DataFrame()
-    ok["learner"] = variant_labels(ok, names)
-    ok["algo"] = variant_labels(ok)
-    rows = []
-    for (ds, algo, prot), g in ok.groupby(["dataset", "algo", "protocol"], sort=True):
-        row = {"dataset": ds, "algo": algo, "learner": g["learner"].iloc[0], "protocol": prot, "splits": len(g)}
-        for m in (*ACCURACY, *TIMES):
-            col = MEASURES[m].column
-            v = g[col].astype(float).to_numpy() if col in g else np.array([np.nan])
-            row[m] = v.mean()
-            row[f"{m}_se"] = standard_error(v, single=0.0)
-        size = MEASURES["model_bytes"]
-        row["model_mb"] = g[size.column].astype(float).mean() / size.divisor if size.column in g else np.nan
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def _pm(m, se, digits=4):
-    return f"{m:.{digits}f} ± {se:.{digits}f}"
-
-
 def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path,
                    ranks: bool = True) -> tuple[list[Path], list[str]]:
     """The generic summary of an experiment; without ``ranks`` no rank analysis (the folder's paper
@@ -212,7 +182,7 @@ def generic_report(name: str, df: pd.DataFrame, plan: dict, out: Path,
         se = s.pivot_table(index="dataset", columns="algo", values=f"{metric}_se", aggfunc="first")
         cells = piv.copy().astype(object)
         for c in piv.columns:
-            cells[c] = [_pm(m, e) if pd.notna(m) else "" for m, e in zip(piv[c], se[c])]
+            cells[c] = [f"{m:.4f} ± {e:.4f}" if pd.notna(m) else "" for m, e in zip(piv[c], se[c])]
         written += write_table(cells, out / f"summary_{metric}", labels=shown,
                                caption=f"{name}: {metric} (mean ± standard error over splits)")
         if ranks and piv.shape[1] >= 2 and piv.shape[0] >= 2:

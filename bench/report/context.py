@@ -188,9 +188,11 @@ class ExperimentView:
             return []
         return sorted(set(self.status.loc[self.status["complete"], "algo"]))
 
-    def means(self, measure: str) -> pd.DataFrame:
-        return collect.dataset_means(self.records, measure, seeds=self.plan.get("seeds")) \
+    def means(self, measure: str, datasets: list[str] | None = None) -> pd.DataFrame:
+        """Per-dataset means of ``measure`` (datasets x algos), only the rows of ``datasets`` when given."""
+        v = collect.dataset_means(self.records, measure, seeds=self.plan.get("seeds")) \
             if not self.records.empty else pd.DataFrame()
+        return v if datasets is None or v.empty else v.loc[v.index.intersection(datasets)]
 
     def splits(self, measure: str) -> pd.DataFrame:
         return collect.split_values(self.records, measure, seeds=self.plan.get("seeds")) \

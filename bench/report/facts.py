@@ -134,9 +134,6 @@ class Facts:
             raise KeyError(f"no fact {name!r} in {self.paper}'s facts")
         return item["source"]
 
-    def sources(self, *names: str, recorded: bool = False) -> str:
-        """The evidence string of a verdict reading these facts: their sources, once each, ';'-joined;
-        with ``recorded``, of those the build recorded (the others are left out, not an error)."""
-        if recorded:
-            names = tuple(n for n in names if n in self.tables or n in self.values)
+    def sources(self, *names: str) -> str:
+        """The evidence string of a verdict reading these facts: their sources, once each, ';'-joined."""
         return ";".join(dict.fromkeys(self.source(n) for n in names))

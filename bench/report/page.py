@@ -47,9 +47,6 @@ class Link:
     href: str
 
 
-Inline = Union[Text, Code, Strong, Em, Link, str]
-
-
 def inlines(*parts) -> tuple:
     """A tuple of inlines from ``parts`` (strings become :class:`Text`; a list or tuple is spliced;
     empty strings are left out)."""

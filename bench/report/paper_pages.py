@@ -213,11 +213,6 @@ def generic_summaries_item(stems: set[str], rel: str) -> P.Item:
     return P.Item(P.inlines("summaries over the splits, every algorithm and dataset: ", P.join(parts, " · ")))
 
 
-def generic_summaries_line(stems: set[str], rel: str) -> str:
-    """:func:`generic_summaries_item` as a Markdown line."""
-    return P.md_block(P.Bullets([generic_summaries_item(stems, rel)]))
-
-
 def _description(experiment: str) -> str:
     """The experiment's one-line description from conf/experiment/<name>.yaml ('' when none)."""
     try:

@@ -5,7 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+
+from ..measures import ACCURACY, MEASURES, TIMES
+from ..stats.spread import standard_error
+from .labels import variant_labels
 
 
 #: at most this many columns in one Markdown table (a wider table is split into parts, each
@@ -170,3 +175,25 @@ def write_table(df: pd.DataFrame, path_stem: Path, caption: str = "", index: boo
                               md))
     contents.record(path_stem.parent, "table", path_stem.name, [md, tex, csv], caption)
     return [md, tex, csv]  # the view goes with the Markdown: not a file of the table's own (not in manifests)
+
+
+def summarise(df: pd.DataFrame, names: dict[str, str] | None = None) -> pd.DataFrame:
+    """Mean and standard error over splits per (dataset, algorithm variant, protocol); ``algo`` is
+    the config (variant) label, ``learner`` its display name (the paper's, with ``names``)."""
+    ok = df[df["status"] == "ok"].copy()
+    if ok.empty:
+        return pd.DataFrame()
+    ok["learner"] = variant_labels(ok, names)
+    ok["algo"] = variant_labels(ok)
+    rows = []
+    for (ds, algo, prot), g in ok.groupby(["dataset", "algo", "protocol"], sort=True):
+        row = {"dataset": ds, "algo": algo, "learner": g["learner"].iloc[0], "protocol": prot, "splits": len(g)}
+        for m in (*ACCURACY, *TIMES):
+            col = MEASURES[m].column
+            v = g[col].astype(float).to_numpy() if col in g else np.array([np.nan])
+            row[m] = v.mean()
+            row[f"{m}_se"] = standard_error(v, single=0.0)
+        size = MEASURES["model_bytes"]
+        row["model_mb"] = g[size.column].astype(float).mean() / size.divisor if size.column in g else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -20,10 +20,7 @@ def collections(pds: pd.DataFrame) -> dict[str, list[str] | None]:
 
 def values(exp, datasets: list[str]) -> dict[str, pd.DataFrame]:
     """Per-dataset values (datasets x our algo names) of every measure the paper uses."""
-    vals = {}
-    for m in ("error", "rmse", "train_s", "test_s"):
-        v = exp.means(m)
-        vals[m] = v.loc[v.index.intersection(datasets)] if not v.empty else v
+    vals = {m: exp.means(m, datasets) for m in ("error", "rmse", "train_s", "test_s")}
     ok = exp.records
     complete = exp.status[exp.status["complete"]] if not exp.status.empty else exp.status
     if ok.empty or complete.empty:
@@ -58,8 +55,6 @@ def wdl_cells(pub: pd.DataFrame, vals: dict, measure: str, pub_measure: str, col
 def rf10_sklearn_cells(pub: pd.DataFrame, vals: dict, measure: str, pub_measure: str, coll: dict,
                        exp) -> pd.DataFrame:
     """The published cells with RF10, recomputed with RF10-sklearn in RF10's place (for the verdicts)."""
-    if "RF10-sklearn" not in ALGOS:
-        return pd.DataFrame()
     return wdl_cells(rf10_cells(pub, "RF10-sklearn"), vals, measure, pub_measure, coll, exp)
 
 

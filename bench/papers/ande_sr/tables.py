@@ -149,7 +149,7 @@ def protocol_notes(exp) -> list[str]:
     if exp.records.empty:
         return lines
     pc = exp.records["protocol_config"].iloc[0] or {}
-    reps = int(pc.get("n_repeats", 1)) * max(1, len(plan.get("seeds") or [0]))
+    reps = int(rounds(exp))
     if reps != 20:
         lines.append(f"bias and variance are estimated from {reps} rounds of {pc.get('n_splits', '?')}-fold CV "
                      f"({reps} predictions of every instance); the paper used 20 rounds of 2-fold CV")

@@ -61,16 +61,14 @@ from bench.papers.eskdb.generators import ablation_generators
 from bench.report.facts import Facts
 from bench.report.html import KEY_FIGURE
 from bench.report.keyfig import gather, printed
-from bench.report.labels import variant_labels
 from bench.papers.eskdb import ABLATION, ACCURACY, ALGOS, DECLARATION, MEASURES, FIX_VARIANTS, KDB_VARIANTS
-from bench.report.tables import write_table
+from bench.report.tables import summarise, write_table
 from bench.report.verdicts.timing import split_times
 
 PAPER = "eskdb"
 EXPERIMENTS = {"main": "eskdb_main", "ablation": "eskdb_ablation", "ensemble": "eskdb_ensemble_size",
                "hdp": "eskdb_hdp_tying", "iterations": "eskdb_gibbs_iterations", "uniform": "eskdb_uniform_prior"}
 ENSEMBLE_SIZE_PARAM = "n_estimators"
-ENSEMBLE_SIZES = (1, 10, 20, 30)
 TYING_PARAM, PRIOR_PARAM = "tying", "prior"
 ITERATIONS_PARAM = "n_iterations"   # eskdb_gibbs_iterations: ESKDB_HDP's Gibbs iterations (claim ES25)
 TYINGS = ("none", "parent", "level", "single")
@@ -138,14 +136,6 @@ def _resolve(exp, candidates: dict[str, list[str]]) -> dict[str, str]:
     return out
 
 
-def _values(exp, datasets: list[str]) -> dict[str, pd.DataFrame]:
-    vals = {}
-    for m in set(MEASURES.values()):
-        v = exp.means(m)
-        vals[m] = v.loc[v.index.intersection(datasets)] if not v.empty else v
-    return vals
-
-
 def build(ctx: ReportContext, out: Path) -> PaperResult:
     res = PaperResult(PAPER, experiments=list(EXPERIMENTS.values()))
     exp = ctx.experiment(EXPERIMENTS["main"])
@@ -154,7 +144,7 @@ def build(ctx: ReportContext, out: Path) -> PaperResult:
     amap = _resolve(exp, ALGOS)
     label = {v: k for k, v in amap.items()}
     res.add_missing_cells("Tables 3-9, Figs 1, 8", exp, pds, amap)
-    vals = _values(exp, mapped)
+    vals = {m: exp.means(m, mapped) for m in set(MEASURES.values())}
     reasons = {oa: exp.algo_reason(oa) or "" for oa in amap.values()}
 
     # WDL tables 3, 4, 7
@@ -219,33 +209,15 @@ def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns, dtype=object)
 
 
-def summary_means(exp) -> pd.DataFrame:
-    """Per (dataset, algo, protocol): the mean RMSE and error rate over the ok splits of all the experiment's
-    stored records, labelled by :func:`.labels.variant_labels`: what the experiment's summary_long.csv shows
-    (:func:`bench.report.build.summarise`, which this module cannot import; a test holds the two equal)."""
-    cols = ["dataset", "algo", "protocol", "rmse", "error"]
-    df = exp.all_records
-    ok = df[df["status"] == "ok"].copy() if not df.empty else df
-    if ok.empty:
-        return pd.DataFrame(columns=cols)
-    ok["algo"] = variant_labels(ok)
-    rows = []
-    for (ds, algo, prot), g in ok.groupby(["dataset", "algo", "protocol"], sort=True):
-        row = {"dataset": ds, "algo": algo, "protocol": prot}
-        for col, label in (("metrics.rmse", "rmse"), ("metrics.error", "error")):
-            v = g[col].astype(float).to_numpy() if col in g else np.array([np.nan])
-            row[label] = v.mean()
-        rows.append(row)
-    return pd.DataFrame(rows, columns=cols)
-
-
 def _experiment_facts(ctx: ReportContext, facts: Facts) -> None:
     """The per-dataset means of :data:`SUMMARY_FACTS` (fact tables ``<experiment>_means``) and each one's
     protocols and dataset count (values ``<experiment>_scale``), shown in ``<experiment>/summary_long.csv``."""
     for name, algos in SUMMARY_FACTS.items():
-        s = summary_means(ctx.experiment(name))
+        df = ctx.experiment(name).all_records
+        s = summarise(df) if not df.empty else df
         if s.empty:
             continue
+        s = s[["dataset", "algo", "protocol", "rmse", "error"]]
         source = f"{name}/summary_long.csv"
         facts.add_value(f"{name}_scale", {"protocols": sorted(set(s["protocol"])), "datasets": s["dataset"].nunique()},
                         source, about="the protocols and the number of datasets of the experiment's ok splits")

@@ -31,6 +31,7 @@ from bench import published
 from bench.stats.spread import standard_error
 from bench.report.context import PaperResult, ReportContext
 from bench.report.facts import Facts
+from bench.report.keyfig import gather
 from bench.report.figures import Caption, plt, save
 from bench.report.labels import DISPLAY_NAMES, unique_display, variant_labels
 from bench.papers.mctree import DECLARATION, yardstick
@@ -71,29 +72,6 @@ def published_static_levels() -> dict:
         if algo:
             out[(ds, algo)] = float(r.value)
     return out
-
-
-def _variant_labels(ok: pd.DataFrame) -> pd.Series:
-    """A label per record: the algorithm name, plus the estimator settings that differ between
-    its configurations in this experiment (a sweep), e.g. ``mctree (delta=2)`` (the one labeller,
-    :func:`bench.report.labels.variant_labels`; config names: displayed through :data:`DISPLAY_NAMES`)."""
-    return variant_labels(ok, keys="estimator", style="parens")
-
-
-def _curves(ok: pd.DataFrame) -> pd.DataFrame:
-    rows = []
-    for idx, r in ok.iterrows():
-        mbb = r.get("metrics_by_budget")
-        if not isinstance(mbb, list):
-            continue
-        for m in mbb:
-            if m.get("budget") is None:
-                continue
-            rows.append({"dataset": r["dataset"], "variant": r["variant"], "algo": r["algo"], "fold": r["fold"],
-                         "repeat": r["repeat"], "budget": float(m["budget"]), "accuracy": 100 * m["accuracy"],
-                         "rmse": m["rmse"], "units": m.get("mean_units", np.nan),
-                         "seconds": m.get("mean_seconds", np.nan)})
-    return pd.DataFrame(rows)
 
 
 def _mean_se(v: pd.Series) -> tuple[float, float]:
@@ -238,30 +216,19 @@ def _lead_table(curves: pd.DataFrame, ours: str, other: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: budgets (Gaussians) and times (microseconds per query) at which the lead summary reports
+#: budgets (Gaussians) at which the lead summary reports (and the Bayes tree's times at them)
 LEAD_BUDGETS = (50, 100, 200, 500)
-LEAD_TIMES_US = (5, 10, 20, 50, 100, 200)
 
 
-def _step_at(t: np.ndarray, acc: np.ndarray, at: float) -> float:
-    """Accuracy of an anytime curve at time ``at``: the last state reached by then (NaN if none)."""
-    ok = np.flatnonzero(t <= at)
-    return float(acc[ok[-1]]) if ok.size else float("nan")
-
-
-def _time_lead_table(curves: pd.DataFrame, ours: str, other: str, times_us=None) -> pd.DataFrame:
+def _time_lead_table(curves: pd.DataFrame, ours: str, other: str) -> pd.DataFrame:
     """Per dataset and time: MC-Tree minus Bayes tree accuracy (points) at equal mean seconds per
-    query, fold-paired. The times are ``times_us`` (microseconds) or, by default, per dataset the
-    Bayes tree's mean seconds at LEAD_BUDGETS Gaussians (``ref_budget``). A classifier that has
-    not read its root by then (units 0, the prior) makes ``both_answer`` False."""
+    query, fold-paired. The times are, per dataset, the Bayes tree's mean seconds at LEAD_BUDGETS
+    Gaussians (``ref_budget``). A classifier that has not read its root by then (units 0, the prior)
+    makes ``both_answer`` False."""
     rows = []
     sub = curves[curves["variant"].isin([ours, other])]
     for ds, g in sub.groupby("dataset"):
-        if times_us is None:
-            ref = _bayestree_times_us(g, other)
-        else:
-            ref = [(None, t) for t in times_us]
-        for rb, t_us in ref:
+        for rb, t_us in _bayestree_times_us(g, other):
             at = t_us * 1e-6
             leads, both = [], True
             for _, f in g.groupby(["repeat", "fold"]):
@@ -273,7 +240,7 @@ def _time_lead_table(curves: pd.DataFrame, ours: str, other: str, times_us=None)
                         continue
                     t = c["seconds"].to_numpy(float)
                     answered = c["units"].to_numpy(float) > 0
-                    a = _step_at(np.where(answered, t, np.inf), c["accuracy"].to_numpy(float), at)
+                    a = yardstick.step_at(np.where(answered, t, np.inf), c["accuracy"].to_numpy(float), at)
                     if np.isnan(a):
                         both = False
                     vals.append(a)
@@ -411,7 +378,7 @@ def _lead_numbers(lead: pd.DataFrame, tlead: pd.DataFrame) -> list[dict]:
 
 
 def _lead_summary(lead: pd.DataFrame, tlead: pd.DataFrame) -> pd.DataFrame:
-    """One row per dataset: the lead at LEAD_BUDGETS Gaussians and at LEAD_TIMES_US, the largest
+    """One row per dataset: the lead at LEAD_BUDGETS Gaussians and at the Bayes tree's times there, the largest
     lead, all only where both classifiers answer from their trees, and the paper's claim (the numbers:
     :func:`_lead_numbers`). The table states numbers; the claims are judged only by the verdicts
     (:mod:`bench.report.verdicts.mctree`)."""
@@ -441,8 +408,10 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
         return []
     if "metrics_by_budget" not in ok:
         ok["metrics_by_budget"] = None
-    ok["variant"] = _variant_labels(ok)
-    curves = _curves(ok)
+    # a label per record: the algorithm name, plus the estimator settings that differ between its
+    # configurations in this experiment (a sweep), e.g. "mctree (delta=2)"
+    ok["variant"] = variant_labels(ok, keys="estimator", style="parens")
+    curves = yardstick.curves(ok, keys=("dataset", "variant", "algo"))
     static = _static(ok)
     full = _full_models(ok)
     paper = published_static_levels()
@@ -535,10 +504,10 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
                                                f"accuracy is that of the last budget state whose mean time per "
                                                f"query is at most the given time)")
 
+    first = _first_answer(curves) if not curves.empty else None
     _record_facts(facts, name, plan, ok, piv if not summ.empty else None,
                   static_rows if not static.empty else None,
-                  lead if pairs and not lead.empty else None, tlead,
-                  _first_answer(curves) if not curves.empty else None)
+                  lead if pairs and not lead.empty else None, tlead, first)
     if name in FOLD_FACTS and not curves.empty:
         facts.add_table(f"{name}_fold_anytime", fold_anytime(curves, ok), f"{PAPER}/{name}_accuracy_at_budgets.csv",
                         about="per fold, each variant's accuracy (%) averaged over the table's budgets (the anytime "
@@ -562,9 +531,8 @@ def mctree_report(df: pd.DataFrame, plan: dict, out: Path, facts: Facts) -> list
     notes.append("- Wall-clock times are those of our Numba engine on a machine shared by several processes (load "
                  "well above the 2 cores), not of the paper's Java; they order the two trees at equal time only "
                  "roughly.")
-    if not curves.empty:
-        fa = _first_answer(curves)
-        written += write_table(fa.set_index(["dataset", "variant"]), out / f"{name}_first_answer", labels=show,
+    if first is not None:
+        written += write_table(first.set_index(["dataset", "variant"]), out / f"{name}_first_answer", labels=show,
                                caption=f"{name}: the first answer from the tree (the root entries read): its cost "
                                        f"in budget units and its accuracy, beside the prior-only accuracy before it")
     if pairs and not lead.empty:
@@ -733,9 +701,7 @@ def _key_cells(facts: Facts) -> tuple[pd.DataFrame, str]:
         frames.append(pd.DataFrame({"kind": "accuracy (%)", "table": label,
                                     "published": t["paper_accuracy"].astype(float),
                                     "ours": t["ours_accuracy"].astype(float)}))
-    cells = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["kind", "table", "published", "ours"])
-    return cells, ";".join(sources or read)
+    return gather(frames), ";".join(sources or read)
 
 
 def _not_stored(view) -> str:

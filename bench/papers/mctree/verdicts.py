@@ -152,8 +152,6 @@ def covtype_baselines_shown(ev: Evidence, row) -> Outcome:
 
 #: the paper's static classifiers: Weka's SMO (smo_numeric: linear kernel, C = 1, [0,1] normalisation,
 #: pairwise) and J48; scikit-learn's SVC (svm) is an extra, never the paper's SVM
-STATIC = {"MC03": ("pendigits", "smo_numeric"), "MC04": ("pendigits", "j48"), "MC06": ("letter", "j48"),
-          "MC07": ("letter", "smo_numeric")}
 STATIC_NAMES = {"smo_numeric": "SVM (Weka SMO)", "j48": "C4.5 (J48)"}
 
 

@@ -45,13 +45,14 @@ SIMILAR = 3.0
 FACT = f"{EXPERIMENT}_yardstick"
 
 
-def _step_at(t: np.ndarray, acc: np.ndarray, at: float) -> float:
+def step_at(t: np.ndarray, acc: np.ndarray, at: float) -> float:
+    """Accuracy of an anytime curve at time ``at``: the last state reached by then (NaN if none)."""
     ok = np.flatnonzero(t <= at)
     return float(acc[ok[-1]]) if ok.size else float("nan")
 
 
-def curves(records: pd.DataFrame) -> pd.DataFrame:
-    """Per record and budget: dataset, algo, repeat, fold, budget, accuracy (%), units, seconds."""
+def curves(records: pd.DataFrame, keys=("dataset", "algo")) -> pd.DataFrame:
+    """Per record and budget: the record's ``keys`` columns, repeat, fold, budget, accuracy (%), units, seconds."""
     rows = []
     for r in records.itertuples(index=False):
         mbb = r.metrics_by_budget
@@ -62,7 +63,7 @@ def curves(records: pd.DataFrame) -> pd.DataFrame:
         for m in mbb:
             if m.get("budget") is None:
                 continue
-            rows.append({"dataset": r.dataset, "algo": r.algo, "repeat": r.repeat, "fold": r.fold,
+            rows.append({**{k: getattr(r, k) for k in keys}, "repeat": r.repeat, "fold": r.fold,
                          "budget": float(m["budget"]), "accuracy": 100 * m["accuracy"],
                          "units": m.get("mean_units", np.nan), "seconds": m.get("mean_seconds", np.nan)})
     return pd.DataFrame(rows)
@@ -88,7 +89,7 @@ def at_equal_time(c: pd.DataFrame) -> pd.DataFrame:
                 for _, f in g[g["algo"] == algo].groupby(["repeat", "fold"]):
                     f = f.sort_values("budget")
                     t = np.where(f["units"].to_numpy(float) > 0, f["seconds"].to_numpy(float), np.inf)
-                    vals.append(_step_at(t, f["accuracy"].to_numpy(float), at))
+                    vals.append(step_at(t, f["accuracy"].to_numpy(float), at))
                 acc[algo] = float(np.nanmean(vals)) if np.isfinite(vals).any() else float("nan")
             out.append({"dataset": ds, "bt_budget": b, "seconds": at, "nn": acc[NN], "bt": acc[BT], "mc": acc[MC],
                         "bt_minus_nn": acc[BT] - acc[NN], "mc_minus_nn": acc[MC] - acc[NN],

@@ -20,13 +20,13 @@ Interface (the rules themselves are written down in :data:`RULES`, in one place)
 from __future__ import annotations
 
 import importlib
-import math
 import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from ... import published
 from ...papers import PAPERS
 from .. import page as P
 
@@ -211,13 +211,6 @@ def to_frame(verdicts: list[Verdict]) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ helpers for the evaluators
-def fmt(x, digits: int = 2, unit: str = "") -> str:
-    """A number for display ('' for None/NaN)."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return ""
-    return f"{x:.{digits}f}{unit}"
-
-
 def claim_text(row) -> str:
     """The claim in one line: its quote (the paper's sentence)."""
     return str(row.get("quote", "") or row.get("quantity", "")).strip()
@@ -232,12 +225,6 @@ def published_text(row) -> str:
 
 
 # ------------------------------------------------------------------ running the evaluators
-def _claims(paper: str) -> pd.DataFrame:
-    from ... import published
-
-    return published.claims(paper)
-
-
 def _degrade(paper: str, claims: pd.DataFrame, reason: str) -> list[Verdict]:
     return [Verdict(r["claim_id"], paper, NOT_CHECKABLE, published=published_text(r), reason=reason,
                     claim=claim_text(r)) for _, r in claims.iterrows()]
@@ -270,7 +257,7 @@ def evaluate_paper(paper: str, reports_dir: Path, claims: pd.DataFrame | None = 
     module that fails to import or raises, and one that leaves a claim out or answers it twice, is
     a bug: :class:`EvaluatorError`, naming the claims (each claim is evaluated alone to find those
     that raise) and the traceback. Verdicts on ids that are not the paper's claims are dropped."""
-    claims = _claims(paper) if claims is None else claims
+    claims = published.claims(paper) if claims is None else claims
     reports_dir = Path(reports_dir)
     modname = f"bench.papers.{paper}.verdicts"
     ids = list(claims["claim_id"])
@@ -415,7 +402,7 @@ def evaluate_all(reports_dir: Path | str = "reports") -> list[Verdict]:
     for paper in PAPERS:
         out += evaluate_paper(paper, Path(reports_dir))
     out = paper_fails_too(scale_gate(out, reports_dir))
-    ids, problem = unjudged(out, _claims(None))
+    ids, problem = unjudged(out, published.claims(None))
     if problem:
         raise EvaluatorError("bench/published/claims.csv", ids, problem)
     return out

@@ -193,9 +193,6 @@ class WDL:
     #: shows no p-value and names its test in ``test_text``
     tally: bool = False
 
-    def checks(self, ev) -> tuple[list[tuple[str, list[Check]]], list[str], list[str]]:
-        return self._checks(ev, self.side)[:3]
-
     def _checks(self, ev, side: str, paired: list | None = None):
         """(parts, shown, facts, dataset counts); ``paired`` collects (label, row, col, values, measure) of
         the comparisons whose cell gives our paired per-dataset values (on our side)."""
