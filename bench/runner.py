@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import logging
-import pickle
 import signal as _signal
 import sys
 import time
@@ -36,8 +35,8 @@ from .data import Dataset, load
 from .data.cache import cache_dir as user_cache_dir
 from .protocols import Split, resolve, splits
 from .provenance import provenance
-from .resources import (LimitedWorker, Timing, data_mb, limit_threads, memory_limit, peak_rss_mb, reset_peak_rss,
-                        prefer_forksafe_threads, resolve_mem_limit, rss_mb, run_limited, timed)
+from .resources import (LimitedWorker, Timing, data_mb, limit_threads, memory_limit, peak_rss_mb, pickled_size,
+                        reset_peak_rss, prefer_forksafe_threads, resolve_mem_limit, rss_mb, run_limited, timed)
 from .store import (RunKey, Store, config_hash, data_identity, metrics_problem, predictions_problem,
                     protocol_identity, setup_hash)
 
@@ -304,7 +303,7 @@ def run_split(algo_cfg: dict, ds: Dataset, split: Split, seed: int) -> tuple[dic
     proba = _full_proba(est, proba_est, ds.n_classes, len(split.test))
     model = Pipeline([(f"step{i}", s) for i, s in enumerate(steps)] + [("model", est)]) if steps else est
     try:
-        model_bytes = len(pickle.dumps(model, protocol=pickle.HIGHEST_PROTOCOL))
+        model_bytes = pickled_size(model)
     except Exception:  # an unpicklable model is not an evaluation failure
         model_bytes = None
     yte = y[split.test]

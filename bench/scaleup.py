@@ -42,7 +42,6 @@ bench.experiments run NAME`` delegates here).
 from __future__ import annotations
 
 import argparse
-import pickle
 import sys
 import time
 import traceback
@@ -57,7 +56,8 @@ from .data.registry import dataset_config
 from .experiment_plan import algo_config, at_scale, experiment_config, plan, results_root, write_plan
 from .store import SCALES
 from .provenance import provenance
-from .resources import Timing, hold_freed_memory, limit_threads, peak_rss_mb, reset_peak_rss, rss_mb, timed, timed_without_jit
+from .resources import (Timing, hold_freed_memory, limit_threads, peak_rss_mb, pickled_size, reset_peak_rss, rss_mb, timed,
+                        timed_without_jit)
 from .runner import algo_identity, build_estimator, estimator_seed, fit_steps
 from .store import RunKey, Store
 
@@ -348,7 +348,7 @@ def _evaluate(algo_cfg, aname, ahash, experiment, dataset, info, protocol_cfg, c
                       "test_cpu_s": pred.cpu_s, "jit_compile_s": out["fit"].jit_s + pred.jit_s},
             "memory": {"peak_rss_mb": peak_rss_mb(), "start_rss_mb": base,
                        "peak_increase_mb": peak_rss_mb() - base},
-            "model_bytes": len(pickle.dumps(model if len(model) > 1 else est, protocol=pickle.HIGHEST_PROTOCOL)),
+            "model_bytes": pickled_size(model if len(model) > 1 else est),
             "_predictions": {"test_index": np.arange(yte.size, dtype=np.int64), "y_true": yte.astype(np.int32),
                              "proba": np.asarray(full, dtype=np.float64)},
         })
