@@ -25,7 +25,7 @@ absolute difference of the class probabilities (over instances and classes), and
 (over all classes, :func:`bench.metrics.rmse`) of each side. ``--stages`` also compares, member by
 member, the cut points, the sampled order, n* (selected attributes), k* and the selected parents.
 
-What is left to differ on complete data (found with this script and two instrumented builds, issue 30):
+What is left to differ on complete data (found with this script and two instrumented builds of the reference code):
 
 * the reference code rounds every M-estimate to 4 decimals before taking its log
   (``Utils.roundDouble(MEsti(..), 4)`` in ``hdp/ProbabilityNode.convertCountToProbsBackOff``); bench does

@@ -7,7 +7,7 @@ splits) are fitted with ``conf/algo/eskdb_m.yaml`` (NumPy draws, bench's default
 ``conf/algo/eskdb_m_authors_rng.yaml`` (the ESKDB reference code's ``java.util.Random`` draws,
 :mod:`algorithms.eskdb`). For each numeric attribute it counts the distinct cut-point sets among
 the ``n_estimators`` members of one fit, averages that count over the splits, and prints per
-dataset the mean, min and max over the numeric attributes (issue 30: the reference code's draws
+dataset the mean, min and max over the numeric attributes (the reference code's draws
 give far fewer distinct sets than a proper generator). It also prints, per dataset, how many
 distinct first attributes the members' sampled orders start with (mean over the splits): the
 reference code's order sampler draws its first attribute with ``new Random(1990093 + e)``'s first

@@ -6,7 +6,7 @@ floor of the precalculation (benchmark ``ecoc_text``, below).
 ``python -m bench.perf ecoc_text [--quick]`` (quick: wap only) or ``python -m bench.perf.ecoc
 [datasets]`` (a table on stdout). Per text set (fold 0 of 10-fold CV) and estimator (Weka's
 normal, the plain normal density, kernel, 10-bin discretised): NB's fit, ECOC-NB's fit with the
-fused precalculation and (on wap) with the unblocked pre-issue-16 ``precalculation="reference"``,
+fused precalculation and (on wap) with the unblocked reference path ``precalculation="reference"``,
 and the floor: the matrix product of Eqs. 1-2 alone, the per-class statistics times the
 membership of all 2n groups (as written) and of the n positive groups (what the fused path
 multiplies). Median process CPU seconds over repeated calls after a warm-up, one BLAS thread.
@@ -188,7 +188,7 @@ def floor_seconds(S: np.ndarray, M: np.ndarray, repeat: int = 5) -> tuple[float,
 
 def text_case(name: str, estimators=ESTIMATORS, bits=TEXT_BITS, reference: bool = True, repeat: int = 5):
     """Fold 0 of 10-fold CV of text set ``name``: per estimator, NB's fit, ECOC-NB's fit (fused and,
-    with ``reference``, the unblocked pre-issue-16 path) and the product floor at each code length,
+    with ``reference``, the unblocked reference path) and the product floor at each code length,
     as median CPU seconds; the kernel's first-prediction evaluation (its values at 0) separately."""
     from algorithms.ecoc import CodeMatrixInfeasible, ECOCNaiveBayes, OnePassNaiveBayes, SparseEqualFrequencyDiscretizer
 
@@ -253,7 +253,7 @@ def _text_rows(cases) -> list[dict]:
 @benchmark("ecoc_text")
 def ecoc_text(quick: bool = False) -> list[dict]:
     """ECOC-NB / NB fit ratio per estimator at 15 / 127 / 1023 bits and the floor (the
-    product of Eqs. 1-2 alone), with the pre-issue-16 reference path, on wap (quick) or on every
+    product of Eqs. 1-2 alone), with the unblocked reference path, on wap (quick) or on every
     text set of the mirror (reference path on wap only). Median CPU seconds over repeated fits."""
     from ..data import dataset_config, source_available
 

@@ -328,7 +328,7 @@ def _cost(ctx: ReportContext, out: Path, facts: Facts | None = None) -> list[Pat
             "The floor is the matrix product of Eqs. 1-2 alone: the per-class statistics (rows x classes) times "
             "the membership of the 2n groups C_b^+, C_b^- as the equations are written, and of the n positive "
             "groups only, which is what the fused path multiplies (C_b^- is the complement). 'before' is the "
-            "unblocked pre-issue-16 path (precalculation='reference'). The kernel and Weka-normal estimators' "
+            "unblocked reference path (precalculation='reference'). The kernel and Weka-normal estimators' "
             "values at 0 are a prediction-time cost (Weka evaluates its estimators at prediction) and are "
             "shown apart."))
     medians, overall, numbers = [], [], {}

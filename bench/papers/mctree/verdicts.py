@@ -12,7 +12,7 @@ How the claims' words are read (beyond the shared rules of :mod:`bench.report.ve
 
 * A lead "of X %" / "up to X %" is in accuracy points (the paper does not say points or relative)
   and is judged on the budget axis (Gaussians read per query: equal cost units, independent of
-  the machine); the lead at equal time on our machine is shown beside it. Budgets where the Bayes
+  the machine); the lead at equal time on the machine that ran it is shown beside it. Budgets where the Bayes
   tree has not read its root (it answers with the class prior) are left out, as in the lead
   summaries.
 * "Slightly better" (MC16) is a lead of at most :data:`SLIGHT` points, read on the budget axis as the leads;
