@@ -87,9 +87,9 @@ def test_lead_is_the_fold_paired_difference(stored):
     df = load(stored, experiment="mctree_fig5")
     df = df[df["status"] == "ok"].copy()
     df["variant"] = df["algo"]
-    from bench.papers.mctree.build import _curves
+    from bench.papers.mctree.yardstick import curves as records_curves
 
-    curves = _curves(df)
+    curves = records_curves(df, keys=("dataset", "variant", "algo"))
     lead = _lead_table(curves, "mctree_inf", "bayestree")
     for budget in TREES:
         a = [r for r in df[df.algo == "mctree_inf"]["metrics_by_budget"]]
@@ -130,12 +130,15 @@ def _hand_curves():
     return pd.DataFrame(rows)
 
 
-def test_lead_summary_leaves_out_budgets_where_one_answers_with_the_prior():
+def test_lead_summary_leaves_out_budgets_where_one_answers_with_the_prior(monkeypatch):
+    from bench.papers.mctree import build as B
     from bench.papers.mctree.build import _lead_summary, _time_lead_table
 
     curves = _hand_curves()
     lead = _lead_table(curves, "mctree_inf", "bayestree")
-    tlead = _time_lead_table(curves, "mctree_inf", "bayestree", times_us=(2, 10, 20))
+    with monkeypatch.context() as m:    # times of our choosing, one before the Bayes tree reads its root
+        m.setattr(B, "_bayestree_times_us", lambda g, other: [(None, t) for t in (2, 10, 20)])
+        tlead = _time_lead_table(curves, "mctree_inf", "bayestree")
     for t in (lead, tlead):
         t.insert(1, "mctree", "mctree_inf")
     row = _lead_summary(lead, tlead).iloc[0]
